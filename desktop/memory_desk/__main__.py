@@ -1,0 +1,5 @@
+import sys
+
+from memory_desk.app import main
+
+sys.exit(main())

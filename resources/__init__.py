@@ -1,0 +1,1 @@
+"""Icons, the .desktop file, AppStream metainfo and translations, shipped inside the package."""
