@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-import stat
 import sqlite3
+import stat
 from pathlib import Path
 
 import pytest
@@ -29,7 +29,9 @@ def test_database_is_created_as_the_plugin_does(db: Path) -> None:
     versions = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
     assert versions == {100, 101}
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    triggers = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
+    triggers = {
+        row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")
+    }
     assert len(triggers) == 3
 
 
@@ -61,8 +63,15 @@ def test_caps_keep_the_plugin_limits() -> None:
 
 @pytest.mark.parametrize(
     ("key", "valid"),
-    [("auth/jwt-rotation", True), ("family/sub/deeper", True), ("Auth/x", False),
-     ("nofamily", False), ("a//b", False), ("a/b-", False), ("", False)],
+    [
+        ("auth/jwt-rotation", True),
+        ("family/sub/deeper", True),
+        ("Auth/x", False),
+        ("nofamily", False),
+        ("a//b", False),
+        ("a/b-", False),
+        ("", False),
+    ],
 )
 def test_topic_key_validation(key: str, valid: bool) -> None:
     assert alisio.is_valid_topic_key(key) is valid
@@ -78,23 +87,39 @@ def test_project_id_is_basename_and_hash_of_realpath(tmp_path: Path) -> None:
 def test_save_topic_upsert_revision_and_duplicate(db: Path) -> None:
     conn = alisio.connect_like_plugin(db)
     first = alisio.save_observation(
-        conn, title="JWT", content="**What** rotate", type="decision", project="p-1",
-        topic_key="auth/jwt", now=1_000,
+        conn,
+        title="JWT",
+        content="**What** rotate",
+        type="decision",
+        project="p-1",
+        topic_key="auth/jwt",
+        now=1_000,
     )
     assert first.action == "created"
     revised = alisio.save_observation(
-        conn, title="JWT v2", content="**What** rotate daily", type="decision", project="p-1",
-        topic_key="auth/jwt", now=2_000,
+        conn,
+        title="JWT v2",
+        content="**What** rotate daily",
+        type="decision",
+        project="p-1",
+        topic_key="auth/jwt",
+        now=2_000,
     )
     assert revised == alisio.SaveResult(first.id, "revised")
     same = alisio.save_observation(
-        conn, title="JWT v2", content="**what**   ROTATE daily", type="decision", project="p-1",
-        topic_key="auth/jwt", now=3_000,
+        conn,
+        title="JWT v2",
+        content="**what**   ROTATE daily",
+        type="decision",
+        project="p-1",
+        topic_key="auth/jwt",
+        now=3_000,
     )
     assert same == alisio.SaveResult(first.id, "duplicate")
     row = conn.execute(
         "SELECT revision_count, duplicate_count, updated_at, last_seen_at, created_at"
-        " FROM observations WHERE id = ?", (first.id,),
+        " FROM observations WHERE id = ?",
+        (first.id,),
     ).fetchone()
     assert row == (2, 2, 3_000, 3_000, 1_000)
     fts_integrity_ok(conn)
@@ -113,12 +138,22 @@ def test_exact_duplicate_counts_within_fifteen_minutes_only(db: Path) -> None:
 def test_personal_topic_upserts_across_projects(db: Path) -> None:
     conn = alisio.connect_like_plugin(db)
     a = alisio.save_observation(
-        conn, title="Tabs", content="likes tabs", type="preference", project="p-1",
-        scope="personal", topic_key="style/indent",
+        conn,
+        title="Tabs",
+        content="likes tabs",
+        type="preference",
+        project="p-1",
+        scope="personal",
+        topic_key="style/indent",
     )
     b = alisio.save_observation(
-        conn, title="Spaces", content="likes spaces", type="preference", project="p-2",
-        scope="personal", topic_key="style/indent",
+        conn,
+        title="Spaces",
+        content="likes spaces",
+        type="preference",
+        project="p-2",
+        scope="personal",
+        topic_key="style/indent",
     )
     assert b == alisio.SaveResult(a.id, "revised")
 
@@ -126,7 +161,10 @@ def test_personal_topic_upserts_across_projects(db: Path) -> None:
 def test_saved_content_is_redacted_and_indexed(db: Path) -> None:
     conn = alisio.connect_like_plugin(db)
     saved = alisio.save_observation(
-        conn, title="Token", content="use <private>sk-live-42</private> here", type="config",
+        conn,
+        title="Token",
+        content="use <private>sk-live-42</private> here",
+        type="config",
         project="p-1",
     )
     content = conn.execute("SELECT content FROM observations WHERE id=?", (saved.id,)).fetchone()[0]
@@ -135,6 +173,9 @@ def test_saved_content_is_redacted_and_indexed(db: Path) -> None:
         "SELECT rowid FROM observations_fts WHERE observations_fts MATCH ?", ('"REDACTED"',)
     ).fetchall()
     assert hits == [(saved.id,)]
-    assert conn.execute(
-        "SELECT count(*) FROM observations_fts WHERE observations_fts MATCH ?", ('"sk-live"',)
-    ).fetchone()[0] == 0
+    assert (
+        conn.execute(
+            "SELECT count(*) FROM observations_fts WHERE observations_fts MATCH ?", ('"sk-live"',)
+        ).fetchone()[0]
+        == 0
+    )

@@ -173,7 +173,9 @@ def connect_like_plugin(path: str | os.PathLike[str]) -> sqlite3.Connection:
     return conn
 
 
-def create_database(path: str | os.PathLike[str], *, versions: tuple[int, ...] = (100, 101)) -> None:
+def create_database(
+    path: str | os.PathLike[str], *, versions: tuple[int, ...] = (100, 101)
+) -> None:
     """Create a memory database as the plugin's migrations do, file mode 0600."""
     path = Path(path)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -219,8 +221,17 @@ def save_observation(
     conn.execute("BEGIN IMMEDIATE")
     try:
         result = _save_in_transaction(
-            conn, title, content, digest, type, project, scope, topic_key, session_id,
-            tool_name, now,
+            conn,
+            title,
+            content,
+            digest,
+            type,
+            project,
+            scope,
+            topic_key,
+            session_id,
+            tool_name,
+            now,
         )
         conn.execute("COMMIT")
         return result
@@ -274,8 +285,20 @@ def _save_in_transaction(
         "INSERT INTO observations (session_id, type, title, content, tool_name, project, scope,"
         " topic_key, normalized_hash, last_seen_at, created_at, updated_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (session_id, type, title, content, tool_name, project, scope, topic_key, digest, now,
-         now, now),
+        (
+            session_id,
+            type,
+            title,
+            content,
+            tool_name,
+            project,
+            scope,
+            topic_key,
+            digest,
+            now,
+            now,
+            now,
+        ),
     )
     return SaveResult(int(cursor.lastrowid), "created")
 
