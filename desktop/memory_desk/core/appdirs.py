@@ -6,6 +6,7 @@ like the stores it came from (memory.sqlite is 0600).
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -16,10 +17,8 @@ APP_DIR_NAME = "memory-desk"
 
 def _private_dir(path: Path) -> Path:
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    try:
+    with contextlib.suppress(OSError):  # a folder we cannot chmod (foreign filesystem) still works
         os.chmod(path, 0o700)
-    except OSError:
-        pass  # a folder we cannot chmod (e.g. on a foreign filesystem) still works
     return path
 
 
@@ -38,6 +37,11 @@ def data_dir() -> Path:
     return _private_dir(Path(platformdirs.user_data_dir(APP_DIR_NAME, appauthor=False)))
 
 
-def trash_dir() -> Path:
-    """Where forgotten persona entries wait, so a forget can be undone."""
+def trash_dir(*, create: bool = True) -> Path:
+    """Where forgotten persona entries wait, so a forget can be undone.
+
+    ``create=False`` only names it: merely reading a folder must not create anything.
+    """
+    if not create:
+        return Path(platformdirs.user_data_dir(APP_DIR_NAME, appauthor=False)) / "trash"
     return _private_dir(data_dir() / "trash")
