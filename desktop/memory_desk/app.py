@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
@@ -12,31 +13,81 @@ from memory_desk.cli import parse_args
 def create_main_window(args: Sequence[str]):
     """Build the main window for these command-line arguments (after the program name).
 
-    The caller owns the QApplication. Tests call this many times in one process, so it
-    holds no process-wide state (single-instance handling lives in :func:`main`).
+    ``--db``/``--persona`` open exactly those stores; ``--demo`` opens a demo built in a
+    temporary folder; otherwise the stores the agents keep on this machine are found, and
+    the welcome page shows when there are none. The caller owns the QApplication. Tests
+    call this many times in one process, so it holds no process-wide state
+    (single-instance handling lives in :func:`main`).
     """
     from memory_desk.ui.main_window import MainWindow
 
     options = parse_args(args)
     window = MainWindow()
-    if options.db is not None:
-        window.open_database(options.db)
+    if options.demo:
+        window.open_demo()
     for folder in options.persona:
         window.open_persona_folder(folder)
+    if options.db is not None:
+        window.open_database(options.db)
+    if not (options.demo or options.persona or options.db):
+        window.open_found_sources()
+    window.restore_ui_state()
     return window
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    parse_args(argv)  # --help, --version and bad flags end here, before Qt starts
+def configure_application(app) -> None:
+    """Names, icon and desktop file name: set once per process."""
+    from memory_desk.ui.resources import app_icon
 
-    from PySide6.QtWidgets import QApplication
-
-    app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Memory Desk")
     app.setOrganizationName("Memory Desk")
     app.setApplicationVersion(__version__)
     app.setDesktopFileName(APP_ID)
+    app.setWindowIcon(app_icon())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    options = parse_args(argv)  # --help, --version and bad flags end here, before Qt starts
+
+    if options.install_desktop_entry or options.uninstall_desktop_entry:
+        from memory_desk.desktop_entry import (
+            DesktopEntryError,
+            install_desktop_entry,
+            uninstall_desktop_entry,
+        )
+
+        try:
+            if options.install_desktop_entry:
+                for path in install_desktop_entry():
+                    print(f"installed {path}")
+            else:
+                for path in uninstall_desktop_entry():
+                    print(f"removed {path}")
+        except DesktopEntryError as exc:
+            print(f"memory-desk: {exc}", file=sys.stderr)
+            return 1
+        return 0
+    if options.self_test:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        from memory_desk.selftest import run_self_test
+
+        return run_self_test()
+
+    from PySide6.QtWidgets import QApplication
+
+    from memory_desk.ui.single_instance import InstanceServer, hand_over
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    configure_application(app)
+    if hand_over(argv):
+        print("Memory Desk is already running: it now shows what you asked for.")
+        return 0
+    server = InstanceServer(parent=app)
+    server.listen()
     window = create_main_window(argv)
+    server.arguments_received.connect(window.handle_arguments)
     window.show()
-    return app.exec()
+    code = app.exec()
+    server.close()
+    return code

@@ -2,33 +2,67 @@
 
 from __future__ import annotations
 
+import tempfile
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
+from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QUndoStack,
+)
 from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHeaderView,
     QLabel,
     QMainWindow,
+    QMessageBox,
     QSplitter,
     QStackedWidget,
+    QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
+from memory_desk import __version__
 from memory_desk.core import StoreError
 from memory_desk.core.observations import ObservationStore
 from memory_desk.core.persona import PersonaFolder
+from memory_desk.ui import settings as settings_module
+from memory_desk.ui.live import MODE_POLLING, DatabaseWatcher, FolderWatcher
 from memory_desk.ui.message_bar import MessageBar
 from memory_desk.ui.observations.page import ObservationsPage
 from memory_desk.ui.persona.page import PersonaPage
+from memory_desk.ui.welcome import WelcomePage
 
 SOURCE_ROLE = Qt.ItemDataRole.UserRole
+SOURCES_REFRESH_MS = 5000
+
+
+@dataclass
+class Source:
+    """One store shown in the sidebar; the store object is opened once and kept."""
+
+    kind: str  # "db" or "persona"
+    path: Path
+    label: str
+    store: object | None = None
+    found: bool = False  # found by locate (so it may vanish), rather than opened by the person
+    info: dict = field(default_factory=dict)
+    watcher: DatabaseWatcher | None = None  # for a database
+    watch_key: str = ""  # for a persona folder: the FolderWatcher's key
 
 
 class MainWindow(QMainWindow):
-    """Hosts the pages; owns the undo stack, the message bar and the status bar.
+    """Hosts the pages; owns the undo stack, the message bar, the sources and the status bar.
 
     Pages report through signals (``status_changed``, ``error_raised``, ``info_raised``);
     the window never reaches into a page's widgets.
@@ -39,6 +73,11 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setWindowTitle("Memory Desk")
         self.resize(1280, 800)
+        self.setAcceptDrops(True)
+        self._demo_dir: tempfile.TemporaryDirectory | None = None
+        self._sources: list[Source] = []
+        self._locating = False
+        self._shut_down = False
 
         self.undo_stack = QUndoStack(self)
         self.undo_action: QAction = self.undo_stack.createUndoAction(self, "&Undo")
@@ -53,18 +92,39 @@ class MainWindow(QMainWindow):
         self.message_bar = MessageBar(self)
         self.sources = QTreeWidget(self)
         self.sources.setObjectName("sourcesList")
+        self.sources.setColumnCount(2)
         self.sources.setHeaderHidden(True)
         self.sources.setRootIsDecorated(False)
-        self.sources.setMinimumWidth(180)
+        self.sources.setIndentation(12)
+        self.sources.setMinimumWidth(200)
+        self.sources.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.sources.header().setStretchLastSection(False)
+        self.sources.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.sources.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self._db_group = self._add_group("Alisio observations")
-        self._persona_group = self._add_group("Persona memory")
+        self._persona_group = self._add_group("Memory of the person")
+        self.source_info = QLabel(self)
+        self.source_info.setObjectName("sourceInfo")
+        self.source_info.setWordWrap(True)
+        self.source_info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.source_info.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.source_info.setStyleSheet("QLabel { color: palette(mid); padding: 4px; }")
+        sidebar = QWidget(self)
+        sidebar_layout = QVBoxLayout(sidebar)
+        sidebar_layout.setContentsMargins(0, 0, 0, 0)
+        sidebar_layout.addWidget(self.sources, 1)
+        sidebar_layout.addWidget(self.source_info)
 
         self.pages = QStackedWidget(self)
         self.pages.setObjectName("pages")
+        self.welcome_page = WelcomePage(self)
         self.observations_page = ObservationsPage(self.undo_stack, self)
         self.persona_page = PersonaPage(self.undo_stack, self)
-        self.pages.addWidget(self.observations_page)
-        self.pages.addWidget(self.persona_page)
+        for page in (self.welcome_page, self.observations_page, self.persona_page):
+            self.pages.addWidget(page)
+        self.welcome_page.demo_requested.connect(self.open_demo)
+        self.welcome_page.open_database_requested.connect(self.on_open_database)
+        self.welcome_page.open_folder_requested.connect(self.on_open_folder)
 
         for page in (self.observations_page, self.persona_page):
             page.error_raised.connect(self.message_bar.show_error)
@@ -72,31 +132,51 @@ class MainWindow(QMainWindow):
         self.observations_page.status_changed.connect(self._on_observations_status)
         self.persona_page.status_changed.connect(self._on_persona_status)
 
-        splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        splitter.setObjectName("mainSplitter")
-        splitter.addWidget(self.sources)
-        splitter.addWidget(self.pages)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([220, 1060])
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.setObjectName("mainSplitter")
+        self.splitter.addWidget(sidebar)
+        self.splitter.addWidget(self.pages)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([230, 1050])
 
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(6, 6, 6, 0)
         layout.addWidget(self.message_bar)
-        layout.addWidget(splitter, 1)
+        layout.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
 
         self.status_label = QLabel(self)
         self.status_label.setObjectName("statusCounts")
         self.statusBar().addPermanentWidget(self.status_label)
+        self.live_indicator = QToolButton(self)
+        self.live_indicator.setObjectName("liveIndicator")
+        self.live_indicator.setCheckable(True)
+        self.live_indicator.setChecked(True)
+        self.live_indicator.setAutoRaise(True)
+        self.live_indicator.toggled.connect(self.set_live)
+        self.statusBar().addPermanentWidget(self.live_indicator)
+        self._last_change: float | None = None
+
+        self.folder_watcher = FolderWatcher(self)
+        self.folder_watcher.paths_changed.connect(self._on_paths_changed)
+        self.folder_watcher.rescan_needed.connect(lambda key: self._on_paths_changed(key, []))
+        self.folder_watcher.mode_changed.connect(lambda _mode: self._show_live_state())
+        self.folder_watcher.error.connect(self.message_bar.show_error)
+        self._show_live_state()
 
         self._build_menus()
         self.sources.currentItemChanged.connect(self._on_source_changed)
+        self.pages.setCurrentWidget(self.welcome_page)
+
+        self._sources_timer = QTimer(self)
+        self._sources_timer.setInterval(SOURCES_REFRESH_MS)
+        self._sources_timer.timeout.connect(self.refresh_sources)
 
     # -- building -----------------------------------------------------------------------------
 
     def _add_group(self, title: str) -> QTreeWidgetItem:
-        item = QTreeWidgetItem(self.sources, [title])
+        item = QTreeWidgetItem(self.sources, [title, ""])
         item.setFlags(Qt.ItemFlag.ItemIsEnabled)
         font = item.font(0)
         font.setBold(True)
@@ -104,70 +184,539 @@ class MainWindow(QMainWindow):
         item.setExpanded(True)
         return item
 
+    def _action(self, name: str, text: str, shortcut, slot, tip: str) -> QAction:
+        action = QAction(text, self)
+        action.setObjectName(name)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        action.setToolTip(f"{tip} ({keys})" if keys else tip)
+        action.setStatusTip(tip)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
     def _build_menus(self) -> None:
+        menu = self.menuBar().addMenu("&File")
+        menu.addAction(
+            self._action(
+                "openDatabaseAction",
+                "Open &database…",
+                QKeySequence.StandardKey.Open,
+                self.on_open_database,
+                "Open an Alisio memory.sqlite",
+            )
+        )
+        menu.addAction(
+            self._action(
+                "openFolderAction",
+                "Open &folder…",
+                "Ctrl+Shift+O",
+                self.on_open_folder,
+                "Open an agent's memory folder",
+            )
+        )
+        menu.addAction(
+            self._action(
+                "openDemoAction",
+                "Open the d&emo",
+                None,
+                self.open_demo,
+                "Open a made-up memory to explore; your own files are not touched",
+            )
+        )
+        menu.addSeparator()
+        menu.addAction(
+            self._action(
+                "quitAction",
+                "&Quit",
+                QKeySequence.StandardKey.Quit,
+                self.close,
+                "Quit Memory Desk",
+            )
+        )
         edit = self.menuBar().addMenu("&Edit")
         edit.addAction(self.undo_action)
         edit.addAction(self.redo_action)
+        view = self.menuBar().addMenu("&View")
+        view.addAction(
+            self._action(
+                "showObservationsAction",
+                "&Observations",
+                "Ctrl+1",
+                lambda: self.show_page("observations"),
+                "Show Alisio's observations",
+            )
+        )
+        view.addAction(
+            self._action(
+                "showPersonaAction",
+                "&Memory of the person",
+                "Ctrl+2",
+                lambda: self.show_page("persona"),
+                "Show the agent's memory of the person",
+            )
+        )
+        help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction(
+            self._action(
+                "aboutAction",
+                "&About Memory Desk",
+                None,
+                self._on_about,
+                "About Memory Desk",
+            )
+        )
 
-    # -- sources ------------------------------------------------------------------------------
+    # -- opening sources ----------------------------------------------------------------------
 
-    def open_database(self, path: Path) -> bool:
+    def open_database(self, path: Path, *, found: bool = False, info: dict | None = None) -> bool:
         """Open an Alisio memory database and show it; False (with a message) if it cannot be."""
+        path = Path(path).expanduser().absolute()
+        existing = self._find_source("db", path)
+        if existing is not None:
+            self._select(existing)
+            return True
         try:
             store = ObservationStore(path)
         except StoreError as exc:
             self.message_bar.show_error(str(exc))
             return False
-        item = QTreeWidgetItem(self._db_group, [store.label if hasattr(store, "label") else path.name])
-        item.setToolTip(0, str(path))
-        item.setData(0, SOURCE_ROLE, ("db", store))
-        self._db_group.setExpanded(True)
-        self.sources.setCurrentItem(item)
+        for warning in store.warnings:
+            self.message_bar.show_info(warning)
+        label = path.name if path.name != "memory.sqlite" else f"{path.parent.name}/{path.name}"
+        source = Source("db", path, label, store, found, dict(info or {}))
+        self._add_source(source)
+        if not found or self.sources.currentItem() is None:
+            self._select(source)
         return True
 
-    def open_persona_folder(self, path: Path) -> bool:
+    def open_persona_folder(
+        self, path: Path, *, label: str | None = None, found: bool = False
+    ) -> bool:
         """Open an agent's memory folder and show it; False (with a message) if it cannot be."""
+        path = Path(path).expanduser().absolute()
+        existing = self._find_source("persona", path)
+        if existing is not None:
+            if not found:
+                self._select(existing)
+            return True
         try:
             folder = PersonaFolder(path)
         except StoreError as exc:
             self.message_bar.show_error(str(exc))
             return False
-        item = QTreeWidgetItem(self._persona_group, [_folder_label(path)])
-        item.setToolTip(0, str(path))
-        item.setData(0, SOURCE_ROLE, ("persona", folder))
-        self._persona_group.setExpanded(True)
-        if self.sources.currentItem() is None or self._db_group.childCount() == 0:
-            self.sources.setCurrentItem(item)
+        source = Source("persona", path, label or folder_label(path), folder, found)
+        self._add_source(source)
+        if not found or self.sources.currentItem() is None:
+            self._select(source)
         return True
 
-    def _on_source_changed(self, current: QTreeWidgetItem | None, _previous) -> None:
-        if current is None:
+    def open_demo(self) -> bool:
+        """Build the demo in a temporary folder (removed on close) and open it."""
+        from memory_desk.demo import build_demo
+
+        if self._demo_dir is None:
+            self._demo_dir = tempfile.TemporaryDirectory(prefix="memory-desk-demo-")
+            try:
+                demo = build_demo(Path(self._demo_dir.name))
+            except (OSError, StoreError) as exc:
+                self.message_bar.show_error(f"The demo could not be built: {exc}")
+                return False
+            self._demo = demo
+        demo = self._demo
+        for folder in demo.persona_folders:
+            self.open_persona_folder(folder, label=f"demo: {folder_label(folder)}", found=True)
+        opened = self.open_database(demo.db_path, info={"demo": True})
+        self.setWindowTitle("Memory Desk — demo")
+        return opened
+
+    def open_found_sources(self) -> bool:
+        """Open what the agents keep on this machine; False when nothing was found."""
+        self.refresh_sources()
+        self._sources_timer.start()
+        return bool(self._sources)
+
+    def refresh_sources(self) -> None:
+        """Add stores that appeared, mark those that vanished, and update every count."""
+        from memory_desk.locate import locate_alisio, locate_persona_folders
+
+        if self._locating:
             return
-        source = current.data(0, SOURCE_ROLE)
-        if not source:
+        self._locating = True
+        try:
+            alisio = locate_alisio()
+            info = {
+                "enabled": alisio.enabled,
+                "config": str(alisio.config_path) if alisio.config_path else "",
+                "settings": dict(alisio.settings),
+                "problems": list(alisio.problems),
+            }
+            if alisio.exists and self._find_source("db", alisio.db_path) is None:
+                self.open_database(alisio.db_path, found=True, info=info)
+            for location in locate_persona_folders(extra=self.added_folders()):
+                if not location.path.is_dir():
+                    continue  # an added folder that is gone: its sidebar row says so
+                self.open_persona_folder(location.path, label=location.label, found=True)
+        finally:
+            self._locating = False
+        self.update_counts()
+
+    def _add_source(self, source: Source) -> None:
+        self._watch(source)
+        self._sources.append(source)
+        group = self._db_group if source.kind == "db" else self._persona_group
+        item = QTreeWidgetItem(group, [source.label, ""])
+        item.setToolTip(0, str(source.path))
+        item.setData(0, SOURCE_ROLE, source)
+        group.setExpanded(True)
+        self._update_item(item, source)
+
+    # -- live reload ---------------------------------------------------------------------------
+
+    def _watch(self, source: Source) -> None:
+        """Follow the agents' writes to this source: data_version for a database, watchdog
+        for a folder. Both report through signals in the main thread."""
+        if source.kind == "db":
+            source.watcher = DatabaseWatcher(source.path, self, folder_watcher=self.folder_watcher)
+            source.watcher.changed.connect(lambda s=source: self._on_database_changed(s))
+            source.watcher.start()
+            if not self.is_live():
+                source.watcher.pause()
+        else:
+            source.watch_key = self.folder_watcher.watch(source.path)
+
+    def is_live(self) -> bool:
+        return self.live_indicator.isChecked()
+
+    def set_live(self, live: bool) -> None:
+        """Pause or resume live reload; resuming catches up with what changed meanwhile."""
+        if self.live_indicator.isChecked() != live:
+            self.live_indicator.setChecked(live)  # comes back here through toggled
             return
-        kind, store = source
-        if kind == "db":
-            self.observations_page.set_store(store)
+        for source in self._sources:
+            if source.watcher is not None:
+                (source.watcher.resume if live else source.watcher.pause)()
+        if live:
+            self._reload_current()
+            self.update_counts()
+        self._show_live_state()
+
+    def _on_database_changed(self, source: Source) -> None:
+        self._note_change()
+        if self.current_source() is source:
+            self.observations_page.refresh()
+        item = self._item_for(source)
+        if item is not None:
+            self._update_item(item, source)
+
+    def _on_paths_changed(self, key: str, _paths: list) -> None:
+        if not self.is_live():
+            return
+        for source in self._sources:
+            if source.kind == "persona" and source.watch_key == key:
+                self._note_change()
+                if self.current_source() is source:
+                    self.persona_page.reload()
+                item = self._item_for(source)
+                if item is not None:
+                    self._update_item(item, source)
+
+    def _reload_current(self) -> None:
+        source = self.current_source()
+        if source is None:
+            return
+        if source.kind == "db":
+            self.observations_page.refresh()
+        else:
+            self.persona_page.reload()
+
+    def _note_change(self) -> None:
+        self._last_change = time.time()
+        self._show_live_state()
+
+    def _show_live_state(self) -> None:
+        polling = self.folder_watcher.mode == MODE_POLLING
+        if not self.is_live():
+            text, tip = "⏸ Paused", "Live reload is paused: click to follow the agents again"
+        else:
+            text = "● Live" + (" (polling)" if polling else "")
+            tip = "Live reload is on: what agents write shows at once. Click to pause."
+            if polling:
+                tip += (
+                    f"\nFile events are not available here, so folders are polled: "
+                    f"{self.folder_watcher.fallback_reason}"
+                )
+        if self._last_change is not None:
+            stamp = time.strftime("%H:%M:%S", time.localtime(self._last_change))
+            text += f" · {stamp}"
+            tip += f"\nLast change from disk at {stamp}"
+        self.live_indicator.setText(text)
+        self.live_indicator.setToolTip(tip)
+
+    def _find_source(self, kind: str, path: Path) -> Source | None:
+        path = Path(path).expanduser().absolute()
+        for source in self._sources:
+            if source.kind == kind and source.path == path:
+                return source
+        return None
+
+    def _item_for(self, source: Source) -> QTreeWidgetItem | None:
+        for group in (self._db_group, self._persona_group):
+            for row in range(group.childCount()):
+                item = group.child(row)
+                if item.data(0, SOURCE_ROLE) is source:
+                    return item
+        return None
+
+    def _select(self, source: Source) -> None:
+        item = self._item_for(source)
+        if item is not None:
+            self.sources.setCurrentItem(item)
+
+    def current_source(self) -> Source | None:
+        item = self.sources.currentItem()
+        return item.data(0, SOURCE_ROLE) if item is not None else None
+
+    # -- counts -------------------------------------------------------------------------------
+
+    def update_counts(self) -> None:
+        for group in (self._db_group, self._persona_group):
+            for row in range(group.childCount()):
+                item = group.child(row)
+                self._update_item(item, item.data(0, SOURCE_ROLE))
+        self._show_source_info(self.current_source())
+
+    def _update_item(self, item: QTreeWidgetItem, source: Source) -> None:
+        if not source.path.exists():
+            item.setText(1, "gone")
+            item.setToolTip(1, f"{source.path} is no longer there")
+            item.setForeground(0, self.palette().mid())
+            return
+        item.setForeground(0, self.palette().text())
+        try:
+            if source.kind == "db":
+                totals = source.store.totals()
+                item.setText(1, f"{totals.live:,}")
+                item.setToolTip(
+                    1,
+                    f"{totals.live:,} live · {totals.forgotten:,} forgotten · "
+                    f"{totals.pinned:,} pinned",
+                )
+            else:
+                entries = source.store.entries()
+                problems = sum(1 for entry in entries if entry.problems)
+                item.setText(1, f"{len(entries)}" + (" ⚠" if problems else ""))
+                item.setToolTip(1, f"{len(entries)} entries · {problems} with problems")
+        except StoreError as exc:
+            item.setText(1, "!")
+            item.setToolTip(1, str(exc))
+
+    def _show_source_info(self, source: Source | None) -> None:
+        if source is None:
+            self.source_info.clear()
+            return
+        lines = [str(source.path)]
+        if source.kind == "db":
+            versions = ", ".join(str(v) for v in sorted(source.store.schema_versions))
+            lines.append(f"Schema {versions}")
+            if source.info.get("demo"):
+                lines.append("Demo data in a temporary folder")
+            if source.info.get("config"):
+                lines.append(f"Config: {source.info['config']}")
+            if "enabled" in source.info and not source.info["enabled"]:
+                lines.append("The memory plugin is disabled in Alisio's config")
+            for key, value in source.info.get("settings", {}).items():
+                lines.append(f"{key}: {value}")
+            lines.extend(source.info.get("problems", []))
+        self.source_info.setText("\n".join(lines))
+
+    # -- switching ----------------------------------------------------------------------------
+
+    def _on_source_changed(self, current: QTreeWidgetItem | None, previous) -> None:
+        source = current.data(0, SOURCE_ROLE) if current is not None else None
+        if source is None:
+            return
+        leaving_dirty_entry = (
+            source.kind == "persona"
+            and self.persona_page_folder() is not source.store
+            and not self.persona_page.maybe_close()
+        )
+        if leaving_dirty_entry:
+            self.sources.blockSignals(True)
+            self.sources.setCurrentItem(previous)
+            self.sources.blockSignals(False)
+            return
+        if source.kind == "db":
+            self.observations_page.set_store(source.store)
             self.pages.setCurrentWidget(self.observations_page)
         else:
-            self.persona_page.set_folder(store)
+            self.persona_page.set_folder(source.store)
             self.pages.setCurrentWidget(self.persona_page)
+        self._show_source_info(source)
+
+    def persona_page_folder(self):
+        return getattr(self.persona_page, "folder", lambda: None)()
 
     def show_page(self, name: str) -> None:
-        """Show the page named ``observations`` or ``persona`` (used by menus and tests)."""
-        page = {"observations": self.observations_page, "persona": self.persona_page}[name]
+        """Show the page named ``observations``, ``persona`` or ``welcome``."""
+        kind = {"observations": "db", "persona": "persona"}.get(name)
+        if kind is None:
+            self.pages.setCurrentWidget(self.welcome_page)
+            return
+        current = self.current_source()
+        if current is not None and current.kind == kind:
+            return
+        for source in self._sources:
+            if source.kind == kind:
+                self._select(source)
+                return
+        page = self.observations_page if kind == "db" else self.persona_page
         self.pages.setCurrentWidget(page)
+
+    def current_page_name(self) -> str:
+        widget = self.pages.currentWidget()
+        if widget is self.observations_page:
+            return "observations"
+        if widget is self.persona_page:
+            return "persona"
+        return "welcome"
+
+    # -- person's actions ---------------------------------------------------------------------
+
+    def on_open_database(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            "Open an Alisio memory database",
+            str(Path.home()),
+            "SQLite databases (*.sqlite *.db *.sqlite3);;All files (*)",
+        )
+        if path:
+            self.open_database(Path(path))
+
+    def on_open_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(
+            self, "Open an agent's memory folder", str(Path.home())
+        )
+        if path:
+            self.add_persona_folder(Path(path))
+
+    def added_folders(self) -> list[Path]:
+        """Persona folders the person opened by hand: found again at every start."""
+        value = settings_module.app_settings().value("persona/added", [])
+        if isinstance(value, str):
+            value = [value]
+        return [Path(v) for v in value or []]
+
+    def add_persona_folder(self, path: Path) -> bool:
+        """Open a folder the person picked or dropped, and remember it for the next start."""
+        if not self.open_persona_folder(path):
+            return False
+        path = Path(path).expanduser().absolute()
+        added = self.added_folders()
+        if path not in added:
+            settings = settings_module.app_settings()
+            settings.setValue("persona/added", [str(p) for p in [*added, path]])
+            settings_module.sync_private(settings)
+        return True
+
+    def handle_arguments(self, args: list[str]) -> None:
+        """Arguments handed over by a second start: open what they name and come forward."""
+        from memory_desk.cli import parse_args
+
+        try:
+            options = parse_args(args)
+        except SystemExit:
+            return
+        if options.demo:
+            self.open_demo()
+        for folder in options.persona:
+            self.open_persona_folder(folder)
+        if options.db is not None:
+            self.open_database(options.db)
+        self.setWindowState(self.windowState() & ~Qt.WindowState.WindowMinimized)
+        self.show()
+        self.raise_()
+        self.activateWindow()
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt override)
+        if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt override)
+        for url in event.mimeData().urls():
+            if url.isLocalFile():
+                self.open_dropped(Path(url.toLocalFile()))
+        event.acceptProposedAction()
+
+    def open_dropped(self, path: Path) -> bool:
+        """A folder opens as persona memory; a file as an Alisio database."""
+        if path.is_dir():
+            return self.add_persona_folder(path)
+        return self.open_database(path)
+
+    def _on_about(self) -> None:
+        QMessageBox.about(
+            self,
+            "About Memory Desk",
+            f"<b>Memory Desk {__version__}</b><p>Review, prune and hand-edit the memories "
+            "your AI agents keep.</p>",
+        )
 
     # -- status -------------------------------------------------------------------------------
 
     def _on_observations_status(self, text: str) -> None:
         if self.pages.currentWidget() is self.observations_page:
             self.status_label.setText(text)
+        item = self.sources.currentItem()
+        if item is not None and item.data(0, SOURCE_ROLE) is not None:
+            self._update_item(item, item.data(0, SOURCE_ROLE))
 
     def _on_persona_status(self, text: str) -> None:
         if self.pages.currentWidget() is self.persona_page:
             self.status_label.setText(text)
+        item = self.sources.currentItem()
+        if item is not None and item.data(0, SOURCE_ROLE) is not None:
+            self._update_item(item, item.data(0, SOURCE_ROLE))
+
+    # -- state --------------------------------------------------------------------------------
+
+    def restore_ui_state(self) -> None:
+        """Geometry, splitters, table columns and sort, last page and source."""
+        state = settings_module.ui_state()
+        geometry = state.value("window/geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        for splitter in self.findChildren(QSplitter):
+            value = state.value(f"splitters/{splitter.objectName()}")
+            if splitter.objectName() and isinstance(value, QByteArray):
+                splitter.restoreState(value)
+        for view in self.findChildren(QAbstractItemView):
+            header = getattr(view, "horizontalHeader", None) or getattr(view, "header", None)
+            value = state.value(f"headers/{view.objectName()}")
+            if header is not None and view.objectName() and isinstance(value, QByteArray):
+                header().restoreState(value)
+        last = state.value("window/source")
+        if last:
+            kind, _, path = str(last).partition(":")
+            source = self._find_source(kind, Path(path))
+            if source is not None:
+                self._select(source)
+
+    def save_ui_state(self) -> None:
+        state = settings_module.ui_state()
+        state.setValue("window/geometry", self.saveGeometry())
+        for splitter in self.findChildren(QSplitter):
+            if splitter.objectName():
+                state.setValue(f"splitters/{splitter.objectName()}", splitter.saveState())
+        for view in self.findChildren(QAbstractItemView):
+            header = getattr(view, "horizontalHeader", None) or getattr(view, "header", None)
+            if header is not None and view.objectName():
+                state.setValue(f"headers/{view.objectName()}", header().saveState())
+        source = self.current_source()
+        if source is not None:
+            state.setValue("window/source", f"{source.kind}:{source.path}")
+        settings_module.sync_private(state)
 
     # -- closing ------------------------------------------------------------------------------
 
@@ -175,17 +724,36 @@ class MainWindow(QMainWindow):
         if not self.persona_page.maybe_close():
             event.ignore()
             return
-        self.observations_page.shutdown()
-        self.persona_page.shutdown()
+        self.save_ui_state()
+        self.shutdown()
         event.accept()
 
+    def shutdown(self) -> None:
+        """Stop every timer and thread; close stores; remove the demo's temporary folder."""
+        if self._shut_down:
+            return
+        self._shut_down = True
+        self._sources_timer.stop()
+        for source in self._sources:
+            if source.watcher is not None:
+                source.watcher.stop()
+        self.folder_watcher.stop()
+        self.observations_page.shutdown()
+        self.persona_page.shutdown()
+        for source in self._sources:
+            close = getattr(source.store, "close", None)
+            if close is not None:
+                close()
+        if self._demo_dir is not None:
+            self._demo_dir.cleanup()
+            self._demo_dir = None
 
-def _folder_label(path: Path) -> str:
+
+def folder_label(path: Path) -> str:
     """``miyagi`` for ~/.miyagi/memory, ``miyagi / work`` for ~/.miyagi/memory/work."""
-    parts = path.expanduser().resolve().parts
+    parts = Path(path).expanduser().absolute().parts
     if "memory" in parts:
         at = len(parts) - 1 - parts[::-1].index("memory")
-        agent = parts[at - 1].lstrip(".") if at > 0 else path.name
-        rest = parts[at + 1 :]
-        return " / ".join([agent, *rest])
-    return path.name
+        agent = parts[at - 1].lstrip(".") if at > 0 else Path(path).name
+        return " / ".join([agent, *parts[at + 1 :]])
+    return Path(path).name

@@ -44,12 +44,24 @@ class WelcomePage(QWidget):
         layout.addStretch(1)
         layout.addWidget(text, 0, Qt.AlignmentFlag.AlignHCenter)
         for name, label, tip, signal in (
-            ("welcomeDemo", "Open the demo", "Explore a made-up memory; your files are not touched",
-             self.demo_requested),
-            ("welcomeOpenDatabase", "Open a database…", "Pick an Alisio memory.sqlite (Ctrl+O)",
-             self.open_database_requested),
-            ("welcomeOpenFolder", "Open a folder…",
-             "Pick an agent's memory folder (Ctrl+Shift+O)", self.open_folder_requested),
+            (
+                "welcomeDemo",
+                "Open the demo",
+                "Explore a made-up memory; your files are not touched",
+                self.demo_requested,
+            ),
+            (
+                "welcomeOpenDatabase",
+                "Open a database…",
+                "Pick an Alisio memory.sqlite (Ctrl+O)",
+                self.open_database_requested,
+            ),
+            (
+                "welcomeOpenFolder",
+                "Open a folder…",
+                "Pick an agent's memory folder (Ctrl+Shift+O)",
+                self.open_folder_requested,
+            ),
         ):
             button = QPushButton(label, self)
             button.setObjectName(name)

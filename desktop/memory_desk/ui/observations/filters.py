@@ -1,0 +1,196 @@
+"""The filter bar above the table: search box, type/project/scope choices and two switches.
+
+It only collects what the person wants to see and says when that changed; the page turns
+it into a :class:`~memory_desk.ui.observations.query.Query`. The search box is debounced
+with a timer the bar owns: a trailing delay so a query runs when typing pauses, plus a
+maximum latency so results still follow a person who types without pausing.
+
+Signals:
+    search_changed(): the search text settled (debounced)
+    filters_changed(): a type, project, scope or switch changed (immediately)
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLineEdit,
+    QMenu,
+    QToolButton,
+    QWidget,
+)
+
+from memory_desk.core.alisio import OBSERVATION_TYPES, SCOPES
+
+
+class FilterBar(QWidget):
+    """Search text and filters (see the module docstring).
+
+    Signals:
+        search_changed(): the search text settled (debounced)
+        filters_changed(): a type, project, scope or switch changed
+    """
+
+    search_changed = Signal()
+    filters_changed = Signal()
+
+    SEARCH_DELAY_MS = 150
+    SEARCH_MAX_LATENCY_MS = 500
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.search = QLineEdit(self)
+        self.search.setObjectName("observationsSearch")
+        self.search.setClearButtonEnabled(True)
+        self.search.setPlaceholderText("Search titles, content and topic keys  (Ctrl+F)")
+        self.search.setToolTip(
+            "Every word must match, anywhere in the title, content or topic key; "
+            "the text is taken literally"
+        )
+        self.type_button = self._build_type_button()
+        self.project = QComboBox(self)
+        self.project.setObjectName("projectFilter")
+        self.project.setToolTip("Show one project only")
+        self.project.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.project.setMinimumContentsLength(12)
+        # The choices live in Python lists (None = all), so no QVariant round trip is needed.
+        self._projects: list[str | None] = [None]
+        self.project.addItem("All projects")
+        self.scope = QComboBox(self)
+        self.scope.setObjectName("scopeFilter")
+        self.scope.setToolTip(
+            "Project observations, personal ones (seen from every project), or both"
+        )
+        self._scopes: list[str | None] = [None, *SCOPES]
+        self.scope.addItem("All scopes")
+        for scope in SCOPES:
+            self.scope.addItem(scope.capitalize())
+        self.pinned_only = QCheckBox("Pinned only", self)
+        self.pinned_only.setObjectName("pinnedOnlyFilter")
+        self.pinned_only.setToolTip("Show only pinned observations (always in the agent's context)")
+        self.show_forgotten = QCheckBox("Show forgotten", self)
+        self.show_forgotten.setObjectName("showForgottenFilter")
+        self.show_forgotten.setToolTip("Also show forgotten observations, in grey, to restore them")
+
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.search, 1)
+        for widget in (
+            self.type_button,
+            self.project,
+            self.scope,
+            self.pinned_only,
+            self.show_forgotten,
+        ):
+            layout.addWidget(widget)
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(self.SEARCH_DELAY_MS)
+        self._timer.timeout.connect(self._settle_search)
+        self._since_first_edit = QElapsedTimer()
+        self.search.textChanged.connect(self.on_search_edited)
+        self.project.currentIndexChanged.connect(self.filters_changed)
+        self.scope.currentIndexChanged.connect(self.filters_changed)
+        self.pinned_only.toggled.connect(self.filters_changed)
+        self.show_forgotten.toggled.connect(self.filters_changed)
+
+    def _build_type_button(self) -> QToolButton:
+        button = QToolButton(self)
+        button.setObjectName("typeFilter")
+        button.setToolTip("Show only some types (several can be chosen)")
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(button)
+        self._all_types = menu.addAction("All types")
+        self._all_types.setObjectName("typeFilterAll")
+        self._all_types.triggered.connect(self.clear_types)
+        menu.addSeparator()
+        self.type_actions: dict[str, QAction] = {}
+        for name in OBSERVATION_TYPES:
+            action = menu.addAction(name)
+            action.setObjectName(f"typeFilter_{name}")
+            action.setCheckable(True)
+            action.toggled.connect(self._on_type_toggled)
+            self.type_actions[name] = action
+        button.setMenu(menu)
+        button.setText("All types")
+        return button
+
+    # -- what the page reads ----------------------------------------------------------------
+
+    def text(self) -> str:
+        return self.search.text().strip()
+
+    def types(self) -> tuple[str, ...]:
+        return tuple(name for name, action in self.type_actions.items() if action.isChecked())
+
+    def project_name(self) -> str | None:
+        return self._projects[max(0, self.project.currentIndex())]
+
+    def scope_name(self) -> str | None:
+        return self._scopes[max(0, self.scope.currentIndex())]
+
+    def set_projects(self, projects: list[str]) -> None:
+        """Offer these projects, keeping the chosen one (even if it has no rows any more)."""
+        chosen = self.project_name()
+        names: list[str | None] = [None, *projects]
+        if chosen not in names:
+            names.append(chosen)
+        if names == self._projects:
+            return
+        self._fill_projects(names)
+        self.project.setCurrentIndex(names.index(chosen))
+
+    def reset_project(self) -> None:
+        """A new database has other projects: start from all of them."""
+        self._fill_projects([None])
+
+    def _fill_projects(self, names: list[str | None]) -> None:
+        self.project.blockSignals(True)
+        self.project.clear()
+        self.project.addItems(["All projects" if name is None else name for name in names])
+        self._projects = names
+        self.project.blockSignals(False)
+
+    def has_pending_search(self) -> bool:
+        return self._timer.isActive()
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+    # -- reacting ---------------------------------------------------------------------------
+
+    def on_search_edited(self) -> None:
+        if not self._timer.isActive():
+            self._since_first_edit.start()
+        if self._since_first_edit.elapsed() >= self.SEARCH_MAX_LATENCY_MS:
+            self._settle_search()
+            return
+        self._timer.start()
+
+    def _settle_search(self) -> None:
+        self._timer.stop()
+        self.search_changed.emit()
+
+    def clear_types(self) -> None:
+        for action in self.type_actions.values():
+            action.blockSignals(True)
+            action.setChecked(False)
+            action.blockSignals(False)
+        self._on_type_toggled()
+
+    def _on_type_toggled(self) -> None:
+        chosen = self.types()
+        if not chosen:
+            label = "All types"
+        elif len(chosen) == 1:
+            label = f"Type: {chosen[0]}"
+        else:
+            label = f"Types: {len(chosen)}"
+        self.type_button.setText(label)
+        self.type_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.filters_changed.emit()

@@ -1,0 +1,495 @@
+"""The observations table model: an ordered list of ids, rows loaded lazily into a small cache.
+
+Anki's browser shape: one SQL query (run elsewhere, off the main thread) gives the ids in
+display order; the model fetches only the rows the view asks for, a block at a time with one
+``get_many`` call, and keeps them preformatted so ``data()`` is a dictionary look-up. Sorting
+and filtering happen in SQL, never here.
+
+A new query replaces the ids with a reset. Re-running the same query (after a write, or when
+the agent wrote) goes through :meth:`ObservationTableModel.apply_ids`, which turns the
+difference into row removals, moves and insertions, so selection, current row and scroll
+position survive; changed rows in the cache emit ``dataChanged``.
+
+Signals:
+    fetch_failed(str): loading rows for the view failed (the store's message)
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QColor, QFont, QPalette
+from PySide6.QtWidgets import QApplication
+
+from memory_desk.core import StoreError
+from memory_desk.core.observations import Observation, ObservationStore
+from memory_desk.ui.observations.display import (
+    exact_time,
+    now_ms,
+    pin_glyph,
+    relative_time,
+    type_colour,
+)
+
+ID_ROLE = Qt.ItemDataRole.UserRole
+FORGOTTEN_ROLE = Qt.ItemDataRole.UserRole + 1
+BADGE_COLOUR_ROLE = Qt.ItemDataRole.UserRole + 2
+
+# data() runs thousands of times per paint: compare plain ints, not enum members.
+_DISPLAY = Qt.ItemDataRole.DisplayRole.value
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole.value
+_FONT = Qt.ItemDataRole.FontRole.value
+_FOREGROUND = Qt.ItemDataRole.ForegroundRole.value
+_ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole.value
+_ID = ID_ROLE.value
+_FORGOTTEN = int(FORGOTTEN_ROLE)
+_BADGE = int(BADGE_COLOUR_ROLE)
+_ROW_ROLES = frozenset({_DISPLAY, _TOOLTIP, _FONT, _FOREGROUND, _FORGOTTEN, _BADGE})
+_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
+
+# Beyond this many separate runs of changes, row-by-row signals cost more than a reset
+# that restores the selection by id (the page does that when apply_ids returns False).
+MAX_INCREMENTAL_RUNS = 500
+
+
+class Column(IntEnum):
+    ID = 0
+    PINNED = 1
+    TYPE = 2
+    TITLE = 3
+    PROJECT = 4
+    SCOPE = 5
+    TOPIC_KEY = 6
+    REVISIONS = 7
+    DUPLICATES = 8
+    ACCESSES = 9
+    UPDATED = 10
+    CREATED = 11
+
+
+_COLUMN_COUNT = len(Column)
+
+HEADERS: dict[Column, tuple[str, str]] = {
+    Column.ID: ("ID", "The observation's id in the database"),
+    Column.PINNED: ("", "Pinned: always injected into the agent's context"),
+    Column.TYPE: ("Type", "What kind of memory this is"),
+    Column.TITLE: ("Title", "The title the agent gave it"),
+    Column.PROJECT: ("Project", "The project it belongs to"),
+    Column.SCOPE: ("Scope", "project, or personal (visible from every project)"),
+    Column.TOPIC_KEY: ("Topic key", "Saves with the same topic key revise this row"),
+    Column.REVISIONS: ("Rev.", "Revisions: how many times a save rewrote it"),
+    Column.DUPLICATES: ("Dup.", "Duplicates: exact repeats saved within 15 minutes"),
+    Column.ACCESSES: ("Reads", "Accesses: how often the agent opened it whole"),
+    Column.UPDATED: ("Updated", "Last changed (exact time on hover)"),
+    Column.CREATED: ("Created", "First saved (exact time on hover)"),
+}
+
+# The store's SORT_KEYS, one per column: clicking a header sorts in SQL by this key.
+SORT_KEY_BY_COLUMN: dict[Column, str] = {
+    Column.ID: "id",
+    Column.PINNED: "pinned",
+    Column.TYPE: "type",
+    Column.TITLE: "title",
+    Column.PROJECT: "project",
+    Column.SCOPE: "scope",
+    Column.TOPIC_KEY: "topic_key",
+    Column.REVISIONS: "revision_count",
+    Column.DUPLICATES: "duplicate_count",
+    Column.ACCESSES: "access_count",
+    Column.UPDATED: "updated_at",
+    Column.CREATED: "created_at",
+}
+
+# Columns whose first click sorts ascending (words); the rest start with the largest/newest.
+ASCENDING_FIRST = frozenset(
+    {Column.TYPE, Column.TITLE, Column.PROJECT, Column.SCOPE, Column.TOPIC_KEY}
+)
+
+_NUMERIC = frozenset({Column.ID, Column.REVISIONS, Column.DUPLICATES, Column.ACCESSES})
+_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+_CENTRE = Qt.AlignmentFlag.AlignCenter
+_LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+
+
+@dataclass(slots=True)
+class RowRecord:
+    """One observation as the table shows it, formatted once when it enters the cache."""
+
+    observation: Observation
+    display: list[str]
+    colour: QColor
+    forgotten: bool
+
+
+def format_row(obs: Observation, now: int) -> RowRecord:
+    """Every cell's text, so painting never formats or queries."""
+    display = [
+        str(obs.id),
+        pin_glyph() if obs.pinned else "",
+        obs.type,
+        obs.title,
+        obs.project,
+        obs.scope,
+        obs.topic_key or "",
+        str(obs.revision_count),
+        str(obs.duplicate_count),
+        str(obs.access_count),
+        relative_time(obs.updated_at, now),
+        relative_time(obs.created_at, now),
+    ]
+    return RowRecord(obs, display, type_colour(obs.type), obs.deleted_at is not None)
+
+
+def tooltip(obs: Observation, column: int) -> str | None:
+    """A cell's tooltip, formatted on hover (one cell at a time, so not worth caching)."""
+    if column == Column.UPDATED:
+        return exact_time(obs.updated_at)
+    if column == Column.CREATED:
+        return exact_time(obs.created_at)
+    forgotten = f"Forgotten {exact_time(obs.deleted_at)}" if obs.deleted_at is not None else None
+    if column == Column.TITLE:
+        return obs.title if forgotten is None else f"{obs.title}\n({forgotten})"
+    if column == Column.PINNED and obs.pinned:
+        return "Pinned"
+    return forgotten
+
+
+class ObservationTableModel(QAbstractTableModel):
+    """Ids in display order plus a bounded cache of formatted rows (see the module docstring).
+
+    Signals:
+        fetch_failed(str): loading rows for the view failed (the store's message)
+    """
+
+    fetch_failed = Signal(str)
+
+    BLOCK = 200  # rows fetched around a cache miss: about five screens
+    CACHE_LIMIT = 2000  # rows kept; the oldest-used go first
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._store: ObservationStore | None = None
+        self._ids: list[int] = []
+        self._rows_by_id: dict[int, int] | None = None
+        self._cache: OrderedDict[int, RowRecord] = OrderedDict()
+        self._failed = False  # stop retrying a broken store on every paint until the next reload
+        self._forgotten_font = QFont()
+        self._forgotten_font.setItalic(True)
+        self._forgotten_brush = QApplication.palette().brush(
+            QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text
+        )
+
+    # -- Qt model interface --------------------------------------------------------------------
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self._ids)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else _COLUMN_COUNT
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ):  # noqa: N802
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(Column):
+            return None
+        label, tip = HEADERS[Column(section)]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return pin_glyph() if section == Column.PINNED else label
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{tip}. Click to sort; a third click goes back to the default order."
+        if role == Qt.ItemDataRole.InitialSortOrderRole:
+            ascending = Column(section) in ASCENDING_FIRST
+            return Qt.SortOrder.AscendingOrder if ascending else Qt.SortOrder.DescendingOrder
+        return None
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        return _FLAGS if index.isValid() else _NO_FLAGS
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = _DISPLAY):
+        if not index.isValid():
+            return None
+        row = index.row()
+        if row >= len(self._ids):
+            return None
+        if role == _ID:
+            return self._ids[row]
+        column = index.column()
+        if role == _ALIGNMENT:
+            return _ALIGNMENTS[column]
+        if role not in _ROW_ROLES:
+            return None
+        record = self._cache.get(self._ids[row]) or self._record(row)
+        if record is None:
+            return "…" if role == _DISPLAY and column == Column.TITLE else None
+        if role == _DISPLAY:
+            return record.display[column]
+        if role == _TOOLTIP:
+            return tooltip(record.observation, column)
+        if role == _FORGOTTEN:
+            return record.forgotten
+        if role == _BADGE:
+            return record.colour if column == Column.TYPE else None
+        if not record.forgotten:
+            return None
+        return self._forgotten_font if role == _FONT else self._forgotten_brush
+
+    # -- what the page asks ------------------------------------------------------------------
+
+    def set_store(self, store: ObservationStore | None) -> None:
+        """Show another database: empty until its first query's ids arrive."""
+        self.beginResetModel()
+        self._store = store
+        self._ids = []
+        self._rows_by_id = None
+        self._cache.clear()
+        self._failed = False
+        self.endResetModel()
+
+    def reset_ids(self, ids: Sequence[int]) -> None:
+        """Show the result of a new query (new text, filter or sort): a reset is honest here."""
+        self.beginResetModel()
+        self._ids = list(ids)
+        self._rows_by_id = None
+        self._failed = False
+        self.endResetModel()
+
+    def ids(self) -> list[int]:
+        """The ids in display order (a copy)."""
+        return list(self._ids)
+
+    def id_at(self, row: int) -> int:
+        return self._ids[row]
+
+    def row_of(self, observation_id: int) -> int:
+        """The row showing this id, or -1; the reverse index is rebuilt only after changes."""
+        if self._rows_by_id is None:
+            self._rows_by_id = {oid: row for row, oid in enumerate(self._ids)}
+        return self._rows_by_id.get(observation_id, -1)
+
+    def badge(self, row: int) -> tuple[str, QColor, bool] | None:
+        """The type badge of a row (name, colour, forgotten) for the delegate: one Python
+        call per painted badge instead of three QVariant round trips through C++."""
+        if not 0 <= row < len(self._ids):
+            return None
+        record = self._cache.get(self._ids[row]) or self._record(row)
+        if record is None:
+            return None
+        return record.observation.type, record.colour, record.forgotten
+
+    def cached(self, observation_id: int) -> Observation | None:
+        """The row's observation if it is in the cache (no query), else None."""
+        record = self._cache.get(observation_id)
+        return record.observation if record is not None else None
+
+    def apply_ids(self, new_ids: Sequence[int]) -> bool:
+        """Turn the current ids into ``new_ids`` with removals, moves and insertions.
+
+        Returns False without changing anything when the difference is too scattered to be
+        worth row-by-row signals; the caller then resets and restores the selection by id.
+        """
+        new_ids = list(new_ids)
+        if new_ids == self._ids:
+            return True
+        plan = _plan_difference(self._ids, new_ids)
+        if plan is None:
+            return False
+        removals, moves = plan
+        for first, last in removals:
+            self.beginRemoveRows(QModelIndex(), first, last)
+            del self._ids[first : last + 1]
+            self.endRemoveRows()
+        for source, destination in moves(self._ids):
+            self.beginMoveRows(QModelIndex(), source, source, QModelIndex(), destination)
+            moved = self._ids.pop(source)
+            self._ids.insert(destination if destination < source else destination - 1, moved)
+            self.endMoveRows()
+        for first, run in _insertion_runs(self._ids, new_ids):
+            self.beginInsertRows(QModelIndex(), first, first + len(run) - 1)
+            self._ids[first:first] = run
+            self.endInsertRows()
+        self._rows_by_id = None
+        return True
+
+    def retain(self, ids: Iterable[int]) -> None:
+        """Keep only these rows in the cache (those in view): the rest reload when needed."""
+        keep = {oid: self._cache[oid] for oid in ids if oid in self._cache}
+        self._cache = OrderedDict(keep)
+
+    def reload(self, ids: Iterable[int] | None = None) -> None:
+        """Re-read cached rows (all, or these ids) and emit ``dataChanged`` where they differ."""
+        self._failed = False
+        wanted = list(self._cache) if ids is None else [i for i in ids if i in self._cache]
+        if not wanted or self._store is None:
+            return
+        try:
+            fresh = self._store.get_many(wanted)
+        except StoreError as exc:
+            self.fetch_failed.emit(str(exc))
+            return
+        now = now_ms()
+        changed_rows: list[int] = []
+        for oid in wanted:
+            observation = fresh.get(oid)
+            if observation is None:
+                self._cache.pop(oid, None)  # gone from the database; the next query removes it
+            elif observation != self._cache[oid].observation:
+                self._cache[oid] = format_row(observation, now)
+                row = self.row_of(oid)
+                if row >= 0:
+                    changed_rows.append(row)
+        self._emit_changed(changed_rows)
+
+    def reformat_times(self) -> None:
+        """Refresh the relative times (``5 min ago``) of cached rows as the clock moves on."""
+        if not self._ids or not self._cache:
+            return
+        now = now_ms()
+        for oid, record in self._cache.items():
+            self._cache[oid] = format_row(record.observation, now)
+        top = self.index(0, Column.UPDATED)
+        bottom = self.index(len(self._ids) - 1, Column.CREATED)
+        self.dataChanged.emit(top, bottom, [Qt.ItemDataRole.DisplayRole])
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _record(self, row: int) -> RowRecord | None:
+        oid = self._ids[row]
+        record = self._cache.get(oid)
+        if record is not None:
+            return record
+        if self._store is None or self._failed:
+            return None
+        self._fetch_block(row)
+        return self._cache.get(oid)
+
+    def _fetch_block(self, row: int) -> None:
+        """Load the uncached rows in a block around ``row`` with one query."""
+        start = max(0, row - self.BLOCK // 2)
+        block = [oid for oid in self._ids[start : start + self.BLOCK] if oid not in self._cache]
+        try:
+            fetched = self._store.get_many(block)  # type: ignore[union-attr]
+        except StoreError as exc:
+            self._failed = True
+            self.fetch_failed.emit(str(exc))
+            return
+        now = now_ms()
+        for oid in block:
+            observation = fetched.get(oid)
+            if observation is not None:
+                self._cache[oid] = format_row(observation, now)
+        while len(self._cache) > self.CACHE_LIMIT:
+            self._cache.popitem(last=False)
+
+    def _emit_changed(self, rows: list[int]) -> None:
+        """One ``dataChanged`` per run of consecutive rows."""
+        last_column = len(Column) - 1
+        for first, last in _runs(sorted(rows)):
+            self.dataChanged.emit(self.index(first, 0), self.index(last, last_column))
+
+
+_ALIGNMENTS = [
+    _RIGHT if column in _NUMERIC else _CENTRE if column == Column.PINNED else _LEFT
+    for column in Column
+]
+
+
+def _runs(sorted_rows: Sequence[int]) -> list[tuple[int, int]]:
+    """Consecutive rows grouped as (first, last) pairs."""
+    runs: list[tuple[int, int]] = []
+    for row in sorted_rows:
+        if runs and runs[-1][1] == row - 1:
+            runs[-1] = (runs[-1][0], row)
+        else:
+            runs.append((row, row))
+    return runs
+
+
+def _plan_difference(old: list[int], new: list[int]):
+    """Removal runs (last first) and a move planner, or None when the change is too scattered.
+
+    Rows whose relative order is unchanged stay put (the longest increasing subsequence of
+    their new positions); the others move, so a selected row that moved keeps its selection.
+    """
+    new_positions = {oid: pos for pos, oid in enumerate(new)}
+    removed_rows = [row for row, oid in enumerate(old) if oid not in new_positions]
+    removals = list(reversed(_runs(removed_rows)))
+    if len(removals) > MAX_INCREMENTAL_RUNS:
+        return None
+    kept = [oid for oid in old if oid in new_positions]
+    stable = _longest_increasing(kept, new_positions)
+    movers = [oid for oid in kept if oid not in stable]
+    if len(movers) > MAX_INCREMENTAL_RUNS:
+        return None
+    kept_set = set(kept)
+    insert_runs = sum(
+        1
+        for pos, oid in enumerate(new)
+        if oid not in kept_set and (pos == 0 or new[pos - 1] in kept_set)
+    )
+    if insert_runs > MAX_INCREMENTAL_RUNS:
+        return None
+
+    def moves(current: list[int]):
+        """Yield (source, destination) row moves that put the movers in their new order."""
+        mover_set = set(movers)
+        previous: int | None = None
+        for oid in new:
+            if oid not in kept_set:
+                continue
+            if oid in mover_set:
+                source = current.index(oid)
+                destination = 0 if previous is None else current.index(previous) + 1
+                if destination not in (source, source + 1):
+                    yield source, destination
+            previous = oid
+
+    return removals, moves
+
+
+def _longest_increasing(kept: list[int], positions: dict[int, int]) -> set[int]:
+    """Ids of the longest run of ``kept`` whose new positions increase (patience sorting)."""
+    tails: list[int] = []  # new position ending the best subsequence of each length
+    tail_index: list[int] = []  # index into kept of that ending element
+    parent = [-1] * len(kept)
+    for i, oid in enumerate(kept):
+        pos = positions[oid]
+        at = bisect.bisect_left(tails, pos)
+        if at == len(tails):
+            tails.append(pos)
+            tail_index.append(i)
+        else:
+            tails[at] = pos
+            tail_index[at] = i
+        parent[i] = tail_index[at - 1] if at > 0 else -1
+    result: set[int] = set()
+    i = tail_index[-1] if tail_index else -1
+    while i >= 0:
+        result.add(kept[i])
+        i = parent[i]
+    return result
+
+
+def _insertion_runs(current: list[int], new: list[int]) -> list[tuple[int, list[int]]]:
+    """Runs of ids to insert, as (row, ids), once ``current`` is an ordered subset of ``new``."""
+    present = set(current)
+    runs: list[tuple[int, list[int]]] = []
+    for pos, oid in enumerate(new):
+        if oid in present:
+            continue
+        if runs and runs[-1][0] + len(runs[-1][1]) == pos:
+            runs[-1][1].append(oid)
+        else:
+            runs.append((pos, [oid]))
+    return runs

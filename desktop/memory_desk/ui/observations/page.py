@@ -1,0 +1,568 @@
+"""The Observations page: search, filter, sort, read and prune one Alisio memory database.
+
+Data flows one way. The filter bar and the sortable header describe a query; the query runs
+on a worker thread (:mod:`.query`) and its ids come back to the table model, which loads the
+visible rows lazily. Writes go through undo commands (:mod:`.commands`) that call the store
+and then :meth:`ObservationsPage.refresh`, which re-runs the same query and applies only the
+difference, so the selection, the current row, the scroll position and the detail pane stay
+where the person left them. Live reload (a later issue) calls the same ``refresh``.
+
+Signals:
+    status_changed(str): counts for the status bar ("Showing 120 · 3,401 live · …")
+    error_raised(str): a store error, for the window's message bar
+    info_raised(str): a passing notice ("Pinned 3 observations")
+    refreshed(): a query's answer was applied to the table
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QMessageBox,
+    QSplitter,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memory_desk.core import StoreError
+from memory_desk.core.observations import Observation, ObservationStore
+from memory_desk.ui.observations.commands import (
+    EditCommand,
+    ForgetCommand,
+    PinCommand,
+    RestoreCommand,
+)
+from memory_desk.ui.observations.delegates import TypeBadgeDelegate
+from memory_desk.ui.observations.detail import ObservationDetail
+from memory_desk.ui.observations.display import count_noun
+from memory_desk.ui.observations.filters import FilterBar
+from memory_desk.ui.observations.model import (
+    SORT_KEY_BY_COLUMN,
+    Column,
+    ObservationTableModel,
+)
+from memory_desk.ui.observations.query import Query, QueryResult, QueryRunner
+
+COLUMN_WIDTHS: dict[Column, int] = {
+    Column.ID: 64,
+    Column.PINNED: 30,
+    Column.TYPE: 104,
+    Column.TITLE: 340,
+    Column.PROJECT: 150,
+    Column.SCOPE: 70,
+    Column.TOPIC_KEY: 170,
+    Column.REVISIONS: 44,
+    Column.DUPLICATES: 44,
+    Column.ACCESSES: 52,
+    Column.UPDATED: 92,
+    Column.CREATED: 92,
+}
+# Above this many selected rows, the action states are guessed from the cached rows only.
+_SUMMARY_LIMIT = 2000
+# After a new query, restore at most this many selected ids (beyond, only the current row).
+_RESELECT_LIMIT = 5000
+_CLOCK_MS = 60_000
+
+
+class ObservationsPage(QWidget):
+    """Browse and prune one observation database (see the module docstring).
+
+    Signals:
+        status_changed(str): counts for the status bar
+        error_raised(str): a store error, for the window's message bar
+        info_raised(str): a passing notice
+        refreshed(): a query's answer was applied to the table
+    """
+
+    status_changed = Signal(str)
+    error_raised = Signal(str)
+    info_raised = Signal(str)
+    refreshed = Signal()
+
+    def __init__(self, undo_stack: QUndoStack, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("observationsPage")
+        self._undo_stack = undo_stack
+        self._store: ObservationStore | None = None
+        self._query = Query()
+        self._pending_reset = False
+        self._last_error: str | None = None
+        self._showing = 0
+
+        self.filters = FilterBar(self)
+        self.model = ObservationTableModel(self)
+        self.table = self._build_table()
+        self.detail = ObservationDetail(self)
+        self._build_actions()
+        self._build_layout()
+
+        self._runner = QueryRunner(self)
+        self._runner.finished.connect(self._on_results)
+        self._runner.failed.connect(self._on_query_failed)
+        self._clock = QTimer(self)
+        self._clock.setInterval(_CLOCK_MS)
+        self._clock.timeout.connect(self.model.reformat_times)
+        self._clock.start()
+
+        self.filters.search_changed.connect(self._on_query_changed)
+        self.filters.filters_changed.connect(self._on_query_changed)
+        self.filters.search.returnPressed.connect(self._focus_table)
+        self.model.fetch_failed.connect(self.error_raised, Qt.ConnectionType.QueuedConnection)
+        self.table.horizontalHeader().sortIndicatorChanged.connect(self._on_sort_changed)
+        self.table.selectionModel().currentRowChanged.connect(self._on_current_changed)
+        self.table.selectionModel().selectionChanged.connect(self._update_actions)
+        self.detail.save_requested.connect(self._on_save_requested)
+        self.detail.edit_started.connect(self._update_actions)
+        self.detail.edit_finished.connect(self._on_edit_finished)
+        self._set_enabled_for_store()
+        self._update_actions()
+
+    # -- building -------------------------------------------------------------------------------
+
+    def _build_table(self) -> QTableView:
+        table = QTableView(self)
+        table.setObjectName("observationsTable")
+        table.setModel(self.model)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        table.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        table.setAlternatingRowColors(True)
+        table.setShowGrid(False)
+        table.setWordWrap(False)
+        table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        table.setItemDelegateForColumn(Column.TYPE, TypeBadgeDelegate(table))
+        # The header would scan every row to draw its "column selected" state (a million
+        # flags() calls after Ctrl+A on 100,000 rows); its own, always empty, selection
+        # model spares that. Sections are for sorting here, never for selecting.
+        table.horizontalHeader().setSelectionModel(QItemSelectionModel(self.model, table))
+        rows = table.verticalHeader()
+        rows.hide()
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(table.fontMetrics().height() + 8)
+        header = table.horizontalHeader()
+        header.setHighlightSections(False)
+        header.setSectionsClickable(True)
+        header.setSortIndicatorShown(True)
+        header.setSortIndicatorClearable(True)  # a third click goes back to rank / newest first
+        header.setSortIndicator(-1, Qt.SortOrder.DescendingOrder)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(False)
+        for column, width in COLUMN_WIDTHS.items():
+            header.resizeSection(column, width)
+        return table
+
+    def _build_actions(self) -> None:
+        """Row actions: shortcuts work while the table has focus; the buttons work anywhere."""
+        self.pin_action = self._table_action(
+            "Pin", "Ctrl+P", "Pin or unpin the selected observations", self.on_pin
+        )
+        self.forget_action = self._table_action(
+            "Forget",
+            QKeySequence.StandardKey.Delete,
+            "Forget the selected observations (undo brings them back)",
+            self.on_forget,
+        )
+        self.restore_action = self._table_action(
+            "Restore", "Ctrl+R", "Bring the selected forgotten observations back", self.on_restore
+        )
+        self.edit_action = self._table_action(
+            "Edit", "F2", "Edit the current observation", self.on_edit
+        )
+        self.delete_action = self._table_action(
+            "Delete permanently…",
+            "Shift+Del",
+            "Delete the selected observations for good (cannot be undone)",
+            self.on_delete,
+        )
+        find = QAction("Find", self)
+        find.setShortcut(QKeySequence.StandardKey.Find)
+        find.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        find.triggered.connect(self._focus_search)
+        self.addAction(find)
+
+    def _table_action(self, text: str, shortcut, tip: str, slot) -> QAction:
+        action = QAction(text, self)
+        sequence = QKeySequence(shortcut)
+        action.setShortcut(sequence)
+        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        action.setToolTip(f"{tip} ({sequence.toString(QKeySequence.SequenceFormat.NativeText)})")
+        action.triggered.connect(slot)
+        self.table.addAction(action)
+        return action
+
+    def _build_layout(self) -> None:
+        buttons = QHBoxLayout()
+        buttons.setContentsMargins(0, 0, 0, 0)
+        for action, name in (
+            (self.pin_action, "pinButton"),
+            (self.forget_action, "forgetButton"),
+            (self.restore_action, "restoreButton"),
+            (self.edit_action, "editButton"),
+        ):
+            buttons.addWidget(self._button(action, name))
+        buttons.addStretch(1)
+        buttons.addWidget(self._button(self.delete_action, "deleteButton"))
+
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.setObjectName("observationsSplitter")
+        splitter.setChildrenCollapsible(False)
+        splitter.addWidget(self.table)
+        splitter.addWidget(self.detail)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setSizes([440, 300])
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addWidget(self.filters)
+        layout.addLayout(buttons)
+        layout.addWidget(splitter, 1)
+
+    def _button(self, action: QAction, name: str) -> QToolButton:
+        button = QToolButton(self)
+        button.setObjectName(name)
+        button.setDefaultAction(action)
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        button.setAutoRaise(False)
+        return button
+
+    # -- the page contract ----------------------------------------------------------------------
+
+    def set_store(self, store: ObservationStore | None) -> None:
+        """Show this database (None: nothing). Filters and sort carry over; the project does not."""
+        if store is self._store:
+            self.refresh()
+            return
+        self.detail.cancel_edit()
+        self._store = store
+        self.model.set_store(store)
+        self.detail.show_observation(None)
+        self.filters.reset_project()
+        self._set_enabled_for_store()
+        if store is None:
+            self._showing = 0
+            self.status_changed.emit("No database open")
+            self._update_actions()
+            return
+        self._run_query(reset=True)
+
+    def refresh(self) -> None:
+        """Re-run the current query; its answer is applied as a difference (no reset)."""
+        if self._store is not None:
+            self._run_query(reset=False)
+
+    def shutdown(self) -> None:
+        """Stop timers and the query thread; called when the window closes."""
+        self._clock.stop()
+        self.filters.stop()
+        self._runner.stop()
+
+    @property
+    def store(self) -> ObservationStore | None:
+        return self._store
+
+    def is_busy(self) -> bool:
+        """True while a search is pending (typing not settled, or the answer not back yet)."""
+        return self.filters.has_pending_search() or self._runner.is_busy()
+
+    # -- querying -------------------------------------------------------------------------------
+
+    def _current_query(self) -> Query:
+        header = self.table.horizontalHeader()
+        section = header.sortIndicatorSection()
+        sort = SORT_KEY_BY_COLUMN.get(Column(section)) if 0 <= section < len(Column) else None
+        return Query(
+            text=self.filters.text(),
+            types=self.filters.types(),
+            project=self.filters.project_name(),
+            scope=self.filters.scope_name(),
+            include_forgotten=self.filters.show_forgotten.isChecked(),
+            pinned_only=self.filters.pinned_only.isChecked(),
+            sort=sort,
+            # Without a sort column the store ranks (with text) or shows newest first.
+            descending=sort is None or header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder,
+        )
+
+    def _on_query_changed(self) -> None:
+        query = self._current_query()
+        if query != self._query and self._store is not None:
+            self._run_query(reset=True)
+
+    def _on_sort_changed(self, _section: int, _order: Qt.SortOrder) -> None:
+        self._on_query_changed()
+
+    def _run_query(self, *, reset: bool) -> None:
+        # A refresh that overtakes an unanswered new query must still reset when it lands.
+        self._pending_reset = self._pending_reset or reset
+        if reset:
+            self._query = self._current_query()
+        assert self._store is not None
+        self._runner.submit(self._store, self._query)
+
+    def _on_results(self, result: QueryResult) -> None:
+        if self._store is None:
+            return
+        if self._pending_reset:
+            self._pending_reset = False
+            self._show_new_query(result.ids)
+        else:
+            self._apply_difference(result.ids)
+        self.model.retain(self._ids_in_view())
+        self.model.reload()
+        self._showing = len(result.ids)
+        totals = result.totals
+        self.status_changed.emit(
+            f"Showing {self._showing:,} · {totals.live:,} live · "
+            f"{totals.forgotten:,} forgotten · {totals.pinned:,} pinned"
+        )
+        self.filters.set_projects(result.projects)
+        self._show_current()
+        self._update_actions()
+        self.refreshed.emit()
+
+    def _on_query_failed(self, _generation: int, message: str) -> None:
+        self._pending_reset = False
+        self.error_raised.emit(message)
+        self.refreshed.emit()
+
+    def _show_new_query(self, ids: Sequence[int]) -> None:
+        """Reset to the new ids, keeping the current and selected rows that are still there."""
+        current, selected = self._current_id(), self.selected_ids()[:_RESELECT_LIMIT]
+        self.model.reset_ids(ids)
+        self._select_ids(selected, current)
+        if current is None:
+            self.table.scrollToTop()
+        else:
+            self._scroll_to_id(current)
+
+    def _apply_difference(self, ids: Sequence[int]) -> None:
+        """Apply a re-run's answer row by row; the view keeps its top row where it was."""
+        anchor = self._top_id()
+        if not self.model.apply_ids(ids):
+            self._show_new_query(ids)
+            return
+        if anchor is not None:
+            row = self.model.row_of(anchor)
+            if row >= 0 and row != self.table.rowAt(0):
+                self.table.scrollTo(
+                    self.model.index(row, 0), QAbstractItemView.ScrollHint.PositionAtTop
+                )
+
+    def _ids_in_view(self) -> list[int]:
+        """The rows worth keeping fresh after a refresh: on screen, current, a few selected."""
+        first = max(0, self.table.rowAt(0))
+        last = self.table.rowAt(self.table.viewport().height() - 1)
+        last = self.model.rowCount() - 1 if last < 0 else last
+        ids = self.model.ids()[first : last + 1]
+        current = self._current_id()
+        if current is not None:
+            ids.append(current)
+        return ids + self.selected_ids()[: _SUMMARY_LIMIT // 10]
+
+    def _top_id(self) -> int | None:
+        """The id of the first visible row, unless the view is at the very top (then new rows
+        arriving there should show)."""
+        row = self.table.rowAt(0)
+        return self.model.id_at(row) if row > 0 else None
+
+    # -- selection ------------------------------------------------------------------------------
+
+    def selected_ids(self) -> list[int]:
+        """Ids of the selected rows, in display order, read from the selection's ranges."""
+        ids: list[int] = []
+        model_ids = self.model.ids() if self.table.selectionModel().hasSelection() else []
+        ranges = sorted(self.table.selectionModel().selection(), key=lambda r: r.top())
+        for selection_range in ranges:
+            ids.extend(model_ids[selection_range.top() : selection_range.bottom() + 1])
+        return list(dict.fromkeys(ids))
+
+    def _current_id(self) -> int | None:
+        index = self.table.currentIndex()
+        return self.model.id_at(index.row()) if index.isValid() else None
+
+    def _select_ids(self, ids: Sequence[int], current: int | None) -> None:
+        rows = sorted(row for row in (self.model.row_of(i) for i in ids) if row >= 0)
+        selection = QItemSelection()
+        last_column = len(Column) - 1
+        start = previous = None
+        for row in [*rows, None]:
+            if start is not None and (row is None or row != previous + 1):
+                selection.select(
+                    self.model.index(start, 0), self.model.index(previous, last_column)
+                )
+                start = None
+            if row is not None and start is None:
+                start = row
+            previous = row
+        selection_model = self.table.selectionModel()
+        current_row = self.model.row_of(current) if current is not None else -1
+        if current_row >= 0:
+            selection_model.setCurrentIndex(
+                self.model.index(current_row, 0), QItemSelectionModel.SelectionFlag.NoUpdate
+            )
+        selection_model.select(selection, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+
+    def _scroll_to_id(self, observation_id: int) -> None:
+        row = self.model.row_of(observation_id)
+        if row >= 0:
+            self.table.scrollTo(
+                self.model.index(row, 0), QAbstractItemView.ScrollHint.PositionAtCenter
+            )
+        else:
+            self.table.scrollToTop()
+
+    def _on_current_changed(self, _current: QModelIndex, _previous: QModelIndex) -> None:
+        self._show_current()
+        self._update_actions()
+
+    def _show_current(self) -> None:
+        """Show the current row in full; the detail pane ignores an unchanged observation."""
+        current = self._current_id()
+        if current is None or self._store is None:
+            self.detail.show_observation(None)
+            return
+        try:
+            observation = self._store.get(current)
+        except StoreError as exc:
+            self.error_raised.emit(str(exc))
+            return
+        self.detail.show_observation(observation)
+
+    def _focus_search(self) -> None:
+        self.filters.search.setFocus()
+        self.filters.search.selectAll()
+
+    def _focus_table(self) -> None:
+        self.table.setFocus()
+        if not self.table.currentIndex().isValid() and self.model.rowCount() > 0:
+            self.table.selectRow(0)
+
+    # -- action states --------------------------------------------------------------------------
+
+    def _set_enabled_for_store(self) -> None:
+        has_store = self._store is not None
+        self.filters.setEnabled(has_store)
+        self.table.setEnabled(has_store)
+
+    def _update_actions(self) -> None:
+        ids = self.selected_ids()
+        known = [self.model.cached(i) for i in ids[:_SUMMARY_LIMIT]]
+        unknown = len(ids) > _SUMMARY_LIMIT or any(o is None for o in known)
+        rows = [o for o in known if o is not None]
+        all_pinned = bool(ids) and not unknown and all(o.pinned for o in rows)
+        any_live = unknown or any(not o.forgotten for o in rows)
+        any_forgotten = any(o.forgotten for o in rows) or (
+            unknown and self.filters.show_forgotten.isChecked()
+        )
+        editing = self.detail.is_editing
+        self.pin_action.setText("Unpin" if all_pinned else "Pin")
+        self.pin_action.setEnabled(bool(ids))
+        self.forget_action.setEnabled(bool(ids) and any_live)
+        self.restore_action.setEnabled(bool(ids) and any_forgotten)
+        self.delete_action.setEnabled(bool(ids) and not editing)
+        self.edit_action.setEnabled(self.detail.shown_id is not None and not editing)
+
+    # -- actions --------------------------------------------------------------------------------
+
+    def on_pin(self) -> None:
+        """Pin the selection, or unpin it when every selected row is already pinned."""
+        rows = self._selected_observations()
+        if not rows:
+            return
+        pinned = not all(o.pinned for o in rows.values())
+        self._undo_stack.push(PinCommand(self, self._store, list(rows), pinned))
+
+    def on_forget(self) -> None:
+        rows = self._selected_observations()
+        live = [oid for oid, o in rows.items() if not o.forgotten]
+        if rows and not live:
+            self.info_raised.emit("The selected observations are already forgotten")
+        if live:
+            self._undo_stack.push(ForgetCommand(self, self._store, live))
+
+    def on_restore(self) -> None:
+        rows = self._selected_observations()
+        forgotten = [oid for oid, o in rows.items() if o.forgotten]
+        if rows and not forgotten:
+            self.info_raised.emit("None of the selected observations is forgotten")
+        if forgotten:
+            self._undo_stack.push(RestoreCommand(self, self._store, forgotten))
+
+    def on_edit(self) -> None:
+        if self.detail.start_edit():
+            self._update_actions()
+
+    def on_delete(self) -> None:
+        """Delete for good after a confirmation; not undoable, and the question says so."""
+        ids = self.selected_ids()
+        if not ids or self._store is None:
+            return
+        answer = QMessageBox.warning(
+            self,
+            "Delete permanently",
+            f"Delete {count_noun(len(ids))} permanently?\n\n"
+            "This cannot be undone. To hide them from the agent but keep them, use Forget.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        try:
+            deleted = self._store.delete(ids)
+        except StoreError as exc:
+            self.report_error(str(exc))
+            return
+        self.after_write(self._store, ids, f"Deleted {count_noun(deleted)} permanently")
+
+    def _selected_observations(self) -> dict[int, Observation]:
+        """The selected rows as they are in the database now (one query, no content)."""
+        ids = self.selected_ids()
+        if not ids or self._store is None:
+            return {}
+        try:
+            found = self._store.get_many(ids)
+        except StoreError as exc:
+            self.report_error(str(exc))
+            return {}
+        return {oid: found[oid] for oid in ids if oid in found}
+
+    def _on_save_requested(self, seen: Observation, changes: dict[str, str]) -> None:
+        if self._store is None:
+            return
+        self._last_error = None
+        self._undo_stack.push(EditCommand(self, self._store, seen, changes))
+        if self._last_error is not None:
+            self.detail.show_edit_error(self._last_error)
+        else:
+            self.detail.finish_edit()
+
+    def _on_edit_finished(self) -> None:
+        self._show_current()
+        self._update_actions()
+
+    # -- what commands call (WriteHost) ---------------------------------------------------------
+
+    def after_write(self, store: ObservationStore, ids: Sequence[int], message: str) -> None:
+        """Show a write at once in the cached rows, then re-run the query for the rest."""
+        if store is self._store:
+            self.model.reload(ids)
+            self._show_current()
+            self._update_actions()
+            self.refresh()
+        if message:
+            self.info_raised.emit(message)
+
+    def report_error(self, message: str) -> None:
+        self._last_error = message
+        self.error_raised.emit(message)

@@ -1,0 +1,93 @@
+"""Undoable persona actions, pushed on the window's shared undo stack."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtGui import QUndoCommand
+
+from memory_desk.core import StoreError
+from memory_desk.core.persona import PersonaFolder
+
+
+class ForgetCommand(QUndoCommand):
+    """Forget an entry (its file goes to Memory Desk's trash); undo brings the file back.
+
+    The command keeps its own folder: undoing after the person switched folders still restores
+    the entry where it was. ``changed(folder)`` runs after every move so the page can re-read;
+    ``failed(message)`` reports a StoreError, and the command then drops off the stack.
+    """
+
+    def __init__(
+        self,
+        folder: PersonaFolder,
+        name: str,
+        changed: Callable[[PersonaFolder], None],
+        failed: Callable[[str], None],
+    ) -> None:
+        super().__init__(f"Forget {name}")
+        self._folder = folder
+        self._name = name
+        self._changed = changed
+        self._failed = failed
+        self._trashed = None
+
+    def redo(self) -> None:
+        try:
+            self._trashed = self._folder.forget(self._name)
+        except StoreError as exc:
+            self.setObsolete(True)
+            self._failed(str(exc))
+            return
+        self._changed(self._folder)
+
+    def undo(self) -> None:
+        try:
+            self._folder.unforget(self._trashed)
+        except StoreError as exc:
+            self.setObsolete(True)
+            self._failed(str(exc))
+            return
+        self._changed(self._folder)
+
+
+class RenameCommand(QUndoCommand):
+    """Rename an entry's file; undo puts the file back under its old name, byte for byte.
+
+    ``changed(folder, before, after)`` runs after every move with the entry's previous and
+    current names, so the page can keep the entry open; ``failed(message)`` reports a
+    StoreError.
+    """
+
+    def __init__(
+        self,
+        folder: PersonaFolder,
+        old_name: str,
+        new_name: str,
+        changed: Callable[[PersonaFolder, str, str], None],
+        failed: Callable[[str], None],
+    ) -> None:
+        super().__init__(f"Rename {old_name} to {new_name}")
+        self._folder = folder
+        self._old = old_name
+        self._new = new_name
+        self._changed = changed
+        self._failed = failed
+
+    def redo(self) -> None:
+        try:
+            self._folder.rename(self._folder.read(self._old), self._new)
+        except StoreError as exc:
+            self.setObsolete(True)
+            self._failed(str(exc))
+            return
+        self._changed(self._folder, self._old, self._new)
+
+    def undo(self) -> None:
+        try:
+            self._folder.undo_rename(self._folder.read(self._new), self._old)
+        except StoreError as exc:
+            self.setObsolete(True)
+            self._failed(str(exc))
+            return
+        self._changed(self._folder, self._new, self._old)

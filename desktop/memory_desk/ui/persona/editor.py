@@ -1,0 +1,269 @@
+"""The entry editor: name, type, description and markdown body of one entry, or of a new one.
+
+The editor knows what it loaded and what the person typed; it says whether they differ (dirty)
+and hands the page only the fields that changed, so saving never rewrites a header line the
+person did not touch. It never talks to the folder itself: the page does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memory_desk.core.persona import ENTRY_TYPES, PersonaEntry, validate_name
+from memory_desk.ui.persona.conflict import ConflictBanner
+from memory_desk.ui.persona.highlighter import MarkdownHighlighter
+from memory_desk.ui.persona.problems import ProblemsPanel
+
+# A prompt line longer than this crowds the agent's list; the counter turns red past it.
+DESCRIPTION_SOFT_LIMIT = 150
+
+
+def editor_text(body: str) -> str:
+    """The body as the editor holds it: QPlainTextEdit knows only ``\\n`` line breaks."""
+    return body.replace("\r\n", "\n").replace("\r", "\n")
+
+
+class EntryEditor(QWidget):
+    """Edits one entry. Modes: empty (nothing open), existing entry, read-only entry, new entry.
+
+    Signals:
+        dirty_changed(bool): the editor started or stopped differing from what it loaded
+        body_changed(): the body text changed (the preview follows it)
+    """
+
+    dirty_changed = Signal(bool)
+    body_changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("personaEditor")
+        self._entry: PersonaEntry | None = None
+        self._new = False
+        self._dirty = False
+        self._loading = False
+        self._build()
+        self.load(None)
+
+    # -- building ---------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.banner = ConflictBanner(self)
+        self.reason = QLabel(self)
+        self.reason.setObjectName("personaReadOnlyReason")
+        self.reason.setWordWrap(True)
+        self.reason.setStyleSheet(
+            "QLabel { background: #fde7e9; color: #8a1c24; border: 1px solid #8a1c24;"
+            " border-radius: 4px; padding: 4px; }"
+        )
+        self.name = QLineEdit(self)
+        self.name.setObjectName("personaName")
+        self.name.setPlaceholderText("kebab-case-name (the file name)")
+        self.name_hint = QLabel(self)
+        self.name_hint.setObjectName("personaNameHint")
+        self.type = QComboBox(self)
+        self.type.setObjectName("personaType")
+        self.type.addItems(list(ENTRY_TYPES))
+        self.type.setToolTip("user: who the person is · feedback: how they want things done")
+        self.description = QLineEdit(self)
+        self.description.setObjectName("personaDescription")
+        self.description.setPlaceholderText("One line: what the agent sees in its prompt")
+        self.counter = QLabel(self)
+        self.counter.setObjectName("personaDescriptionCounter")
+        self.body = QPlainTextEdit(self)
+        self.body.setObjectName("personaBody")
+        self.body.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.body.setPlaceholderText("The entry itself, in markdown")
+        self.highlighter = MarkdownHighlighter(self.body.document())
+        self.problems = ProblemsPanel(self)
+
+        description_row = QHBoxLayout()
+        description_row.addWidget(self.description, 1)
+        description_row.addWidget(self.counter)
+        name_column = QVBoxLayout()
+        name_column.setSpacing(0)
+        name_column.addWidget(self.name)
+        name_column.addWidget(self.name_hint)
+        form = QFormLayout()
+        for text, buddy, field in (
+            ("&Name", self.name, name_column),
+            ("T&ype", self.type, self.type),
+            ("&Description", self.description, description_row),
+        ):
+            label = QLabel(text, self)
+            label.setBuddy(buddy)
+            form.addRow(label, field)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.reason)
+        layout.addLayout(form)
+        layout.addWidget(self.body, 1)
+        layout.addWidget(self.problems)
+
+        self.name.textChanged.connect(self._on_name_changed)
+        self.type.currentTextChanged.connect(self._on_field_changed)
+        self.description.textChanged.connect(self._on_description_changed)
+        self.body.textChanged.connect(self._on_body_changed)
+
+    # -- what is open -----------------------------------------------------------------------------
+
+    @property
+    def entry(self) -> PersonaEntry | None:
+        """The entry as last read or saved (None when empty or creating a new one)."""
+        return self._entry
+
+    @property
+    def is_new(self) -> bool:
+        return self._new
+
+    def is_dirty(self) -> bool:
+        return self._dirty
+
+    def load(self, entry: PersonaEntry | None) -> None:
+        """Show ``entry`` (or nothing); any edits are dropped, the banner is hidden."""
+        self._entry = entry
+        self._new = False
+        self.banner.hide()
+        editable = entry is not None and entry.editable
+        self._fill(
+            name=entry.name if entry else "",
+            type_=entry.type if entry else ENTRY_TYPES[0],
+            description=(entry.description or "") if entry else "",
+            body=editor_text(entry.body) if entry else "",
+        )
+        self.name.setReadOnly(True)
+        self.name.setToolTip("The file name; change it with Rename (F2)")
+        self.name_hint.hide()
+        self._set_editable(editable)
+        errors = [p.message for p in entry.problems if p.severity == "error"] if entry else []
+        self.reason.setText("Read-only: " + " ".join(errors) if errors else "Read-only.")
+        self.reason.setVisible(entry is not None and not entry.editable)
+        self.problems.set_problems(entry.problems if entry else ())
+        self.problems.setVisible(bool(entry and entry.problems))
+        self._set_dirty(False)
+
+    def start_new(self) -> None:
+        """Empty fields for a new entry; the name becomes editable and is checked as typed."""
+        self.load(None)
+        self._new = True
+        self._set_editable(True)
+        self.name.setReadOnly(False)
+        self.name.setToolTip("The new entry's file name: lowercase words joined by dashes")
+        self.name_hint.show()
+        self._on_name_changed(self.name.text())
+        self.name.setFocus()
+
+    def adopt(self, entry: PersonaEntry) -> None:
+        """Take ``entry`` as what is on disk while keeping the person's edits (after a rename,
+        or a re-read that found the same bytes with other problems, e.g. past the prompt's cut)."""
+        values = self.values()
+        self._entry = entry
+        self._new = False
+        self.problems.set_problems(entry.problems, fixes_enabled=not self._dirty)
+        self.problems.setVisible(bool(entry.problems))
+        self._set_dirty(self._differs(values))
+
+    # -- what the person typed --------------------------------------------------------------------
+
+    def values(self) -> dict[str, str]:
+        return {
+            "name": self.name.text().strip(),
+            "type": self.type.currentText(),
+            "description": self.description.text(),
+            "body": self.body.toPlainText(),
+        }
+
+    def edited_entry(self) -> PersonaEntry:
+        """The loaded entry with only the fields the person changed replaced."""
+        assert self._entry is not None
+        return dataclasses.replace(self._entry, **self._changes(self.values()))
+
+    def name_problem(self) -> str | None:
+        """Why the typed name cannot be used for a new entry, or None."""
+        name = self.name.text().strip()
+        return "Type a name." if not name else validate_name(name)
+
+    def _changes(self, values: dict[str, str]) -> dict[str, Any]:
+        entry = self._entry
+        if entry is None:
+            return {}
+        changes: dict[str, Any] = {}
+        if values["type"] != entry.type:
+            changes["type"] = values["type"]
+        if values["description"] != (entry.description or ""):
+            changes["description"] = values["description"]
+        if values["body"] != editor_text(entry.body):
+            changes["body"] = values["body"]
+        return changes
+
+    def _differs(self, values: dict[str, str]) -> bool:
+        if self._new:
+            return any(values[key] for key in ("name", "description", "body"))
+        return bool(self._changes(values))
+
+    # -- reacting to typing -----------------------------------------------------------------------
+
+    def _fill(self, *, name: str, type_: str, description: str, body: str) -> None:
+        self._loading = True
+        try:
+            self.name.setText(name)
+            self.type.setCurrentText(type_)
+            self.description.setText(description)
+            self.description.setCursorPosition(0)
+            self.body.setPlainText(body)
+            self._update_counter()
+        finally:
+            self._loading = False
+        self.body_changed.emit()
+
+    def _set_editable(self, editable: bool) -> None:
+        self.type.setEnabled(editable)
+        self.description.setReadOnly(not editable)
+        self.body.setReadOnly(not editable)
+
+    def _set_dirty(self, dirty: bool) -> None:
+        if dirty != self._dirty:
+            self._dirty = dirty
+            self.problems.set_fixes_enabled(not dirty)
+            self.dirty_changed.emit(dirty)
+
+    def _on_field_changed(self, *_args: object) -> None:
+        if not self._loading:
+            self._set_dirty(self._differs(self.values()))
+
+    def _on_name_changed(self, _text: str) -> None:
+        if self._new:
+            self.name_hint.setText(self.name_problem() or "")
+        self._on_field_changed()
+
+    def _on_description_changed(self, _text: str) -> None:
+        self._update_counter()
+        self._on_field_changed()
+
+    def _on_body_changed(self) -> None:
+        if not self._loading:
+            self.body_changed.emit()
+        self._on_field_changed()
+
+    def _update_counter(self) -> None:
+        length = len(self.description.text())
+        self.counter.setText(f"{length}/{DESCRIPTION_SOFT_LIMIT}")
+        self.counter.setToolTip(
+            "Characters in the description; the agent reads it as one line of its prompt"
+        )
+        too_long = length > DESCRIPTION_SOFT_LIMIT
+        self.counter.setStyleSheet("QLabel { color: #8a1c24; }" if too_long else "")

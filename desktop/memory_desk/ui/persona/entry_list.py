@@ -1,0 +1,122 @@
+"""The entry list view: fixed-height rows, a type badge, and dividers drawn as a rule with a line
+of text across the whole row."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt
+from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTreeView,
+    QWidget,
+)
+
+from memory_desk.ui.persona.model import (
+    DESCRIPTION,
+    NAME,
+    SEPARATOR_ROLE,
+    TYPE,
+    UPDATED,
+    PersonaListModel,
+)
+
+BADGE_COLOURS = {"user": ("#dbe9ff", "#1c3d8a"), "feedback": ("#e3f5dd", "#2b6a1a")}
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class EntryDelegate(QStyledItemDelegate):
+    """Paints the type as a coloured pill and separator rows as a labelled rule."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
+        if index.data(SEPARATOR_ROLE):
+            self._paint_divider(painter, option, index)
+        elif index.column() == TYPE:
+            self._paint_badge(painter, option, index)
+        else:
+            super().paint(painter, option, index)
+
+    def _paint_divider(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: _Index
+    ) -> None:
+        text = index.data(Qt.ItemDataRole.DisplayRole) or ""
+        painter.save()
+        colour = option.palette.color(QPalette.ColorRole.PlaceholderText)
+        painter.setPen(colour)
+        font = painter.font()
+        font.setItalic(True)
+        painter.setFont(font)
+        rect = option.rect
+        width = painter.fontMetrics().horizontalAdvance(text) + 16
+        middle = rect.center().y()
+        painter.drawLine(rect.left() + 4, middle, rect.left() + 12, middle)
+        painter.drawText(
+            QRect(rect.left() + 16, rect.top(), width, rect.height()),
+            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+            text,
+        )
+        painter.drawLine(rect.left() + 16 + width, middle, rect.right() - 4, middle)
+        painter.restore()
+
+    def _paint_badge(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
+        style = option.widget.style() if option.widget else None
+        if style is not None and option.state & QStyle.StateFlag.State_Selected:
+            style.drawPrimitive(
+                QStyle.PrimitiveElement.PE_PanelItemViewItem, option, painter, option.widget
+            )
+        text = index.data(Qt.ItemDataRole.DisplayRole) or ""
+        background, foreground = BADGE_COLOURS.get(text, ("#eeeeee", "#444444"))
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        metrics = painter.fontMetrics()
+        pill = QRect(
+            option.rect.left() + 4,
+            option.rect.top() + 3,
+            metrics.horizontalAdvance(text) + 12,
+            option.rect.height() - 6,
+        )
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(background))
+        painter.drawRoundedRect(pill, 6, 6)
+        painter.setPen(QColor(foreground))
+        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, text)
+        painter.restore()
+
+
+class EntryListView(QTreeView):
+    """A flat list of entries; separator rows span every column."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("personaList")
+        self.setRootIsDecorated(False)
+        self.setUniformRowHeights(True)
+        self.setAllColumnsShowFocus(True)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setItemDelegate(EntryDelegate(self))
+        self.setToolTip("Entries in the agent's order, most recent first (Ctrl+L to focus)")
+
+    def setModel(self, model: PersonaListModel) -> None:  # noqa: N802 (Qt override)
+        super().setModel(model)
+        header = self.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(TYPE, QHeaderView.ResizeMode.Fixed)
+        header.setSectionResizeMode(DESCRIPTION, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(UPDATED, QHeaderView.ResizeMode.Interactive)
+        self.setColumnWidth(NAME, 140)
+        self.setColumnWidth(TYPE, 76)
+        self.setColumnWidth(UPDATED, 88)
+        model.rowsInserted.connect(self.span_separators)
+        model.modelReset.connect(self.span_separators)
+
+    def span_separators(self, *_args: object) -> None:
+        """Let every separator row draw across the whole width."""
+        for row in self.model().separator_rows():
+            self.setFirstColumnSpanned(row, QModelIndex(), True)

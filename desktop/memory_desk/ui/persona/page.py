@@ -1,0 +1,597 @@
+"""The persona page: review, correct, create, rename and forget an agent's memory of the person.
+
+Left, the entries in the agent's order (with where its prompt stops listing them); middle, the
+editor; right, the rendered entry and exactly what the agent's prompt will say. Every write goes
+through the core's ``PersonaFolder``; the page re-reads the folder after each one.
+
+Unsaved edits are never lost by accident: anything that would leave the open entry (another
+entry, New, Forget, another folder, closing) first asks Save / Discard / Cancel, and a save that
+meets a newer file shows the conflict banner instead of writing.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import (
+    QFontDatabase,
+    QKeySequence,
+    QShortcut,
+    QShowEvent,
+    QUndoStack,
+)
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memory_desk.core import ConflictError, StoreError
+from memory_desk.core.persona import (
+    PROMPT_LIMIT,
+    PersonaEntry,
+    PersonaFolder,
+    prompt_section,
+    suggest_name,
+    validate_name,
+)
+from memory_desk.ui.persona.commands import ForgetCommand, RenameCommand
+from memory_desk.ui.persona.conflict import CompareDialog, unified_diff
+from memory_desk.ui.persona.editor import EntryEditor, editor_text
+from memory_desk.ui.persona.entry_list import EntryListView
+from memory_desk.ui.persona.model import NAME_ROLE, PersonaListModel
+from memory_desk.ui.persona.preview import SafePreview
+from memory_desk.ui.persona.rename import ask_new_name
+
+PREVIEW_DELAY_MS = 150
+
+Answer = QMessageBox.StandardButton
+
+
+class PersonaPage(QWidget):
+    """The page for one agent memory folder at a time.
+
+    Signals:
+        status_changed(str): "24 entries · 50 in the prompt · 3 with problems"
+        error_raised(str): a message for the person (a failed write, a conflict...)
+        info_raised(str): a passing notice ("Saved no-fish-puns")
+    """
+
+    status_changed = Signal(str)
+    error_raised = Signal(str)
+    info_raised = Signal(str)
+
+    def __init__(self, undo_stack: QUndoStack, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("persona_page")
+        self._undo_stack = undo_stack
+        self._folder: PersonaFolder | None = None
+        self._entries: dict[str, PersonaEntry] = {}
+        self._current: str | None = None
+        self._syncing = False
+        self._status = ""
+        self._compare: CompareDialog | None = None
+        self._preview_timer = QTimer(self)
+        self._preview_timer.setSingleShot(True)
+        self._preview_timer.setInterval(PREVIEW_DELAY_MS)
+        self._preview_timer.timeout.connect(self._on_preview_due)
+        self._build()
+        self._update_actions()
+
+    # -- building ---------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.model = PersonaListModel(self)
+        self.filter = QLineEdit(self)
+        self.filter.setObjectName("personaFilter")
+        self.filter.setPlaceholderText("Filter entries (Ctrl+F)")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.setToolTip("Show only entries whose name, type, description or body match")
+        self.list = EntryListView(self)
+        self.list.setModel(self.model)
+        self.editor = EntryEditor(self)
+        self.preview = SafePreview(self)
+        self.agent_view = QPlainTextEdit(self)
+        self.agent_view.setObjectName("personaAgentView")
+        self.agent_view.setReadOnly(True)
+        self.agent_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.agent_view.setToolTip("Exactly the section of the agent's system prompt these build")
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("personaTabs")
+        self.tabs.addTab(self.preview, "&Preview")
+        self.tabs.addTab(self.agent_view, "What the &agent sees")
+
+        self.button_row = QHBoxLayout()
+        self._build_actions()
+
+        left = QWidget(self)
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.filter)
+        left_layout.addWidget(self.list, 1)
+        middle = QWidget(self)
+        middle_layout = QVBoxLayout(middle)
+        middle_layout.setContentsMargins(0, 0, 0, 0)
+        middle_layout.addLayout(self.button_row)
+        middle_layout.addWidget(self.editor, 1)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.setObjectName("personaSplitter")
+        for pane in (left, middle, self.tabs):
+            self.splitter.addWidget(pane)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([520, 420, 300])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.splitter)
+
+        self.filter.textChanged.connect(self._on_filter_changed)
+        self.list.selectionModel().currentChanged.connect(self._on_current_changed)
+        self.editor.dirty_changed.connect(self._update_actions)
+        self.editor.body_changed.connect(self._preview_timer.start)
+        self.editor.problems.fix_requested.connect(self._on_fix_requested)
+        self.editor.banner.compare_requested.connect(self._on_compare)
+        self.editor.banner.keep_mine_requested.connect(self._on_keep_mine)
+        self.editor.banner.reload_requested.connect(self._on_reload_theirs)
+        self.preview.anchorClicked.connect(self._on_link_clicked)
+
+    def _build_actions(self) -> None:
+        """The entry's buttons, each with a shortcut that presses it (so a disabled button's
+        shortcut does nothing) and a tooltip naming the shortcut."""
+        spec = (
+            ("personaNew", "New", QKeySequence.StandardKey.New, "New entry", self._on_new),
+            ("personaSave", "Save", QKeySequence.StandardKey.Save, "Save the entry", self.save),
+            ("personaRevert", "Revert", "Ctrl+R", "Drop unsaved edits", self._on_revert),
+            ("personaRename", "Rename…", "F2", "Rename the entry's file", self._on_rename),
+            ("personaForget", "Forget", "", "Forget the entry; Ctrl+Z undoes it", self._forget),
+        )
+        self.buttons: dict[str, QPushButton] = {}
+        for name, text, keys, tip, slot in spec:
+            button = QPushButton(text, self)
+            button.setObjectName(name)
+            button.clicked.connect(lambda _checked=False, run=slot: run())
+            self.button_row.addWidget(button)
+            self.buttons[name] = button
+            if keys:
+                shortcut = QShortcut(QKeySequence(keys), self)
+                shortcut.activated.connect(button.click)
+                text = shortcut.key().toString(QKeySequence.SequenceFormat.NativeText)
+                button.setToolTip(f"{tip} ({text})")
+            else:
+                button.setToolTip(f"{tip} (Delete in the list)")
+        self.button_row.addStretch(1)
+        forget_key = QShortcut(QKeySequence.StandardKey.Delete, self.list)
+        forget_key.setContext(Qt.ShortcutContext.WidgetShortcut)
+        forget_key.activated.connect(self.buttons["personaForget"].click)
+        find = QShortcut(QKeySequence.StandardKey.Find, self)
+        find.activated.connect(self.filter.setFocus)
+        focus_list = QShortcut(QKeySequence("Ctrl+L"), self)
+        focus_list.activated.connect(self.list.setFocus)
+
+    # -- the page contract ------------------------------------------------------------------------
+
+    def folder(self) -> PersonaFolder | None:
+        """The folder shown (None when none is)."""
+        return self._folder
+
+    def current_name(self) -> str | None:
+        """The name of the entry open in the editor (None when empty or creating one)."""
+        return self._current
+
+    def set_folder(self, folder: PersonaFolder | None) -> bool:
+        """Show ``folder``; False (nothing changed) if the person cancelled leaving their edits."""
+        if folder is self._folder:
+            return True
+        if not self._settle_unsaved():
+            return False
+        self._folder = folder
+        self._current = None
+        self.editor.load(None)
+        self.preview.set_folder(folder.path if folder else None)
+        self._refresh()
+        if self.model.rowCount():
+            self._open_row(0)
+        self._update_actions()
+        return True
+
+    def reload(self) -> None:
+        """Re-read the folder; the open entry, the selection and any unsaved text stay.
+
+        An open entry without edits follows the disk silently; one with edits that changed on
+        disk gets the conflict banner.
+        """
+        self._refresh()
+
+    def maybe_close(self) -> bool:
+        """True if the page may go away: no unsaved edits, or the person saved or dropped them."""
+        return self._settle_unsaved()
+
+    def shutdown(self) -> None:
+        self._preview_timer.stop()
+        if self._compare is not None:
+            self._compare.close()
+
+    def status_text(self) -> str:
+        """The counts last sent through ``status_changed``."""
+        return self._status
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
+        """Say the counts again when the page comes to the front: the window shows only the
+        status of the page in front, and the counts may have been sent while it was behind."""
+        super().showEvent(event)
+        self.status_changed.emit(self._status)
+
+    def show_conflict(self, message: str) -> None:
+        """Show the conflict banner for the open entry (used when the file changes on disk while
+        the editor holds edits); the banner's buttons work as after a failed save."""
+        self.editor.banner.show_conflict(message)
+
+    # -- reading the folder -----------------------------------------------------------------------
+
+    def _refresh(self) -> None:
+        """Re-read the folder and bring the list, the editor, the prompt view and status up to date."""
+        entries = self._read_entries()
+        self._entries = {entry.name: entry for entry in entries}
+        self._syncing = True
+        try:
+            self.model.set_entries(entries)
+        finally:
+            self._syncing = False
+        self._follow_disk()
+        self._select(self._current)
+        self._show_agent_view(entries)
+        self._emit_status(entries)
+        self._update_actions()
+
+    def _read_entries(self) -> list[PersonaEntry]:
+        if self._folder is None:
+            return []
+        try:
+            return self._folder.entries()
+        except StoreError as exc:
+            self.error_raised.emit(str(exc))
+            return self.model.entries()
+
+    def _follow_disk(self) -> None:
+        """Bring the open entry up to date with what was just read, never dropping edits."""
+        name, editor = self._current, self.editor
+        if name is None or editor.entry is None:
+            return
+        fresh = self._entries.get(name)
+        if fresh is None:
+            if editor.is_dirty():
+                self.show_conflict(
+                    f"{name} is gone from the folder. Keep mine writes your version back."
+                )
+            else:
+                self._current = None
+                editor.load(None)
+            return
+        if fresh.fingerprint.sha256 == editor.entry.fingerprint.sha256:
+            if fresh != editor.entry:
+                editor.adopt(fresh)
+            return
+        if editor.is_dirty():
+            self.show_conflict(f"{name} changed on disk. Your edits are still here.")
+        else:
+            self._load_keeping_cursor(fresh)
+
+    def _show_agent_view(self, entries: list[PersonaEntry]) -> None:
+        text = prompt_section(entries) if self._folder is not None else ""
+        if self.agent_view.toPlainText() != text:
+            self.agent_view.setPlainText(text)
+
+    def _emit_status(self, entries: list[PersonaEntry]) -> None:
+        if self._folder is None:
+            text = ""
+        else:
+            visible = sum(entry.agent_visible for entry in entries)
+            problems = sum(bool(entry.problems) for entry in entries)
+            noun = "entry" if len(entries) == 1 else "entries"
+            text = (
+                f"{len(entries)} {noun} · {min(visible, PROMPT_LIMIT)} in the prompt"
+                f" · {problems} with problems"
+            )
+        if text != self._status:
+            self._status = text
+            self.status_changed.emit(text)
+
+    # -- choosing an entry ------------------------------------------------------------------------
+
+    def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._syncing:
+            return
+        name = current.data(NAME_ROLE)
+        if name is None or name == self._current:
+            return
+        if not self._settle_unsaved():
+            self._select(self._current)
+            return
+        self._open(name)
+        self._select(name)  # a save on the way may have moved the rows
+
+    def _open_row(self, row: int) -> None:
+        self.list.setCurrentIndex(self.model.index(row, 0))
+
+    def _open(self, name: str | None) -> None:
+        self._current = name
+        self.editor.load(self._entries.get(name) if name else None)
+        self._update_actions()
+
+    def _select(self, name: str | None, *, reveal: bool = False) -> None:
+        """Point the list at ``name`` without asking anything (the editor already shows it)."""
+        row = self.model.row_of(name) if name else -1
+        selection = self.list.selectionModel()
+        self._syncing = True
+        try:
+            if row < 0:
+                selection.clear()
+                return
+            index = self.model.index(row, 0)
+            flags = (
+                QItemSelectionModel.SelectionFlag.ClearAndSelect
+                | QItemSelectionModel.SelectionFlag.Rows
+            )
+            selection.setCurrentIndex(index, flags)
+            if reveal:
+                self.list.scrollTo(index)
+        finally:
+            self._syncing = False
+
+    def _on_filter_changed(self, text: str) -> None:
+        self._syncing = True
+        try:
+            self.model.set_filter(text)
+        finally:
+            self._syncing = False
+        self._select(self._current, reveal=True)
+
+    # -- unsaved edits ----------------------------------------------------------------------------
+
+    def _settle_unsaved(self) -> bool:
+        """Ask Save / Discard / Cancel if the editor holds edits; True if the way is clear."""
+        if not self.editor.is_dirty():
+            return True
+        what = "the new entry" if self.editor.is_new else self._current
+        answer = QMessageBox.question(
+            self,
+            "Unsaved edits",
+            f"You have unsaved edits to {what}. Save them?",
+            Answer.Save | Answer.Discard | Answer.Cancel,
+            Answer.Save,
+        )
+        if answer == Answer.Save:
+            return self.save()
+        if answer == Answer.Discard:
+            self.editor.load(self.editor.entry)
+            return True
+        return False
+
+    # -- writing ----------------------------------------------------------------------------------
+
+    def save(self) -> bool:
+        """Save the open entry (or create the new one); True if it is on disk as shown."""
+        if self._folder is None:
+            return False
+        if self.editor.is_new:
+            return self._create()
+        if self.editor.entry is None or not self.editor.entry.editable:
+            return False
+        if not self.editor.is_dirty():
+            return True
+        try:
+            saved = self._folder.save(self.editor.edited_entry())
+        except ConflictError as exc:
+            self.show_conflict(f"{exc} Compare, keep your version, or reload theirs.")
+            return False
+        except StoreError as exc:
+            self.error_raised.emit(str(exc))
+            return False
+        self._after_write(saved, f"Saved {saved.name}")
+        return True
+
+    def _create(self) -> bool:
+        problem = self.editor.name_problem()
+        if problem:
+            self.error_raised.emit(problem)
+            self.editor.name.setFocus()
+            return False
+        values = self.editor.values()
+        try:
+            created = self._folder.create(
+                name=values["name"],
+                type=values["type"],
+                description=values["description"],
+                body=values["body"],
+            )
+        except StoreError as exc:
+            self.error_raised.emit(str(exc))
+            return False
+        self._after_write(created, f"Created {created.name}")
+        return True
+
+    def _after_write(self, entry: PersonaEntry, notice: str) -> None:
+        """Show ``entry`` as written, re-read the folder, and select it."""
+        self._current = entry.name
+        self._load_keeping_cursor(entry)
+        self._refresh()
+        self._select(entry.name, reveal=True)
+        self.info_raised.emit(notice)
+
+    def _load_keeping_cursor(self, entry: PersonaEntry) -> None:
+        body = self.editor.body
+        position = body.textCursor().position()
+        scroll = body.verticalScrollBar().value()
+        self.editor.load(entry)
+        cursor = body.textCursor()
+        cursor.setPosition(min(position, len(body.toPlainText())))
+        body.setTextCursor(cursor)
+        body.verticalScrollBar().setValue(scroll)
+
+    def _on_new(self) -> None:
+        if self._folder is None or not self._settle_unsaved():
+            return
+        self._current = None
+        self._select(None)
+        self.editor.start_new()
+        self._update_actions()
+
+    def _on_revert(self) -> None:
+        if self.editor.is_new:
+            self._open(None)
+        else:
+            self.editor.load(self.editor.entry)
+        self._update_actions()
+
+    def _on_rename(self) -> None:
+        entry = self.editor.entry
+        if self._folder is None or entry is None or not self._settle_unsaved():
+            return
+        suggestion = entry.name if validate_name(entry.name) is None else suggest_name(entry.name)
+        new_name = ask_new_name(entry.name, suggestion, self)
+        if new_name:
+            self._rename(entry.name, new_name)
+
+    def _rename(self, old_name: str, new_name: str) -> None:
+        command = RenameCommand(self._folder, old_name, new_name, self._on_renamed, self._fail)
+        self._undo_stack.push(command)
+
+    def _on_renamed(self, folder: PersonaFolder, before: str, after: str) -> None:
+        """Keep the renamed entry open under its new name (edits included), then re-read."""
+        if folder is not self._folder:
+            return
+        if self._current == before:
+            self._current = after
+            try:
+                fresh = folder.read(after)
+            except StoreError as exc:
+                self.error_raised.emit(str(exc))
+            else:
+                if self.editor.is_dirty():
+                    self.editor.adopt(fresh)
+                else:
+                    self._load_keeping_cursor(fresh)
+        self._refresh()
+        self._select(self._current, reveal=True)
+        self.info_raised.emit(f"Renamed {before} to {after}")
+
+    def _on_fix_requested(self, fix_id: str) -> None:
+        entry = self.editor.entry
+        if self._folder is None or entry is None or not self._settle_unsaved():
+            return
+        if fix_id == "rename":
+            self._rename(entry.name, suggest_name(entry.name, self._folder.names()))
+            return
+        try:
+            fixed = self._folder.fix(entry, fix_id)
+        except StoreError as exc:
+            self.error_raised.emit(str(exc))
+            return
+        self._after_write(fixed, f"Fixed {fixed.name}")
+
+    def _forget(self) -> None:
+        name = self._current
+        if self._folder is None or name is None or self.editor.is_new:
+            return
+        if not self._settle_unsaved():
+            return
+        row = self.model.row_of(name)
+        self._undo_stack.push(
+            ForgetCommand(self._folder, name, self._on_undoable_change, self._fail)
+        )
+        if name in self._entries:
+            return
+        if self._current is None:
+            self._open_neighbour(row)
+        self.info_raised.emit(f"Forgot {name}. Undo (Ctrl+Z) brings it back.")
+
+    def _open_neighbour(self, row: int) -> None:
+        """After the open entry went away, open the entry that took its row (keyboard flow)."""
+        self._current = None
+        self.editor.load(None)
+        for candidate in range(min(row, self.model.rowCount() - 1), -1, -1):
+            name = self.model.index(candidate, 0).data(NAME_ROLE)
+            if name is not None:
+                self._open(name)
+                self._select(name, reveal=True)
+                break
+        self._update_actions()
+
+    def _on_undoable_change(self, folder: PersonaFolder) -> None:
+        if folder is self._folder:
+            self._refresh()
+
+    def _fail(self, message: str) -> None:
+        self.error_raised.emit(message)
+
+    # -- conflicts --------------------------------------------------------------------------------
+
+    def _on_compare(self) -> None:
+        if self._folder is None or self._current is None:
+            return
+        try:
+            theirs = _entry_text(self._folder.read(self._current))
+        except StoreError:
+            theirs = ""
+        values = self.editor.values()
+        mine = _compare_text(values["type"], values["description"], values["body"])
+        if self._compare is not None:
+            self._compare.close()
+        self._compare = CompareDialog(unified_diff(theirs, mine, self._current), self)
+        self._compare.show()
+
+    def _on_keep_mine(self) -> None:
+        if self._folder is None or self.editor.entry is None:
+            return
+        try:
+            saved = self._folder.save(self.editor.edited_entry(), force=True)
+        except StoreError as exc:
+            self.error_raised.emit(str(exc))
+            return
+        self._after_write(saved, f"Saved your version of {saved.name}")
+
+    def _on_reload_theirs(self) -> None:
+        name = self._current
+        if self._folder is None or name is None:
+            return
+        try:
+            theirs = self._folder.read(name)
+        except StoreError:
+            theirs = None
+        self._current = theirs.name if theirs else None
+        self.editor.load(theirs)
+        self._refresh()
+        self.info_raised.emit("Reloaded from disk" if theirs else f"{name} is no longer there")
+
+    # -- small reactions --------------------------------------------------------------------------
+
+    def _update_actions(self, *_args: object) -> None:
+        editor, has_folder = self.editor, self._folder is not None
+        entry = editor.entry
+        dirty = editor.is_dirty()
+        self.buttons["personaNew"].setEnabled(has_folder)
+        self.buttons["personaSave"].setEnabled(
+            has_folder and dirty and (editor.is_new or bool(entry and entry.editable))
+        )
+        self.buttons["personaRevert"].setEnabled(dirty or editor.is_new)
+        self.buttons["personaRename"].setEnabled(has_folder and entry is not None)
+        self.buttons["personaForget"].setEnabled(has_folder and entry is not None)
+
+    def _on_preview_due(self) -> None:
+        self.preview.show_markdown(self.editor.body.toPlainText())
+
+    def _on_link_clicked(self, url: QUrl) -> None:
+        self.info_raised.emit(f"Links do not open from the preview: {url.toString()}")
+
+
+def _entry_text(entry: PersonaEntry) -> str:
+    return _compare_text(entry.type, entry.description or "", editor_text(entry.body))
+
+
+def _compare_text(type_: str, description: str, body: str) -> str:
+    """The fields the editor shows, as text to compare (the same shape for both sides)."""
+    return f"type: {type_}\ndescription: {description}\n\n{body}\n"
