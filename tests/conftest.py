@@ -29,3 +29,20 @@ def private_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     for name in ("ALISIO_STATE_HOME", "ALISIO_CONFIG_HOME"):
         monkeypatch.delenv(name, raising=False)
     return home
+
+
+@pytest.fixture(autouse=True)
+def no_thread_left_running():
+    """Watchers and workers must stop and join when their window closes."""
+    import threading
+
+    before = set(threading.enumerate())
+    yield
+    leftover = []
+    for thread in set(threading.enumerate()) - before:
+        if isinstance(thread, threading._DummyThread):  # a Qt thread seen from Python
+            continue
+        thread.join(timeout=2.0)
+        if thread.is_alive():
+            leftover.append(thread.name)
+    assert not leftover, f"threads left running after the test: {leftover}"
