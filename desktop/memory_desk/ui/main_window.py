@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import (
@@ -43,6 +45,10 @@ from memory_desk.ui.observations.page import ObservationsPage
 from memory_desk.ui.persona.page import PersonaPage
 from memory_desk.ui.welcome import WelcomePage
 
+if TYPE_CHECKING:
+    from memory_desk.demo import Demo
+    from memory_desk.locate import AlisioLocation
+
 SOURCE_ROLE = Qt.ItemDataRole.UserRole
 SOURCES_REFRESH_MS = 5000
 
@@ -59,6 +65,7 @@ class Source:
     info: dict = field(default_factory=dict)
     watcher: DatabaseWatcher | None = None  # for a database
     watch_key: str = ""  # for a persona folder: the FolderWatcher's key
+    file_id: tuple[int, int] | None = None  # for a database: the file its connection reads
 
 
 class MainWindow(QMainWindow):
@@ -75,6 +82,7 @@ class MainWindow(QMainWindow):
         self.resize(1280, 800)
         self.setAcceptDrops(True)
         self._demo_dir: tempfile.TemporaryDirectory | None = None
+        self._demo: Demo | None = None
         self._sources: list[Source] = []
         self._locating = False
         self._shut_down = False
@@ -164,6 +172,7 @@ class MainWindow(QMainWindow):
         self.folder_watcher.mode_changed.connect(lambda _mode: self._show_live_state())
         self.folder_watcher.error.connect(self.message_bar.show_error)
         self._show_live_state()
+        self.persona_page.file_written.connect(self._on_own_write)
 
         self._build_menus()
         self.sources.currentItemChanged.connect(self._on_source_changed)
@@ -285,7 +294,7 @@ class MainWindow(QMainWindow):
         for warning in store.warnings:
             self.message_bar.show_info(warning)
         label = path.name if path.name != "memory.sqlite" else f"{path.parent.name}/{path.name}"
-        source = Source("db", path, label, store, found, dict(info or {}))
+        source = Source("db", path, label, store, found, dict(info or {}), file_id=file_id(path))
         self._add_source(source)
         if not found or self.sources.currentItem() is None:
             self._select(source)
@@ -315,19 +324,23 @@ class MainWindow(QMainWindow):
     def open_demo(self) -> bool:
         """Build the demo in a temporary folder (removed on close) and open it."""
         from memory_desk.demo import build_demo
+        from memory_desk.locate import locate_alisio
 
-        if self._demo_dir is None:
+        if self._demo is None:
             self._demo_dir = tempfile.TemporaryDirectory(prefix="memory-desk-demo-")
             try:
-                demo = build_demo(Path(self._demo_dir.name))
+                self._demo = build_demo(Path(self._demo_dir.name))
             except (OSError, StoreError) as exc:
+                self._demo_dir.cleanup()
+                self._demo_dir = None
                 self.message_bar.show_error(f"The demo could not be built: {exc}")
                 return False
-            self._demo = demo
         demo = self._demo
         for folder in demo.persona_folders:
             self.open_persona_folder(folder, label=f"demo: {folder_label(folder)}", found=True)
-        opened = self.open_database(demo.db_path, info={"demo": True})
+        # The demo's home has its own Alisio config: show its settings as for a real one.
+        info = {**alisio_info(locate_alisio(env={}, home=demo.home)), "demo": True}
+        opened = self.open_database(demo.db_path, info=info)
         self.setWindowTitle("Memory Desk — demo")
         return opened
 
@@ -346,13 +359,11 @@ class MainWindow(QMainWindow):
         self._locating = True
         try:
             alisio = locate_alisio()
-            info = {
-                "enabled": alisio.enabled,
-                "config": str(alisio.config_path) if alisio.config_path else "",
-                "settings": dict(alisio.settings),
-                "problems": list(alisio.problems),
-            }
-            if alisio.exists and self._find_source("db", alisio.db_path) is None:
+            info = alisio_info(alisio)
+            known = self._find_source("db", alisio.db_path)
+            if known is not None:
+                known.info = info  # the config may have changed since (plugin turned off)
+            elif alisio.exists:
                 self.open_database(alisio.db_path, found=True, info=info)
             for location in locate_persona_folders(extra=self.added_folders()):
                 if not location.path.is_dir():
@@ -401,6 +412,14 @@ class MainWindow(QMainWindow):
             self._reload_current()
             self.update_counts()
         self._show_live_state()
+
+    def _on_own_write(self, path: str) -> None:
+        """The persona page just wrote (or removed) ``path``: its echo is not an agent's write."""
+        try:
+            content: bytes | None = Path(path).read_bytes()
+        except OSError:
+            content = None  # removed (forget, rename): expect the file to be gone
+        self.folder_watcher.expect_write(path, content)
 
     def _on_database_changed(self, source: Source) -> None:
         self._note_change()
@@ -484,8 +503,30 @@ class MainWindow(QMainWindow):
         for group in (self._db_group, self._persona_group):
             for row in range(group.childCount()):
                 item = group.child(row)
-                self._update_item(item, item.data(0, SOURCE_ROLE))
+                source = item.data(0, SOURCE_ROLE)
+                self._reopen_if_replaced(source)
+                self._update_item(item, source)
         self._show_source_info(self.current_source())
+
+    def _reopen_if_replaced(self, source: Source) -> None:
+        """A database deleted and created again is a new file at the same path: the open
+        connection still reads the deleted one, so open the new one in its place."""
+        now = file_id(source.path) if source.kind == "db" else None
+        if now is None or now == source.file_id:
+            return
+        try:
+            store = ObservationStore(source.path)
+        except StoreError as exc:
+            self.message_bar.show_error(str(exc))
+            return
+        old = source.store
+        if source.watcher is not None:
+            source.watcher.stop()
+        source.store, source.file_id = store, now
+        self._watch(source)
+        if self.current_source() is source:
+            self.observations_page.set_store(store)
+        old.close()
 
     def _update_item(self, item: QTreeWidgetItem, source: Source) -> None:
         if not source.path.exists():
@@ -526,8 +567,12 @@ class MainWindow(QMainWindow):
                 lines.append(f"Config: {source.info['config']}")
             if "enabled" in source.info and not source.info["enabled"]:
                 lines.append("The memory plugin is disabled in Alisio's config")
+            configured = source.info.get("configured", ())
             for key, value in source.info.get("settings", {}).items():
-                lines.append(f"{key}: {value}")
+                default = "" if key in configured else " (default)"
+                # true/false as in the config file the person would edit, not Python's True
+                text = json.dumps(value) if isinstance(value, bool) else str(value)
+                lines.append(f"{key}: {text}{default}")
             lines.extend(source.info.get("problems", []))
         self.source_info.setText("\n".join(lines))
 
@@ -747,6 +792,26 @@ class MainWindow(QMainWindow):
         if self._demo_dir is not None:
             self._demo_dir.cleanup()
             self._demo_dir = None
+
+
+def file_id(path: Path) -> tuple[int, int] | None:
+    """Which file is at ``path`` (device, inode); None when there is none."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def alisio_info(alisio: AlisioLocation) -> dict:
+    """What the sidebar's info panel tells about an Alisio database found by locate."""
+    return {
+        "enabled": alisio.enabled,
+        "config": str(alisio.config_path) if alisio.config_path else "",
+        "settings": dict(alisio.settings),
+        "configured": sorted(alisio.configured),
+        "problems": list(alisio.problems),
+    }
 
 
 def folder_label(path: Path) -> str:

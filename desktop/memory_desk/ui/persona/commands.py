@@ -14,15 +14,16 @@ class ForgetCommand(QUndoCommand):
     """Forget an entry (its file goes to Memory Desk's trash); undo brings the file back.
 
     The command keeps its own folder: undoing after the person switched folders still restores
-    the entry where it was. ``changed(folder)`` runs after every move so the page can re-read;
-    ``failed(message)`` reports a StoreError, and the command then drops off the stack.
+    the entry where it was. ``changed(folder, name)`` runs after every move so the page can
+    re-read (and tell the watcher the file came or went); ``failed(message)`` reports a
+    StoreError, and the command then drops off the stack.
     """
 
     def __init__(
         self,
         folder: PersonaFolder,
         name: str,
-        changed: Callable[[PersonaFolder], None],
+        changed: Callable[[PersonaFolder, str], None],
         failed: Callable[[str], None],
     ) -> None:
         super().__init__(f"Forget {name}")
@@ -39,7 +40,7 @@ class ForgetCommand(QUndoCommand):
             self.setObsolete(True)
             self._failed(str(exc))
             return
-        self._changed(self._folder)
+        self._changed(self._folder, self._name)
 
     def undo(self) -> None:
         try:
@@ -48,7 +49,7 @@ class ForgetCommand(QUndoCommand):
             self.setObsolete(True)
             self._failed(str(exc))
             return
-        self._changed(self._folder)
+        self._changed(self._folder, self._name)
 
 
 class RenameCommand(QUndoCommand):

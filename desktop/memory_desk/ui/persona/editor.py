@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
@@ -30,6 +30,9 @@ from memory_desk.ui.persona.problems import ProblemsPanel
 
 # A prompt line longer than this crowds the agent's list; the counter turns red past it.
 DESCRIPTION_SOFT_LIMIT = 150
+
+# How long a note such as "miyagi changed likes-tea; reloaded" stays above the fields.
+NOTE_MS = 5000
 
 
 def editor_text(body: str) -> str:
@@ -62,6 +65,18 @@ class EntryEditor(QWidget):
 
     def _build(self) -> None:
         self.banner = ConflictBanner(self)
+        self.note = QLabel(self)
+        self.note.setObjectName("personaDiskNote")
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet(
+            "QLabel { background: #e6f0fb; color: #1c3d8a; border: 1px solid #9bb8e0;"
+            " border-radius: 4px; padding: 4px; }"
+        )
+        self.note.hide()
+        self._note_timer = QTimer(self)
+        self._note_timer.setSingleShot(True)
+        self._note_timer.setInterval(NOTE_MS)
+        self._note_timer.timeout.connect(self.note.hide)
         self.reason = QLabel(self)
         self.reason.setObjectName("personaReadOnlyReason")
         self.reason.setWordWrap(True)
@@ -109,6 +124,7 @@ class EntryEditor(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.banner)
+        layout.addWidget(self.note)
         layout.addWidget(self.reason)
         layout.addLayout(form)
         layout.addWidget(self.body, 1)
@@ -134,10 +150,11 @@ class EntryEditor(QWidget):
         return self._dirty
 
     def load(self, entry: PersonaEntry | None) -> None:
-        """Show ``entry`` (or nothing); any edits are dropped, the banner is hidden."""
+        """Show ``entry`` (or nothing); any edits are dropped, the banner and note are hidden."""
         self._entry = entry
         self._new = False
         self.banner.hide()
+        self.hide_note()
         editable = entry is not None and entry.editable
         self._fill(
             name=entry.name if entry else "",
@@ -155,6 +172,17 @@ class EntryEditor(QWidget):
         self.problems.set_problems(entry.problems if entry else ())
         self.problems.setVisible(bool(entry and entry.problems))
         self._set_dirty(False)
+
+    def show_note(self, text: str) -> None:
+        """A passing line above the fields (the entry was reloaded from disk): it says why the
+        text just changed under the person's eyes, and goes away by itself."""
+        self.note.setText(text)
+        self.note.show()
+        self._note_timer.start()
+
+    def hide_note(self) -> None:
+        self._note_timer.stop()
+        self.note.hide()
 
     def start_new(self) -> None:
         """Empty fields for a new entry; the name becomes editable and is checked as typed."""

@@ -3,10 +3,11 @@ of text across the whole row."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QHeaderView,
     QStyle,
     QStyledItemDelegate,
@@ -25,12 +26,25 @@ from memory_desk.ui.persona.model import (
 )
 
 BADGE_COLOURS = {"user": ("#dbe9ff", "#1c3d8a"), "feedback": ("#e3f5dd", "#2b6a1a")}
+BADGE_PADDING = 12  # the pill's width beyond its text
 
 _Index = QModelIndex | QPersistentModelIndex
 
 
 class EntryDelegate(QStyledItemDelegate):
-    """Paints the type as a coloured pill and separator rows as a labelled rule."""
+    """Paints the type as a coloured pill and separator rows as a labelled rule.
+
+    Every row has the same height, taken from the font and the problem icon, not from the
+    first row (with uniform row heights the view asks only that one): otherwise the rows shrink
+    when the entry with an icon leaves the top and the badges no longer fit.
+    """
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:  # noqa: N802
+        hint = super().sizeHint(option, index)
+        style = option.widget.style() if option.widget else QApplication.style()
+        icon = style.pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
+        hint.setHeight(max(option.fontMetrics.height(), icon) + 6)
+        return hint
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         if index.data(SEPARATOR_ROLE):
@@ -76,7 +90,7 @@ class EntryDelegate(QStyledItemDelegate):
         pill = QRect(
             option.rect.left() + 4,
             option.rect.top() + 3,
-            metrics.horizontalAdvance(text) + 12,
+            metrics.horizontalAdvance(text) + BADGE_PADDING,
             option.rect.height() - 6,
         )
         painter.setPen(Qt.PenStyle.NoPen)
@@ -103,16 +117,24 @@ class EntryListView(QTreeView):
         self.setToolTip("Entries in the agent's order, most recent first (Ctrl+L to focus)")
 
     def setModel(self, model: PersonaListModel) -> None:  # noqa: N802 (Qt override)
+        """Columns sized from the font (no ResizeToContents: folders hold thousands of entries):
+        the name about twenty characters, the type its widest badge, the date its longest
+        wording, and the description every pixel left over, since that is the line the agent
+        reads."""
         super().setModel(model)
         header = self.header()
         header.setStretchLastSection(False)
+        header.setMinimumSectionSize(48)
         header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(TYPE, QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(DESCRIPTION, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(UPDATED, QHeaderView.ResizeMode.Interactive)
-        self.setColumnWidth(NAME, 140)
-        self.setColumnWidth(TYPE, 76)
-        self.setColumnWidth(UPDATED, 88)
+        metrics = self.fontMetrics()
+        self.setColumnWidth(NAME, metrics.averageCharWidth() * 20 + 24)  # + the problem icon
+        badge = max(metrics.horizontalAdvance(text) for text in BADGE_COLOURS)
+        self.setColumnWidth(TYPE, badge + BADGE_PADDING + 12)
+        dates = ("12 days ago", "in the future", "2026-12-31", "yesterday")
+        self.setColumnWidth(UPDATED, max(metrics.horizontalAdvance(t) for t in dates) + 12)
         model.rowsInserted.connect(self.span_separators)
         model.modelReset.connect(self.span_separators)
 

@@ -257,8 +257,9 @@ class PersonaListModel(QAbstractTableModel):
         return relative_time(moment, self._now) if moment else (entry.updated or "never")
 
     def _tooltip(self, entry: PersonaEntry, column: int) -> str | None:
-        if column == NAME and entry.problems:
-            return "\n".join(f"{p.severity.capitalize()}: {p.message}" for p in entry.problems)
+        if column == NAME:
+            problems = [f"{p.severity.capitalize()}: {p.message}" for p in entry.problems]
+            return "\n".join([entry.name, *problems])  # the full name, however narrow the column
         if column == UPDATED:
             moment = parse_updated(entry.updated)
             if moment is None:

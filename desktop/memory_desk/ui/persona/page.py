@@ -1,15 +1,26 @@
 """The persona page: review, correct, create, rename and forget an agent's memory of the person.
 
-Left, the entries in the agent's order (with where its prompt stops listing them); middle, the
-editor; right, the rendered entry and exactly what the agent's prompt will say. Every write goes
-through the core's ``PersonaFolder``; the page re-reads the folder after each one.
+Left, the entries in the agent's order (with where its prompt stops listing them); right, the
+editor above the rendered entry and exactly what the agent's prompt will say (stacked, so the
+list keeps the width its descriptions need). Every write goes through the core's
+``PersonaFolder``; the page re-reads the folder after each one.
 
 Unsaved edits are never lost by accident: anything that would leave the open entry (another
 entry, New, Forget, another folder, closing) first asks Save / Discard / Cancel, and a save that
 meets a newer file shows the conflict banner instead of writing.
+
+Live reload: the window calls :meth:`PersonaPage.reload` when another program (the agent) wrote
+the folder, and hears about the page's own writes through ``file_written`` so that their echo
+is not taken for the agent's. The open entry follows the disk quietly while it holds no edits;
+with edits, or when its file is deleted, the conflict banner asks. The agent rewrites files in
+place, so a read can catch one half-written: such a read is not shown, the folder is read again
+a moment later.
 """
 
 from __future__ import annotations
+
+import time
+from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
@@ -41,7 +52,13 @@ from memory_desk.core.persona import (
     validate_name,
 )
 from memory_desk.ui.persona.commands import ForgetCommand, RenameCommand
-from memory_desk.ui.persona.conflict import CompareDialog, unified_diff
+from memory_desk.ui.persona.conflict import (
+    CHANGED,
+    DELETED,
+    CompareDialog,
+    DiskConflict,
+    unified_diff,
+)
 from memory_desk.ui.persona.editor import EntryEditor, editor_text
 from memory_desk.ui.persona.entry_list import EntryListView
 from memory_desk.ui.persona.model import NAME_ROLE, PersonaListModel
@@ -49,6 +66,12 @@ from memory_desk.ui.persona.preview import SafePreview
 from memory_desk.ui.persona.rename import ask_new_name
 
 PREVIEW_DELAY_MS = 150
+# A read that caught a file half-written is held back and the folder read again this much later,
+# at most this many times in a row (a writer that never stops must not freeze the page). A file
+# that looks half-written but was left alone for HALF_WRITTEN_QUIET_NS is taken as it is.
+RECHECK_MS = 250
+MAX_RECHECKS = 6
+HALF_WRITTEN_QUIET_NS = 1_000_000_000
 
 Answer = QMessageBox.StandardButton
 
@@ -60,15 +83,18 @@ class PersonaPage(QWidget):
         status_changed(str): "24 entries · 50 in the prompt · 3 with problems"
         error_raised(str): a message for the person (a failed write, a conflict...)
         info_raised(str): a passing notice ("Saved no-fish-puns")
+        file_written(str): the page just wrote or removed this path (so live reload can
+            tell its own writes from the agent's)
     """
 
     status_changed = Signal(str)
     error_raised = Signal(str)
     info_raised = Signal(str)
+    file_written = Signal(str)
 
     def __init__(self, undo_stack: QUndoStack, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setObjectName("persona_page")
+        self.setObjectName("personaPage")
         self._undo_stack = undo_stack
         self._folder: PersonaFolder | None = None
         self._entries: dict[str, PersonaEntry] = {}
@@ -76,10 +102,16 @@ class PersonaPage(QWidget):
         self._syncing = False
         self._status = ""
         self._compare: CompareDialog | None = None
+        self._conflict: DiskConflict | None = None
+        self._rechecks = 0
         self._preview_timer = QTimer(self)
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(PREVIEW_DELAY_MS)
         self._preview_timer.timeout.connect(self._on_preview_due)
+        self._recheck_timer = QTimer(self)
+        self._recheck_timer.setSingleShot(True)
+        self._recheck_timer.setInterval(RECHECK_MS)
+        self._recheck_timer.timeout.connect(self._on_recheck_due)
         self._build()
         self._update_actions()
 
@@ -114,17 +146,25 @@ class PersonaPage(QWidget):
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(self.filter)
         left_layout.addWidget(self.list, 1)
-        middle = QWidget(self)
-        middle_layout = QVBoxLayout(middle)
-        middle_layout.setContentsMargins(0, 0, 0, 0)
-        middle_layout.addLayout(self.button_row)
-        middle_layout.addWidget(self.editor, 1)
+        editing = QWidget(self)
+        editing_layout = QVBoxLayout(editing)
+        editing_layout.setContentsMargins(0, 0, 0, 0)
+        editing_layout.addLayout(self.button_row)
+        editing_layout.addWidget(self.editor, 1)
+        self.right_splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.right_splitter.setObjectName("personaEditorSplitter")
+        self.right_splitter.addWidget(editing)
+        self.right_splitter.addWidget(self.tabs)
+        self.right_splitter.setStretchFactor(0, 3)
+        self.right_splitter.setStretchFactor(1, 2)
+        self.right_splitter.setSizes([480, 260])
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("personaSplitter")
-        for pane in (left, middle, self.tabs):
-            self.splitter.addWidget(pane)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.right_splitter)
+        self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([520, 420, 300])
+        self.splitter.setSizes([560, 480])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
@@ -137,6 +177,8 @@ class PersonaPage(QWidget):
         self.editor.banner.compare_requested.connect(self._on_compare)
         self.editor.banner.keep_mine_requested.connect(self._on_keep_mine)
         self.editor.banner.reload_requested.connect(self._on_reload_theirs)
+        self.editor.banner.keep_requested.connect(self._on_keep_mine)
+        self.editor.banner.close_requested.connect(self._on_close_deleted)
         self.preview.anchorClicked.connect(self._on_link_clicked)
 
     def _build_actions(self) -> None:
@@ -190,6 +232,8 @@ class PersonaPage(QWidget):
             return False
         self._folder = folder
         self._current = None
+        self._conflict = None
+        self._recheck_timer.stop()
         self.editor.load(None)
         self.preview.set_folder(folder.path if folder else None)
         self._refresh()
@@ -201,10 +245,13 @@ class PersonaPage(QWidget):
     def reload(self) -> None:
         """Re-read the folder; the open entry, the selection and any unsaved text stay.
 
-        An open entry without edits follows the disk silently; one with edits that changed on
-        disk gets the conflict banner.
+        An open entry without edits follows the disk (and says so); one with edits that changed
+        on disk, or whose file was deleted, gets the conflict banner. A read that caught a file
+        half-written is not shown: the folder is read again shortly.
         """
-        self._refresh()
+        if not self._recheck_timer.isActive():
+            self._rechecks = 0  # (a writer still busy keeps counting against the cap)
+        self._reload_unless_torn()
 
     def maybe_close(self) -> bool:
         """True if the page may go away: no unsaved edits, or the person saved or dropped them."""
@@ -212,6 +259,8 @@ class PersonaPage(QWidget):
 
     def shutdown(self) -> None:
         self._preview_timer.stop()
+        self._recheck_timer.stop()
+        self.editor.hide_note()
         if self._compare is not None:
             self._compare.close()
 
@@ -225,16 +274,32 @@ class PersonaPage(QWidget):
         super().showEvent(event)
         self.status_changed.emit(self._status)
 
-    def show_conflict(self, message: str) -> None:
-        """Show the conflict banner for the open entry (used when the file changes on disk while
-        the editor holds edits); the banner's buttons work as after a failed save."""
-        self.editor.banner.show_conflict(message)
+    def show_conflict(self, message: str, *, save_pending: bool = True) -> None:
+        """Show the conflict banner for the open entry as the disk is now: Compare / Keep mine /
+        Reload theirs when the file differs, Keep / Close when it is gone.
+
+        With ``save_pending`` (the banner answers a save) Keep mine saves at once; otherwise it
+        only lets the next save overwrite the file as it is now.
+        """
+        name = self._current
+        if self._folder is None or name is None:
+            return
+        theirs = self._disk_sha(name)
+        kind = DELETED if theirs is None else CHANGED
+        self._conflict = DiskConflict(kind, theirs, save_pending=save_pending)
+        if kind == DELETED:
+            self.editor.banner.show_deleted(message)
+        else:
+            self.editor.banner.show_conflict(message)
+        self._update_actions()
 
     # -- reading the folder -----------------------------------------------------------------------
 
-    def _refresh(self) -> None:
-        """Re-read the folder and bring the list, the editor, the prompt view and status up to date."""
-        entries = self._read_entries()
+    def _refresh(self, entries: list[PersonaEntry] | None = None) -> None:
+        """Bring the list, the editor, the prompt view and status up to date with the folder
+        (re-read unless ``entries`` were just read)."""
+        if entries is None:
+            entries = self._read_entries()
         self._entries = {entry.name: entry for entry in entries}
         self._syncing = True
         try:
@@ -256,6 +321,30 @@ class PersonaPage(QWidget):
             self.error_raised.emit(str(exc))
             return self.model.entries()
 
+    def _reload_unless_torn(self) -> None:
+        """Read the folder; show it, unless a file looks caught in the middle of a write.
+
+        A file that looks half-written and changed within ``HALF_WRITTEN_QUIET_NS`` holds the
+        page as it was; the folder is read again after ``RECHECK_MS``. Once the file is complete,
+        or has held still that long (a person may leave a file that way), the read is shown;
+        after ``MAX_RECHECKS`` in a row, whatever it holds.
+        """
+        entries = self._read_entries()
+        now = time.time_ns()
+        torn = any(
+            looks_half_written(e) and now - e.fingerprint.mtime_ns < HALF_WRITTEN_QUIET_NS
+            for e in entries
+        )
+        if torn and self._rechecks < MAX_RECHECKS:
+            self._rechecks += 1
+            self._recheck_timer.start()
+            return
+        self._recheck_timer.stop()
+        self._refresh(entries)
+
+    def _on_recheck_due(self) -> None:
+        self._reload_unless_torn()
+
     def _follow_disk(self) -> None:
         """Bring the open entry up to date with what was just read, never dropping edits."""
         name, editor = self._current, self.editor
@@ -263,22 +352,58 @@ class PersonaPage(QWidget):
             return
         fresh = self._entries.get(name)
         if fresh is None:
-            if editor.is_dirty():
-                self.show_conflict(
-                    f"{name} is gone from the folder. Keep mine writes your version back."
-                )
-            else:
-                self._current = None
-                editor.load(None)
-            return
-        if fresh.fingerprint.sha256 == editor.entry.fingerprint.sha256:
+            self._on_open_entry_deleted(name)
+        elif fresh.fingerprint.sha256 == editor.entry.fingerprint.sha256:
+            self._settle_conflict()
             if fresh != editor.entry:
                 editor.adopt(fresh)
-            return
-        if editor.is_dirty():
-            self.show_conflict(f"{name} changed on disk. Your edits are still here.")
+        elif editor.is_dirty():
+            self._on_open_entry_changed(fresh)
         else:
-            self._load_keeping_cursor(fresh)
+            self._reload_quietly(fresh)
+
+    def _on_open_entry_deleted(self, name: str) -> None:
+        if self._conflict is not None and self._conflict.kind == DELETED:
+            return  # already said (or the person chose to keep it)
+        self._conflict = DiskConflict(DELETED, None)
+        self.editor.banner.show_deleted(
+            f"{self._writer()} deleted {name}. Keep it open (Save writes it back) or close it."
+        )
+
+    def _on_open_entry_changed(self, fresh: PersonaEntry) -> None:
+        theirs = fresh.fingerprint.sha256
+        conflict = self._conflict
+        if conflict is not None and conflict.kind == CHANGED and conflict.theirs == theirs:
+            return  # this version was already shown, or answered with Keep mine
+        self._conflict = DiskConflict(CHANGED, theirs)
+        self.editor.banner.show_conflict(
+            f"{self._writer()} changed {fresh.name} on disk. Your edits are still here: "
+            "compare, keep yours, or reload theirs."
+        )
+
+    def _reload_quietly(self, fresh: PersonaEntry) -> None:
+        """The open entry holds no edits: show the new version and say why the text moved."""
+        self._conflict = None
+        self._load_keeping_cursor(fresh)
+        notice = f"{self._writer()} changed {fresh.name}; reloaded"
+        self.editor.show_note(notice)
+        self.info_raised.emit(notice)
+
+    def _settle_conflict(self) -> None:
+        """The disk holds again what the editor was loaded from: nothing to decide any more."""
+        if self._conflict is not None:
+            self._conflict = None
+            self.editor.banner.hide()
+
+    def _writer(self) -> str:
+        return writer_name(self._folder.path) if self._folder is not None else "Another program"
+
+    def _disk_sha(self, name: str) -> str | None:
+        """The hash of entry ``name`` on disk now; None when it is gone (or unreadable)."""
+        try:
+            return self._folder.read(name).fingerprint.sha256
+        except StoreError:
+            return None
 
     def _show_agent_view(self, entries: list[PersonaEntry]) -> None:
         text = prompt_section(entries) if self._folder is not None else ""
@@ -319,6 +444,7 @@ class PersonaPage(QWidget):
 
     def _open(self, name: str | None) -> None:
         self._current = name
+        self._conflict = None
         self.editor.load(self._entries.get(name) if name else None)
         self._update_actions()
 
@@ -352,9 +478,14 @@ class PersonaPage(QWidget):
 
     # -- unsaved edits ----------------------------------------------------------------------------
 
+    def _has_unsaved(self) -> bool:
+        """Edits, or a deleted entry the person chose to keep: both are lost by leaving."""
+        kept_deleted = self._conflict is not None and self._conflict.kind == DELETED
+        return self.editor.is_dirty() or (kept_deleted and self._conflict.kept)
+
     def _settle_unsaved(self) -> bool:
         """Ask Save / Discard / Cancel if the editor holds edits; True if the way is clear."""
-        if not self.editor.is_dirty():
+        if not self._has_unsaved():
             return True
         what = "the new entry" if self.editor.is_new else self._current
         answer = QMessageBox.question(
@@ -367,6 +498,7 @@ class PersonaPage(QWidget):
         if answer == Answer.Save:
             return self.save()
         if answer == Answer.Discard:
+            self._conflict = None
             self.editor.load(self.editor.entry)
             return True
         return False
@@ -374,19 +506,26 @@ class PersonaPage(QWidget):
     # -- writing ----------------------------------------------------------------------------------
 
     def save(self) -> bool:
-        """Save the open entry (or create the new one); True if it is on disk as shown."""
+        """Save the open entry (or create the new one); True if it is on disk as shown.
+
+        After the person chose Keep / Keep mine on the banner, the save overwrites (or writes
+        back) the file, but only if the disk still holds the version they saw.
+        """
         if self._folder is None:
             return False
         if self.editor.is_new:
             return self._create()
-        if self.editor.entry is None or not self.editor.entry.editable:
-            return False
-        if not self.editor.is_dirty():
-            return True
+        entry = self.editor.entry
+        if entry is None or not entry.editable or not self._has_unsaved():
+            return entry is not None and entry.editable
+        conflict = self._conflict
+        force = (
+            conflict is not None and conflict.kept and self._disk_sha(entry.name) == conflict.theirs
+        )
         try:
-            saved = self._folder.save(self.editor.edited_entry())
+            saved = self._folder.save(self.editor.edited_entry(), force=force)
         except ConflictError as exc:
-            self.show_conflict(f"{exc} Compare, keep your version, or reload theirs.")
+            self.show_conflict(f"{exc} Decide what to keep.")
             return False
         except StoreError as exc:
             self.error_raised.emit(str(exc))
@@ -415,8 +554,10 @@ class PersonaPage(QWidget):
         return True
 
     def _after_write(self, entry: PersonaEntry, notice: str) -> None:
-        """Show ``entry`` as written, re-read the folder, and select it."""
+        """Tell the watcher, show ``entry`` as written, re-read the folder, and select it."""
+        self.file_written.emit(str(entry.link_target or entry.path))
         self._current = entry.name
+        self._conflict = None
         self._load_keeping_cursor(entry)
         self._refresh()
         self._select(entry.name, reveal=True)
@@ -436,15 +577,19 @@ class PersonaPage(QWidget):
         if self._folder is None or not self._settle_unsaved():
             return
         self._current = None
+        self._conflict = None
         self._select(None)
         self.editor.start_new()
         self._update_actions()
 
     def _on_revert(self) -> None:
+        """Drop the edits; the entry then follows the disk as any entry without edits does."""
         if self.editor.is_new:
             self._open(None)
         else:
+            self._conflict = None
             self.editor.load(self.editor.entry)
+            self._follow_disk()
         self._update_actions()
 
     def _on_rename(self) -> None:
@@ -462,6 +607,8 @@ class PersonaPage(QWidget):
 
     def _on_renamed(self, folder: PersonaFolder, before: str, after: str) -> None:
         """Keep the renamed entry open under its new name (edits included), then re-read."""
+        for name in (before, after):
+            self.file_written.emit(str(folder.path / f"{name}.md"))
         if folder is not self._folder:
             return
         if self._current == before:
@@ -500,13 +647,15 @@ class PersonaPage(QWidget):
         if not self._settle_unsaved():
             return
         row = self.model.row_of(name)
+        self._open(None)  # the file goes on purpose: no "deleted on disk" banner
         self._undo_stack.push(
             ForgetCommand(self._folder, name, self._on_undoable_change, self._fail)
         )
-        if name in self._entries:
+        if name in self._entries:  # the forget failed (and said why): keep it open
+            self._open(name)
+            self._select(name)
             return
-        if self._current is None:
-            self._open_neighbour(row)
+        self._open_neighbour(row)
         self.info_raised.emit(f"Forgot {name}. Undo (Ctrl+Z) brings it back.")
 
     def _open_neighbour(self, row: int) -> None:
@@ -521,7 +670,9 @@ class PersonaPage(QWidget):
                 break
         self._update_actions()
 
-    def _on_undoable_change(self, folder: PersonaFolder) -> None:
+    def _on_undoable_change(self, folder: PersonaFolder, name: str) -> None:
+        """A forget or its undo moved entry ``name`` out of or back into ``folder``."""
+        self.file_written.emit(str(folder.path / f"{name}.md"))
         if folder is self._folder:
             self._refresh()
 
@@ -545,14 +696,20 @@ class PersonaPage(QWidget):
         self._compare.show()
 
     def _on_keep_mine(self) -> None:
-        if self._folder is None or self.editor.entry is None:
+        """Keep / Keep mine: the editor's version stands; the next save writes it over the file
+        (or back into the folder). If the banner answered a save, that save happens now."""
+        conflict = self._conflict
+        if self._folder is None or self.editor.entry is None or conflict is None:
             return
-        try:
-            saved = self._folder.save(self.editor.edited_entry(), force=True)
-        except StoreError as exc:
-            self.error_raised.emit(str(exc))
-            return
-        self._after_write(saved, f"Saved your version of {saved.name}")
+        conflict.kept = True
+        self.editor.banner.hide()
+        self._update_actions()
+        if conflict.save_pending:
+            self.save()
+        elif conflict.kind == DELETED:
+            self.info_raised.emit(f"Kept {self._current}: Save writes it back to the folder")
+        else:
+            self.info_raised.emit(f"Kept your version of {self._current}: Save writes it")
 
     def _on_reload_theirs(self) -> None:
         name = self._current
@@ -562,10 +719,19 @@ class PersonaPage(QWidget):
             theirs = self._folder.read(name)
         except StoreError:
             theirs = None
+        self._conflict = None
         self._current = theirs.name if theirs else None
         self.editor.load(theirs)
         self._refresh()
         self.info_raised.emit("Reloaded from disk" if theirs else f"{name} is no longer there")
+
+    def _on_close_deleted(self) -> None:
+        """Close: the entry stays deleted, the editor lets it go (edits included)."""
+        name = self._current
+        self._open(None)
+        self._select(None)
+        if name:
+            self.info_raised.emit(f"Closed {name}; it stays deleted")
 
     # -- small reactions --------------------------------------------------------------------------
 
@@ -575,17 +741,47 @@ class PersonaPage(QWidget):
         dirty = editor.is_dirty()
         self.buttons["personaNew"].setEnabled(has_folder)
         self.buttons["personaSave"].setEnabled(
-            has_folder and dirty and (editor.is_new or bool(entry and entry.editable))
+            has_folder and self._has_unsaved() and (editor.is_new or bool(entry and entry.editable))
         )
         self.buttons["personaRevert"].setEnabled(dirty or editor.is_new)
-        self.buttons["personaRename"].setEnabled(has_folder and entry is not None)
-        self.buttons["personaForget"].setEnabled(has_folder and entry is not None)
+        on_disk = entry is not None and not (self._conflict and self._conflict.kind == DELETED)
+        self.buttons["personaRename"].setEnabled(has_folder and on_disk)
+        self.buttons["personaForget"].setEnabled(has_folder and on_disk)
 
     def _on_preview_due(self) -> None:
         self.preview.show_markdown(self.editor.body.toPlainText())
 
     def _on_link_clicked(self, url: QUrl) -> None:
         self.info_raised.emit(f"Links do not open from the preview: {url.toString()}")
+
+
+def looks_half_written(entry: PersonaEntry) -> bool:
+    """Whether the read may have caught the agent in the middle of rewriting the file.
+
+    The agent truncates the file and writes it whole, always ending with a line break: an empty
+    file, a last line without its break, or a header never closed is what a reader sees between
+    the truncation and the last write (or a file a person left that way, which a second read
+    then confirms).
+    """
+    if entry.fingerprint.sha256 is None or entry.link_target is not None:
+        return False
+    text = entry.source
+    return (
+        not text
+        or not text.endswith(("\n", "\r"))
+        or any(p.code == "header-unclosed" for p in entry.problems)
+    )
+
+
+def writer_name(folder: Path) -> str:
+    """Who else writes ``folder``, for notices: ``miyagi`` for ~/.miyagi/memory (and its
+    per-account subfolders), else "Another program"."""
+    parts = folder.parts
+    if "memory" in parts:
+        at = len(parts) - 1 - parts[::-1].index("memory")
+        if at > 0 and parts[at - 1].startswith(".") and len(parts[at - 1]) > 1:
+            return parts[at - 1][1:]
+    return "Another program"
 
 
 def _entry_text(entry: PersonaEntry) -> str:
