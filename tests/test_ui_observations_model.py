@@ -17,7 +17,8 @@ from memory_desk.ui.observations.query import Query, QueryRunner
 
 
 @pytest.fixture
-def store(tmp_path: Path):
+def store(qapp, tmp_path: Path):
+    # qapp: formatting a row asks QFontDatabase (the pin glyph), which needs an application
     store = ObservationStore(build_database(tmp_path / "memory.sqlite", 60, seed=3))
     yield store
     store.close()
@@ -100,3 +101,30 @@ def test_page_works_on_its_own(qtbot, store: ObservationStore) -> None:
     page.set_store(None)
     assert statuses[-1] == "No database open" and page.model.rowCount() == 0
     page.shutdown()
+
+
+def test_marks_highlight_rows_then_expire_and_a_new_query_clears_them(
+    qtbot, qtmodeltester, store: ObservationStore
+) -> None:
+    model = ObservationTableModel()
+    model.set_store(store)
+    ids = store.search_ids()
+    model.reset_ids(ids[5:])
+    qtmodeltester.check(model)
+    model.MARK_MS = 50
+    assert model.apply_ids(ids)
+    model.mark(ids[:5])
+    assert [model.mark_of(oid) for oid in ids[:6]] == ["new"] * 5 + [None]
+    assert model.index(0, Column.TITLE).data(Qt.ItemDataRole.BackgroundRole) is not None
+    assert model.index(5, Column.TITLE).data(Qt.ItemDataRole.BackgroundRole) is None
+    assert "New" in model.index(0, Column.ID).data(Qt.ItemDataRole.ToolTipRole)
+    qtbot.waitUntil(lambda: model.marked_ids() == [])
+    assert model.index(0, Column.TITLE).data(Qt.ItemDataRole.BackgroundRole) is None
+
+    model.MARK_MS = 60_000
+    model.index(0, Column.TITLE).data()  # the row enters the cache
+    store.edit(ids[0], content="**What** rewritten elsewhere")
+    model.reload(mark_revised=True)
+    assert model.mark_of(ids[0]) == "changed"
+    model.reset_ids(ids[::-1])
+    assert model.marked_ids() == []

@@ -4,7 +4,8 @@ Each command keeps what the store returned about the previous state, so undo put
 exactly that (a forgotten row gets its old ``deleted_at`` again, not a new one). The first
 run happens in ``redo()``, called by ``QUndoStack.push``. A command whose write fails
 reports the store's message and marks itself obsolete, so the stack drops it instead of
-offering to undo something that never happened.
+offering to undo something that never happened. An edit refused because another program
+changed the row is reported as a conflict, so the page can show its banner instead.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Protocol
 
 from PySide6.QtGui import QUndoCommand
 
-from memory_desk.core import StoreError
+from memory_desk.core import ConflictError, StoreError
 from memory_desk.core.observations import EditResult, Observation, ObservationStore
 from memory_desk.ui.observations.display import count_noun
 
@@ -25,6 +26,8 @@ class WriteHost(Protocol):
     def after_write(self, store: ObservationStore, ids: Sequence[int], message: str) -> None: ...
 
     def report_error(self, message: str) -> None: ...
+
+    def report_conflict(self, observation_id: int, message: str) -> None: ...
 
 
 class StoreCommand(QUndoCommand):
@@ -49,10 +52,13 @@ class StoreCommand(QUndoCommand):
             message = step()
         except StoreError as exc:
             self.setObsolete(True)
-            self._host.report_error(str(exc))
+            self._report(exc)
             self._host.after_write(self._store, self._ids, "")
             return
         self._host.after_write(self._store, self._ids, prefix + message if prefix else message)
+
+    def _report(self, exc: StoreError) -> None:
+        self._host.report_error(str(exc))
 
     def _do(self) -> str:
         raise NotImplementedError
@@ -117,7 +123,11 @@ class RestoreCommand(StoreCommand):
 
 class EditCommand(StoreCommand):
     """A hand edit, written like the plugin's own revision; undo refuses if the agent changed
-    the row since (the store raises ConflictError and the command leaves the stack)."""
+    the row since (the store raises ConflictError and the command leaves the stack).
+
+    With ``restore``, the row (forgotten by the agent while the person edited it, who chose
+    to keep it) is restored too, in the same undo step.
+    """
 
     def __init__(
         self,
@@ -125,20 +135,36 @@ class EditCommand(StoreCommand):
         store: ObservationStore,
         seen: Observation,
         changes: dict[str, str],
+        *,
+        restore: bool = False,
     ) -> None:
-        super().__init__(host, store, [seen.id], f"Edit #{seen.id}")
+        text = f"Restore and edit #{seen.id}" if restore else f"Edit #{seen.id}"
+        super().__init__(host, store, [seen.id], text)
         self._seen: Observation | None = seen
         self._changes = dict(changes)
+        self._restore = restore
         self._result: EditResult | None = None
+        self._restored: dict[int, int | None] = {}
 
     def _do(self) -> str:
         # The first run refuses if the agent revised the row while the person typed; a redo
         # after undo applies the same change again to whatever the row is then.
         self._result = self._store.edit(self._ids[0], **self._changes, expected=self._seen)
         self._seen = None
+        if self._restore:
+            self._restored = self._store.restore(self._ids)
+            return f"Restored and saved #{self._ids[0]}"
         return f"Saved #{self._ids[0]}"
 
     def _undo(self) -> str:
+        if self._restored:
+            self._store.put_back_deleted_at(self._restored)
         if self._result is not None:
             self._store.undo_edit(self._result)
         return self.text()
+
+    def _report(self, exc: StoreError) -> None:
+        if isinstance(exc, ConflictError) and self._seen is not None:
+            self._host.report_conflict(self._ids[0], str(exc))
+        else:
+            super()._report(exc)

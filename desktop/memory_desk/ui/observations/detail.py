@@ -9,8 +9,15 @@ The edit form stays bound to the observation it was opened for, even if the tabl
 row changes or the row is refreshed underneath, so typed text is never lost or applied to the
 wrong row. Validation mirrors the plugin's rules and is shown inline.
 
+When another program changes the row being edited, the page hands the new version to
+:meth:`ObservationDetail.follow_edited`. A pin, a read or a duplicate save changes none of
+the text and is absorbed quietly; a rewrite reloads a form without edits, and shows the
+conflict banner (:mod:`.conflict`) over a form with edits; a forget or a delete shows the
+banner with Keep / Close. Saving never goes past an unanswered banner.
+
 Signals:
-    save_requested(Observation, dict): the row as the form opened it, and the changed fields
+    save_requested(Observation, dict, bool): the row the edit is based on (the save is refused
+        if it changed since), the changed fields, and whether to restore the row as well
     edit_started(): the form opened
     edit_finished(): the form closed (saved or cancelled)
 """
@@ -38,6 +45,16 @@ from PySide6.QtWidgets import (
 
 from memory_desk.core.alisio import OBSERVATION_TYPES, TITLE_CAP, is_valid_topic_key
 from memory_desk.core.observations import Observation
+from memory_desk.ui.observations.conflict import (
+    CHANGED,
+    DELETED,
+    FORGOTTEN,
+    CompareDialog,
+    EditConflictBanner,
+    as_text,
+    observation_text,
+    unified_diff,
+)
 from memory_desk.ui.observations.display import (
     TYPE_COLOURS,
     UNKNOWN_TYPE_COLOUR,
@@ -45,6 +62,18 @@ from memory_desk.ui.observations.display import (
     pin_glyph,
     when,
 )
+
+# What :meth:`ObservationDetail.follow_edited` did with a new version of the edited row.
+UNCHANGED = "unchanged"  # nothing the form shows changed (or the banner already says so)
+RELOADED = "reloaded"  # the form had no edits and now shows the new version
+CONFLICT = "conflict"  # the banner asks the person what to do
+
+_TEXT_FIELDS = ("title", "type", "topic_key", "content")
+
+
+def text_changed(before: Observation, after: Observation) -> bool:
+    """Did the fields a person reads and edits change (not a pin, a read or a duplicate)?"""
+    return any(getattr(before, name) != getattr(after, name) for name in _TEXT_FIELDS)
 
 
 class ContentBrowser(QTextBrowser):
@@ -64,12 +93,12 @@ class ObservationDetail(QWidget):
     """Read one observation; edit it (see the module docstring).
 
     Signals:
-        save_requested(Observation, dict): the row as the form opened it, and the changed fields
+        save_requested(Observation, dict, bool): the base row, the changed fields, restore too
         edit_started(): the form opened
         edit_finished(): the form closed (saved or cancelled)
     """
 
-    save_requested = Signal(object, dict)
+    save_requested = Signal(object, dict, bool)
     edit_started = Signal()
     edit_finished = Signal()
 
@@ -79,6 +108,12 @@ class ObservationDetail(QWidget):
         self._shown: Observation | None = None
         self._editing: Observation | None = None
         self._rendered_id: int | None = None  # keeps the content's scroll on a refresh
+        # While the conflict banner waits: which kind, and the row as the other program left it.
+        self._conflict: str | None = None
+        self._theirs: Observation | None = None
+        self._restore_on_save = False  # Keep on a forgotten row: the save brings it back
+        self._gone = False  # Keep on a deleted row: the text stays, but cannot be saved
+        self.compare_dialog: CompareDialog | None = None
         self._stack = QStackedWidget(self)
         self._stack.addWidget(self._build_empty())
         self._stack.addWidget(self._build_reader())
@@ -156,6 +191,12 @@ class ObservationDetail(QWidget):
         self.cancel_button.setToolTip("Leave the form without saving (Esc)")
         self.save_button.clicked.connect(self.on_save_clicked)
         self.cancel_button.clicked.connect(self.cancel_edit)
+        self.banner = EditConflictBanner(page)
+        self.banner.compare_requested.connect(self.on_compare)
+        self.banner.keep_mine_requested.connect(self.on_keep_mine)
+        self.banner.reload_requested.connect(self.on_reload_theirs)
+        self.banner.keep_requested.connect(self.on_keep)
+        self.banner.close_requested.connect(self.cancel_edit)
         QShortcut(QKeySequence.StandardKey.Save, page, self.on_save_clicked)
         QShortcut(QKeySequence(QKeySequence.StandardKey.Cancel), page, self.cancel_edit)
 
@@ -173,12 +214,18 @@ class ObservationDetail(QWidget):
         layout = QVBoxLayout(page)
         layout.setContentsMargins(8, 6, 8, 6)
         layout.addWidget(self.editing_label)
+        layout.addWidget(self.banner)
         layout.addLayout(fields)
         layout.addWidget(self.edit_content, 1)
         layout.addLayout(buttons)
         return page
 
     # -- reading ----------------------------------------------------------------------------
+
+    @property
+    def shown(self) -> Observation | None:
+        """The observation the reader shows (or will show when the form closes)."""
+        return self._shown
 
     @property
     def shown_id(self) -> int | None:
@@ -191,6 +238,14 @@ class ObservationDetail(QWidget):
     @property
     def editing_id(self) -> int | None:
         return self._editing.id if self._editing is not None else None
+
+    @property
+    def conflict(self) -> str | None:
+        """``"changed"``, ``"forgotten"`` or ``"deleted"`` while the banner waits, else None."""
+        return self._conflict
+
+    def has_unsaved_edits(self) -> bool:
+        return self._editing is not None and bool(self._changes())
 
     def show_observation(self, observation: Observation | None) -> None:
         """Show this observation (None: the placeholder); a no-op when nothing changed, so a
@@ -228,7 +283,17 @@ class ObservationDetail(QWidget):
         if self._editing is not None:
             self.edit_title.setFocus()
             return True
-        observation = self._editing = self._shown
+        self._load_form(self._shown)
+        self._stack.setCurrentIndex(2)
+        self.edit_title.setFocus()
+        self.edit_started.emit()
+        return True
+
+    def _load_form(self, observation: Observation) -> None:
+        """Fill the form from this row, which becomes the base of the edit."""
+        self._editing = observation
+        self._clear_conflict()
+        self._restore_on_save = self._gone = False
         self.editing_label.setText(f"Editing #{observation.id}")
         self.edit_title.setText(observation.title)
         self.edit_type.clear()
@@ -240,10 +305,6 @@ class ObservationDetail(QWidget):
         self.edit_topic_key.setText(observation.topic_key or "")
         self.edit_content.setPlainText(observation.content or "")
         self.edit_error.hide()
-        self._stack.setCurrentIndex(2)
-        self.edit_title.setFocus()
-        self.edit_started.emit()
-        return True
 
     def cancel_edit(self) -> None:
         if self._editing is None:
@@ -253,6 +314,8 @@ class ObservationDetail(QWidget):
     def finish_edit(self) -> None:
         """Close the form and show the current observation again."""
         self._editing = None
+        self._clear_conflict()
+        self._restore_on_save = self._gone = False
         self.edit_error.hide()
         self._render()
         self.edit_finished.emit()
@@ -264,6 +327,18 @@ class ObservationDetail(QWidget):
     def on_save_clicked(self) -> None:
         if self._editing is None:
             return
+        if self._conflict is not None:
+            self.show_edit_error(
+                "Not saved: the observation changed in the database. Choose what to do in the"
+                " banner above first."
+            )
+            return
+        if self._gone:
+            self.show_edit_error(
+                f"Observation #{self._editing.id} was deleted from the database, so it cannot"
+                " be saved. Copy your text if you need it, then Cancel."
+            )
+            return
         problem = self._validation_problem()
         if problem:
             self.show_edit_error(problem)
@@ -273,7 +348,113 @@ class ObservationDetail(QWidget):
             self.finish_edit()
             return
         self.edit_error.hide()
-        self.save_requested.emit(self._editing, changes)
+        self.save_requested.emit(self._editing, changes, self._restore_on_save)
+
+    # -- the edited row changed underneath -----------------------------------------------------
+
+    def follow_edited(self, fresh: Observation | None) -> str:
+        """Take the edited row as it is in the database now (None: deleted); see the module
+        docstring. Returns UNCHANGED, RELOADED or CONFLICT."""
+        base = self._editing
+        if base is None or (fresh is not None and fresh == base):
+            return UNCHANGED
+        if fresh is None:
+            return self._on_gone(DELETED, None)
+        if fresh.forgotten and not base.forgotten:
+            return self._on_gone(FORGOTTEN, fresh)
+        if not text_changed(base, fresh) or self._form_text() == observation_text(fresh):
+            # A pin, a read, a duplicate, a restore, or the same text as the form: the edit
+            # still applies to the new version, and nothing is left to decide.
+            self._editing = fresh
+            self._clear_conflict()
+            return UNCHANGED
+        if self._conflict == CHANGED:
+            self._theirs = fresh  # revised again: Compare and Reload use the latest
+            return UNCHANGED
+        if not self._changes():
+            self._load_form(fresh)
+            return RELOADED
+        self._theirs = fresh
+        self._conflict = CHANGED
+        self.banner.show_changed(
+            f"Observation #{base.id} was changed by another program (revision"
+            f" {fresh.revision_count}) while you were editing it. Your text is still here."
+        )
+        return CONFLICT
+
+    def rebase(self, fresh: Observation) -> None:
+        """The app itself pinned, forgot or restored the edited row: take it as the new base
+        (its text is unchanged, so the person's edit still applies)."""
+        editing = self._editing
+        if editing is not None and fresh.id == editing.id and not text_changed(editing, fresh):
+            self._editing = fresh
+
+    def _on_gone(self, kind: str, fresh: Observation | None) -> str:
+        assert self._editing is not None
+        self._theirs = fresh
+        if self._conflict == kind or (kind == DELETED and self._gone):
+            return UNCHANGED
+        self._conflict = kind
+        self._restore_on_save = False
+        what = "forgot" if kind == FORGOTTEN else "deleted"
+        consequence = (
+            "Keep to go on (saving restores it), or Close."
+            if kind == FORGOTTEN
+            else "Keep to go on reading your text (it cannot be saved), or Close."
+        )
+        self.banner.show_gone(
+            f"Another program {what} observation #{self._editing.id} while you were editing it."
+            f" {consequence}"
+        )
+        return CONFLICT
+
+    def on_compare(self) -> None:
+        """Show the stored version against the form, as a unified diff, beside the form."""
+        if self._editing is None:
+            return
+        theirs = self._theirs or self._editing
+        diff = unified_diff(observation_text(theirs), self._form_text(), theirs.id)
+        if self.compare_dialog is not None:
+            self.compare_dialog.close()
+            self.compare_dialog.deleteLater()
+        self.compare_dialog = CompareDialog(diff, self)
+        self.compare_dialog.show()
+
+    def on_keep_mine(self) -> None:
+        """The next save replaces the new version: it becomes the base the save expects."""
+        if self._theirs is not None:
+            self._editing = self._theirs
+        self._clear_conflict()
+
+    def on_reload_theirs(self) -> None:
+        """Drop the person's edits and fill the form with the new version."""
+        if self._theirs is not None:
+            self._load_form(self._theirs)
+
+    def on_keep(self) -> None:
+        """Keep editing a forgotten row (saving restores it) or a deleted one (text only)."""
+        if self._conflict == FORGOTTEN and self._theirs is not None:
+            self._editing = self._theirs
+            self._restore_on_save = True
+        elif self._conflict == DELETED:
+            self._gone = True
+        self._clear_conflict()
+
+    def _clear_conflict(self) -> None:
+        """Hide the banner and forget the other version (the person answered, or left)."""
+        if self._conflict is not None:
+            self.edit_error.hide()  # it may say "choose in the banner first"
+        self._conflict = None
+        self._theirs = None
+        self.banner.hide()
+
+    def _form_text(self) -> str:
+        return as_text(
+            self.edit_title.text().strip(),
+            self.edit_type.currentText(),
+            self.edit_topic_key.text().strip(),
+            self.edit_content.toPlainText(),
+        )
 
     def _validation_problem(self) -> str:
         """The first thing the plugin would refuse, in words; empty when the form is valid."""

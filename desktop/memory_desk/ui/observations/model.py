@@ -10,6 +10,10 @@ the agent wrote) goes through :meth:`ObservationTableModel.apply_ids`, which tur
 difference into row removals, moves and insertions, so selection, current row and scroll
 position survive; changed rows in the cache emit ``dataChanged``.
 
+Rows another program just added (or revised) are *marked* for a few seconds: a soft
+highlight behind the row and a word in its tooltip, so a person sees what arrived without
+hunting. One single-shot timer clears the marks as they expire; a new query clears them all.
+
 Signals:
     fetch_failed(str): loading rows for the view failed (the store's message)
 """
@@ -17,6 +21,7 @@ Signals:
 from __future__ import annotations
 
 import bisect
+import time
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -27,9 +32,10 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     Qt,
+    QTimer,
     Signal,
 )
-from PySide6.QtGui import QColor, QFont, QPalette
+from PySide6.QtGui import QBrush, QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
 from memory_desk.core import StoreError
@@ -51,6 +57,7 @@ _DISPLAY = Qt.ItemDataRole.DisplayRole.value
 _TOOLTIP = Qt.ItemDataRole.ToolTipRole.value
 _FONT = Qt.ItemDataRole.FontRole.value
 _FOREGROUND = Qt.ItemDataRole.ForegroundRole.value
+_BACKGROUND = Qt.ItemDataRole.BackgroundRole.value
 _ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole.value
 _ID = ID_ROLE.value
 _FORGOTTEN = int(FORGOTTEN_ROLE)
@@ -62,6 +69,11 @@ _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 # Beyond this many separate runs of changes, row-by-row signals cost more than a reset
 # that restores the selection by id (the page does that when apply_ids returns False).
 MAX_INCREMENTAL_RUNS = 500
+
+MARK_NEW = "new"
+MARK_CHANGED = "changed"
+_MARK_NOTES = {MARK_NEW: "New: just arrived", MARK_CHANGED: "Changed just now"}
+_MARK_ROLES = [Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ToolTipRole]
 
 
 class Column(IntEnum):
@@ -152,6 +164,16 @@ def format_row(obs: Observation, now: int) -> RowRecord:
     return RowRecord(obs, display, type_colour(obs.type), obs.deleted_at is not None)
 
 
+def revised(before: Observation, after: Observation) -> bool:
+    """Did a save rewrite the row (not just a pin, a forget or a read by the agent)?"""
+    return (
+        before.updated_at != after.updated_at
+        or before.revision_count != after.revision_count
+        or before.normalized_hash != after.normalized_hash
+        or before.title != after.title
+    )
+
+
 def tooltip(obs: Observation, column: int) -> str | None:
     """A cell's tooltip, formatted on hover (one cell at a time, so not worth caching)."""
     if column == Column.UPDATED:
@@ -177,6 +199,7 @@ class ObservationTableModel(QAbstractTableModel):
 
     BLOCK = 200  # rows fetched around a cache miss: about five screens
     CACHE_LIMIT = 2000  # rows kept; the oldest-used go first
+    MARK_MS = 4000  # how long a row that just arrived or changed stays highlighted
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -190,6 +213,14 @@ class ObservationTableModel(QAbstractTableModel):
         self._forgotten_brush = QApplication.palette().brush(
             QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text
         )
+        # The theme's highlight, faint: readable in light and dark palettes alike.
+        mark = QColor(QApplication.palette().color(QPalette.ColorRole.Highlight))
+        mark.setAlphaF(0.22)
+        self._mark_brush = QBrush(mark)
+        self._marks: dict[int, tuple[str, float]] = {}  # id -> (kind, monotonic deadline)
+        self._mark_timer = QTimer(self)
+        self._mark_timer.setSingleShot(True)
+        self._mark_timer.timeout.connect(self._expire_marks)
 
     # -- Qt model interface --------------------------------------------------------------------
 
@@ -228,6 +259,8 @@ class ObservationTableModel(QAbstractTableModel):
         column = index.column()
         if role == _ALIGNMENT:
             return _ALIGNMENTS[column]
+        if role == _BACKGROUND:
+            return self._mark_brush if self._marks and self._ids[row] in self._marks else None
         if role not in _ROW_ROLES:
             return None
         record = self._cache.get(self._ids[row]) or self._record(row)
@@ -236,7 +269,7 @@ class ObservationTableModel(QAbstractTableModel):
         if role == _DISPLAY:
             return record.display[column]
         if role == _TOOLTIP:
-            return tooltip(record.observation, column)
+            return self._tooltip(record.observation, column)
         if role == _FORGOTTEN:
             return record.forgotten
         if role == _BADGE:
@@ -255,6 +288,7 @@ class ObservationTableModel(QAbstractTableModel):
         self._rows_by_id = None
         self._cache.clear()
         self._failed = False
+        self._drop_marks()
         self.endResetModel()
 
     def reset_ids(self, ids: Sequence[int]) -> None:
@@ -263,6 +297,7 @@ class ObservationTableModel(QAbstractTableModel):
         self._ids = list(ids)
         self._rows_by_id = None
         self._failed = False
+        self._drop_marks()
         self.endResetModel()
 
     def ids(self) -> list[int]:
@@ -327,8 +362,12 @@ class ObservationTableModel(QAbstractTableModel):
         keep = {oid: self._cache[oid] for oid in ids if oid in self._cache}
         self._cache = OrderedDict(keep)
 
-    def reload(self, ids: Iterable[int] | None = None) -> None:
-        """Re-read cached rows (all, or these ids) and emit ``dataChanged`` where they differ."""
+    def reload(self, ids: Iterable[int] | None = None, *, mark_revised: bool = False) -> None:
+        """Re-read cached rows (all, or these ids) and emit ``dataChanged`` where they differ.
+
+        With ``mark_revised``, rows that a save rewrote since they were cached are marked
+        (live reload); the app's own writes reload their rows first, so they are not.
+        """
         self._failed = False
         wanted = list(self._cache) if ids is None else [i for i in ids if i in self._cache]
         if not wanted or self._store is None:
@@ -340,16 +379,21 @@ class ObservationTableModel(QAbstractTableModel):
             return
         now = now_ms()
         changed_rows: list[int] = []
+        newly_revised: list[int] = []
         for oid in wanted:
             observation = fresh.get(oid)
             if observation is None:
                 self._cache.pop(oid, None)  # gone from the database; the next query removes it
             elif observation != self._cache[oid].observation:
+                if mark_revised and revised(self._cache[oid].observation, observation):
+                    newly_revised.append(oid)
                 self._cache[oid] = format_row(observation, now)
                 row = self.row_of(oid)
                 if row >= 0:
                     changed_rows.append(row)
         self._emit_changed(changed_rows)
+        if newly_revised:
+            self.mark(newly_revised, MARK_CHANGED)
 
     def reformat_times(self) -> None:
         """Refresh the relative times (``5 min ago``) of cached rows as the clock moves on."""
@@ -361,6 +405,63 @@ class ObservationTableModel(QAbstractTableModel):
         top = self.index(0, Column.UPDATED)
         bottom = self.index(len(self._ids) - 1, Column.CREATED)
         self.dataChanged.emit(top, bottom, [Qt.ItemDataRole.DisplayRole])
+
+    # -- marks: rows that just arrived or changed ------------------------------------------
+
+    def mark(self, ids: Iterable[int], kind: str = MARK_NEW) -> None:
+        """Highlight these rows for :attr:`MARK_MS`; a row already marked new stays "new"."""
+        deadline = time.monotonic() + self.MARK_MS / 1000
+        rows: list[int] = []
+        for oid in ids:
+            previous = self._marks.get(oid)
+            self._marks[oid] = (previous[0] if previous else kind, deadline)
+            row = self.row_of(oid)
+            if row >= 0:
+                rows.append(row)
+        self._emit_changed(rows, _MARK_ROLES)
+        self._schedule_expiry()
+
+    def mark_of(self, observation_id: int) -> str | None:
+        """``"new"``, ``"changed"`` or None: how this row is marked right now."""
+        mark = self._marks.get(observation_id)
+        return mark[0] if mark is not None else None
+
+    def marked_ids(self) -> list[int]:
+        return list(self._marks)
+
+    def clear_marks(self) -> None:
+        """Unmark every row now (the page is closing, or the person asked for a new view)."""
+        rows = [row for row in map(self.row_of, self._marks) if row >= 0]
+        self._drop_marks()
+        self._emit_changed(rows, _MARK_ROLES)
+
+    def _drop_marks(self) -> None:
+        self._marks.clear()
+        self._mark_timer.stop()
+
+    def _expire_marks(self) -> None:
+        now = time.monotonic()
+        expired = [oid for oid, (_kind, deadline) in self._marks.items() if deadline <= now]
+        for oid in expired:
+            del self._marks[oid]
+        self._emit_changed([row for row in map(self.row_of, expired) if row >= 0], _MARK_ROLES)
+        self._schedule_expiry()
+
+    def _schedule_expiry(self) -> None:
+        """One timer for every mark: it fires when the earliest one is due."""
+        if not self._marks:
+            self._mark_timer.stop()
+            return
+        due = min(deadline for _kind, deadline in self._marks.values())
+        self._mark_timer.start(max(0, int((due - time.monotonic()) * 1000) + 1))
+
+    def _tooltip(self, observation: Observation, column: int) -> str | None:
+        text = tooltip(observation, column)
+        mark = self._marks.get(observation.id)
+        if mark is None:
+            return text
+        note = _MARK_NOTES[mark[0]]
+        return f"{text}\n({note})" if text else note
 
     # -- internals ---------------------------------------------------------------------------
 
@@ -392,11 +493,11 @@ class ObservationTableModel(QAbstractTableModel):
         while len(self._cache) > self.CACHE_LIMIT:
             self._cache.popitem(last=False)
 
-    def _emit_changed(self, rows: list[int]) -> None:
-        """One ``dataChanged`` per run of consecutive rows."""
+    def _emit_changed(self, rows: list[int], roles: Sequence[Qt.ItemDataRole] = ()) -> None:
+        """One ``dataChanged`` per run of consecutive rows (all roles unless named)."""
         last_column = len(Column) - 1
         for first, last in _runs(sorted(rows)):
-            self.dataChanged.emit(self.index(first, 0), self.index(last, last_column))
+            self.dataChanged.emit(self.index(first, 0), self.index(last, last_column), list(roles))
 
 
 _ALIGNMENTS = [

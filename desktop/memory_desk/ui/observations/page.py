@@ -5,7 +5,13 @@ on a worker thread (:mod:`.query`) and its ids come back to the table model, whi
 visible rows lazily. Writes go through undo commands (:mod:`.commands`) that call the store
 and then :meth:`ObservationsPage.refresh`, which re-runs the same query and applies only the
 difference, so the selection, the current row, the scroll position and the detail pane stay
-where the person left them. Live reload (a later issue) calls the same ``refresh``.
+where the person left them. Live reload calls the same ``refresh`` when another program
+commits: rows that arrived since the previous answer are marked for a few seconds (a new
+query marks nothing), a detail pane in read mode follows its row quietly, and an edit form
+whose row changed underneath keeps the person's text behind a conflict banner (:mod:`.detail`).
+
+When a store's first answer arrives and nothing is selected, the first row is selected so the
+detail pane is not empty; a refresh never moves the person's selection.
 
 Signals:
     status_changed(str): counts for the status bar ("Showing 120 · 3,401 live · …")
@@ -41,7 +47,7 @@ from memory_desk.ui.observations.commands import (
     RestoreCommand,
 )
 from memory_desk.ui.observations.delegates import TypeBadgeDelegate
-from memory_desk.ui.observations.detail import ObservationDetail
+from memory_desk.ui.observations.detail import RELOADED, ObservationDetail, text_changed
 from memory_desk.ui.observations.display import count_noun
 from memory_desk.ui.observations.filters import FilterBar
 from memory_desk.ui.observations.model import (
@@ -95,6 +101,9 @@ class ObservationsPage(QWidget):
         self._query = Query()
         self._pending_reset = False
         self._last_error: str | None = None
+        self._save_conflict: str | None = None
+        self._retrying_save = False
+        self._select_first = False  # the store's first answer selects its first row
         self._showing = 0
 
         self.filters = FilterBar(self)
@@ -249,6 +258,7 @@ class ObservationsPage(QWidget):
         self.model.set_store(store)
         self.detail.show_observation(None)
         self.filters.reset_project()
+        self._select_first = store is not None
         self._set_enabled_for_store()
         if store is None:
             self._showing = 0
@@ -265,6 +275,7 @@ class ObservationsPage(QWidget):
     def shutdown(self) -> None:
         """Stop timers and the query thread; called when the window closes."""
         self._clock.stop()
+        self.model.clear_marks()
         self.filters.stop()
         self._runner.stop()
 
@@ -313,13 +324,20 @@ class ObservationsPage(QWidget):
     def _on_results(self, result: QueryResult) -> None:
         if self._store is None:
             return
-        if self._pending_reset:
+        new_query = self._pending_reset
+        arrived: list[int] = []
+        if new_query:
             self._pending_reset = False
             self._show_new_query(result.ids)
+            if self._select_first:
+                self._select_first = False
+                self._select_first_row()
         else:
-            self._apply_difference(result.ids)
+            arrived = self._apply_difference(result.ids)
         self.model.retain(self._ids_in_view())
-        self.model.reload()
+        self.model.reload(mark_revised=not new_query)
+        if arrived:
+            self.model.mark(arrived)
         self._showing = len(result.ids)
         totals = result.totals
         self.status_changed.emit(
@@ -327,7 +345,8 @@ class ObservationsPage(QWidget):
             f"{totals.forgotten:,} forgotten · {totals.pinned:,} pinned"
         )
         self.filters.set_projects(result.projects)
-        self._show_current()
+        self._show_current(announce=not new_query)
+        self._follow_edited_row()
         self._update_actions()
         self.refreshed.emit()
 
@@ -346,18 +365,29 @@ class ObservationsPage(QWidget):
         else:
             self._scroll_to_id(current)
 
-    def _apply_difference(self, ids: Sequence[int]) -> None:
-        """Apply a re-run's answer row by row; the view keeps its top row where it was."""
+    def _apply_difference(self, ids: Sequence[int]) -> list[int]:
+        """Apply a re-run's answer row by row; the view keeps its top row where it was.
+
+        Returns the ids that were not shown before (rows that just arrived).
+        """
+        arrived = [oid for oid in ids if self.model.row_of(oid) < 0]
         anchor = self._top_id()
+        offset = 0 if anchor is None else self.table.rowViewportPosition(self.model.row_of(anchor))
         if not self.model.apply_ids(ids):
             self._show_new_query(ids)
-            return
+            return arrived
         if anchor is not None:
-            row = self.model.row_of(anchor)
-            if row >= 0 and row != self.table.rowAt(0):
-                self.table.scrollTo(
-                    self.model.index(row, 0), QAbstractItemView.ScrollHint.PositionAtTop
-                )
+            self._keep_on_screen(anchor, offset)
+        return arrived
+
+    def _keep_on_screen(self, anchor: int, offset: int) -> None:
+        """Scroll so that ``anchor`` is again ``offset`` pixels from the top of the viewport."""
+        row = self.model.row_of(anchor)
+        if row < 0:
+            return
+        self.table.updateGeometries()  # the scroll range must know about the new rows first
+        bar = self.table.verticalScrollBar()
+        bar.setValue(bar.value() + self.table.rowViewportPosition(row) - offset)
 
     def _ids_in_view(self) -> list[int]:
         """The rows worth keeping fresh after a refresh: on screen, current, a few selected."""
@@ -426,8 +456,12 @@ class ObservationsPage(QWidget):
         self._show_current()
         self._update_actions()
 
-    def _show_current(self) -> None:
-        """Show the current row in full; the detail pane ignores an unchanged observation."""
+    def _show_current(self, *, announce: bool = False) -> None:
+        """Show the current row in full; the detail pane ignores an unchanged observation.
+
+        With ``announce`` (live reload), a row whose text another program rewrote while the
+        person was reading it says so in a passing notice.
+        """
         current = self._current_id()
         if current is None or self._store is None:
             self.detail.show_observation(None)
@@ -437,7 +471,45 @@ class ObservationsPage(QWidget):
         except StoreError as exc:
             self.error_raised.emit(str(exc))
             return
+        before = self.detail.shown
         self.detail.show_observation(observation)
+        rewritten = (
+            announce
+            and observation is not None
+            and before is not None
+            and before.id == observation.id
+            and text_changed(before, observation)
+        )
+        if rewritten and not self.detail.is_editing:
+            self.info_raised.emit(
+                f"Observation #{current} was changed by another program; showing the new version"
+            )
+
+    def _select_first_row(self) -> None:
+        """A person opening a database sees a filled detail pane: the first row is current."""
+        if self.model.rowCount() == 0 or self.table.selectionModel().hasSelection():
+            return
+        self.table.selectionModel().setCurrentIndex(
+            self.model.index(0, 0),
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows,
+        )
+
+    def _follow_edited_row(self) -> None:
+        """Give the edit form its row as the database has it now (it may have changed)."""
+        edited = self.detail.editing_id
+        if edited is None or self._store is None:
+            return
+        try:
+            fresh = self._store.get(edited)
+        except StoreError as exc:
+            self.error_raised.emit(str(exc))
+            return
+        if self.detail.follow_edited(fresh) == RELOADED:
+            self.info_raised.emit(
+                f"Observation #{edited} was changed by another program; the form shows the"
+                " new version"
+            )
 
     def _focus_search(self) -> None:
         self.filters.search.setFocus()
@@ -537,15 +609,33 @@ class ObservationsPage(QWidget):
             return {}
         return {oid: found[oid] for oid in ids if oid in found}
 
-    def _on_save_requested(self, seen: Observation, changes: dict[str, str]) -> None:
+    def _on_save_requested(self, seen: Observation, changes: dict[str, str], restore: bool) -> None:
         if self._store is None:
             return
-        self._last_error = None
-        self._undo_stack.push(EditCommand(self, self._store, seen, changes))
-        if self._last_error is not None:
+        self._last_error = self._save_conflict = None
+        self._undo_stack.push(EditCommand(self, self._store, seen, changes, restore=restore))
+        if self._save_conflict is not None:
+            self._on_save_conflict(self._save_conflict)
+        elif self._last_error is not None:
             self.detail.show_edit_error(self._last_error)
         else:
             self.detail.finish_edit()
+
+    def _on_save_conflict(self, message: str) -> None:
+        """The store refused the save because the row changed since the form's base: show
+        the banner. When only a pin, a read or a duplicate changed it, the edit still
+        applies to the new base: save once more (once: the banner takes over after that)."""
+        self._follow_edited_row()
+        if self.detail.conflict is not None or not self.detail.is_editing:
+            return
+        if self._retrying_save:
+            self.detail.show_edit_error(message)
+            return
+        self._retrying_save = True
+        try:
+            self.detail.on_save_clicked()
+        finally:
+            self._retrying_save = False
 
     def _on_edit_finished(self) -> None:
         self._show_current()
@@ -557,12 +647,29 @@ class ObservationsPage(QWidget):
         """Show a write at once in the cached rows, then re-run the query for the rest."""
         if store is self._store:
             self.model.reload(ids)
+            self._rebase_edited_row(ids)
             self._show_current()
             self._update_actions()
             self.refresh()
         if message:
             self.info_raised.emit(message)
 
+    def _rebase_edited_row(self, ids: Sequence[int]) -> None:
+        """The app itself pinned, forgot or restored the row being edited: not a conflict."""
+        edited = self.detail.editing_id
+        if edited is None or edited not in ids or self._store is None:
+            return
+        try:
+            fresh = self._store.get(edited)
+        except StoreError:
+            return  # the refresh that follows reports it
+        if fresh is not None:
+            self.detail.rebase(fresh)
+
     def report_error(self, message: str) -> None:
         self._last_error = message
         self.error_raised.emit(message)
+
+    def report_conflict(self, observation_id: int, message: str) -> None:
+        """An edit was refused because another program changed the row: the banner says so."""
+        self._save_conflict = message
