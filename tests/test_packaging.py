@@ -47,9 +47,9 @@ def test_wheel_carries_every_resource_inside_the_package(dist: Path) -> None:
     assert "memory_desk/core/observations.py" in names
     assert not any(name.startswith("tests/") for name in names)
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "memory-desk = memory_desk.app:main" in zipfile.ZipFile(wheel).read(
-        entry_points
-    ).decode()
+    assert (
+        "memory-desk = memory_desk.app:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    )
 
 
 def test_sdist_carries_resources_and_sources(dist: Path) -> None:

@@ -47,27 +47,12 @@ def configure_application(app) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The ``memory-desk`` command: one window per person, or a one-off task, then exit."""
     argv = list(sys.argv[1:] if argv is None else argv)
     options = parse_args(argv)  # --help, --version and bad flags end here, before Qt starts
 
     if options.install_desktop_entry or options.uninstall_desktop_entry:
-        from memory_desk.desktop_entry import (
-            DesktopEntryError,
-            install_desktop_entry,
-            uninstall_desktop_entry,
-        )
-
-        try:
-            if options.install_desktop_entry:
-                for path in install_desktop_entry():
-                    print(f"installed {path}")
-            else:
-                for path in uninstall_desktop_entry():
-                    print(f"removed {path}")
-        except DesktopEntryError as exc:
-            print(f"memory-desk: {exc}", file=sys.stderr)
-            return 1
-        return 0
+        return _run_desktop_entry(install=options.install_desktop_entry)
     if options.self_test:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
         from memory_desk.selftest import run_self_test
@@ -81,13 +66,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     configure_application(app)
     if hand_over(argv):
-        print("Memory Desk is already running: it now shows what you asked for.")
-        return 0
+        return _already_running()
     server = InstanceServer(parent=app)
-    server.listen()
+    if not server.listen() and hand_over(argv):
+        return _already_running()  # another start took the name a moment before us
     window = create_main_window(argv)
     server.arguments_received.connect(window.handle_arguments)
     window.show()
     code = app.exec()
     server.close()
     return code
+
+
+def _already_running() -> int:
+    print("Memory Desk is already running: it now shows what you asked for.")
+    return 0
+
+
+def _run_desktop_entry(*, install: bool) -> int:
+    """``--install-desktop-entry`` / ``--uninstall-desktop-entry``: no window, no Qt."""
+    from memory_desk.desktop_entry import (
+        DesktopEntryError,
+        install_desktop_entry,
+        uninstall_desktop_entry,
+    )
+
+    try:
+        if install:
+            for path in install_desktop_entry():
+                print(f"installed {path}")
+        else:
+            for path in uninstall_desktop_entry():
+                print(f"removed {path}")
+    except DesktopEntryError as exc:
+        print(f"memory-desk: {exc}", file=sys.stderr)
+        return 1
+    return 0

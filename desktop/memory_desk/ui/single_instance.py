@@ -14,7 +14,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 CONNECT_TIMEOUT_MS = 500
@@ -43,6 +43,15 @@ def absolutise(args: Sequence[str], cwd: Path) -> list[str]:
             arg = f"{flag}={(cwd / Path(value).expanduser()).resolve()}"
         result.append(arg)
     return result
+
+
+def _answers(name: str) -> bool:
+    """True if a live server listens on ``name`` (a stale socket file refuses connections)."""
+    socket = QLocalSocket()
+    socket.connectToServer(name)
+    connected = socket.waitForConnected(CONNECT_TIMEOUT_MS)
+    socket.abort()
+    return connected
 
 
 def hand_over(args: Sequence[str], name: str | None = None) -> bool:
@@ -75,28 +84,54 @@ class InstanceServer(QObject):
         self._server.newConnection.connect(self._on_new_connection)
 
     def listen(self) -> bool:
+        """Take the name; False if another live instance holds it."""
+        # Ask first: with UserAccessOption Qt binds in a private folder and renames the socket
+        # into place, silently taking the name from a live instance started a moment earlier.
+        if _answers(self._name):
+            return False
         if self._server.listen(self._name):
             return True
-        # A crashed instance can leave its socket file behind: nobody answered us, so remove it.
+        # A crashed instance can leave its socket file behind: nobody answered, so remove it.
         QLocalServer.removeServer(self._name)
         return self._server.listen(self._name)
 
     def close(self) -> None:
+        """Stop listening and drop the connections still open (their starts have exited)."""
         self._server.close()
+        for socket in self._server.findChildren(QLocalSocket):
+            socket.abort()
+            socket.deleteLater()
 
     def _on_new_connection(self) -> None:
         while self._server.hasPendingConnections():
             socket = self._server.nextPendingConnection()
-            socket.readyRead.connect(lambda s=socket: self._on_ready_read(s))
-            socket.disconnected.connect(socket.deleteLater)
+            # Our own slots, not socket.deleteLater connected directly: with that connection
+            # PySide 6.11 crashes when the server is deleted ("shared QObject was deleted
+            # directly"), as a test that drops its server showed.
+            socket.readyRead.connect(self._on_ready_read)
+            socket.disconnected.connect(self._on_disconnected)
+            self._read_lines(socket)  # a fast start may have written everything already
 
-    def _on_ready_read(self, socket: QLocalSocket) -> None:
-        if not socket.canReadLine():
-            return
-        line = bytes(socket.readLine()).decode("utf-8", "replace")
-        try:
-            args = json.loads(line).get("args", [])
-        except (ValueError, AttributeError):
-            return  # not one of ours: ignore rather than crash the running window
-        if isinstance(args, list) and all(isinstance(a, str) for a in args):
-            self.arguments_received.emit(args)
+    @Slot()
+    def _on_ready_read(self) -> None:
+        socket = self.sender()
+        if isinstance(socket, QLocalSocket):
+            self._read_lines(socket)
+
+    @Slot()
+    def _on_disconnected(self) -> None:
+        socket = self.sender()
+        if isinstance(socket, QLocalSocket):
+            self._read_lines(socket)
+            socket.deleteLater()
+
+    def _read_lines(self, socket: QLocalSocket) -> None:
+        """Every complete line is one start's arguments; several may arrive in one read."""
+        while socket.canReadLine():
+            line = bytes(socket.readLine()).decode("utf-8", "replace")
+            try:
+                args = json.loads(line).get("args", [])
+            except (ValueError, AttributeError):
+                continue  # not one of ours: ignore rather than crash the running window
+            if isinstance(args, list) and all(isinstance(a, str) for a in args):
+                self.arguments_received.emit(args)
