@@ -128,3 +128,15 @@ def test_marks_highlight_rows_then_expire_and_a_new_query_clears_them(
     assert model.mark_of(ids[0]) == "changed"
     model.reset_ids(ids[::-1])
     assert model.marked_ids() == []
+
+
+def test_each_plugin_section_gets_its_own_paragraph() -> None:
+    from memory_desk.ui.observations.display import sectioned_markdown
+
+    content = "**What**: a\n**Why**: b\nmore of b\n**Where**: c\n\n**Learned**: d"
+    assert sectioned_markdown(content) == (
+        "**What**: a\n\n**Why**: b\nmore of b\n\n**Where**: c\n\n**Learned**: d"
+    )
+    assert sectioned_markdown("plain text\nwith **what** inside") == (
+        "plain text\nwith **what** inside"
+    )

@@ -60,6 +60,7 @@ from memory_desk.ui.observations.display import (
     UNKNOWN_TYPE_COLOUR,
     now_ms,
     pin_glyph,
+    sectioned_markdown,
     when,
 )
 
@@ -268,7 +269,7 @@ class ObservationDetail(QWidget):
         self.meta_label.setText(metadata_html(observation))
         scroll = self.content_view.verticalScrollBar().value()
         same_row = self._rendered_id == observation.id
-        self.content_view.setMarkdown(observation.content or "")
+        self.content_view.setMarkdown(sectioned_markdown(observation.content or ""))
         self._rendered_id = observation.id
         if same_row:
             self.content_view.verticalScrollBar().setValue(scroll)

@@ -6,6 +6,7 @@ and so the model can preformat every cached row once instead of formatting on ea
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import datetime
 from functools import cache
@@ -93,3 +94,20 @@ def when(ms: int | None, now: int) -> str:
 def count_noun(count: int, noun: str = "observation") -> str:
     """``1 observation`` / ``3 observations``: messages read naturally for any count."""
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+_SECTION_LINE = re.compile(r"^\s*\*\*(what|why|where|learned)\*\*", re.IGNORECASE)
+
+
+def sectioned_markdown(content: str) -> str:
+    """Give each **What** / **Why** / **Where** / **Learned** line a paragraph of its own.
+
+    The plugin writes the sections on consecutive lines, which markdown would run together
+    into one paragraph; a blank line before each section keeps them apart on screen.
+    """
+    lines: list[str] = []
+    for line in content.splitlines():
+        if _SECTION_LINE.match(line) and lines and lines[-1].strip():
+            lines.append("")
+        lines.append(line)
+    return "\n".join(lines)
