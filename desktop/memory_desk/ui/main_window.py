@@ -409,7 +409,11 @@ class MainWindow(QMainWindow):
             if source.watcher is not None:
                 (source.watcher.resume if live else source.watcher.pause)()
         if live:
-            self._reload_current()
+            # A resumed DatabaseWatcher reports what was committed meanwhile by itself;
+            # folder events were dropped while paused, so the open folder is re-read.
+            source = self.current_source()
+            if source is not None and source.kind == "persona":
+                self.persona_page.reload()
             self.update_counts()
         self._show_live_state()
 
@@ -440,15 +444,6 @@ class MainWindow(QMainWindow):
                 item = self._item_for(source)
                 if item is not None:
                     self._update_item(item, source)
-
-    def _reload_current(self) -> None:
-        source = self.current_source()
-        if source is None:
-            return
-        if source.kind == "db":
-            self.observations_page.refresh()
-        else:
-            self.persona_page.reload()
 
     def _note_change(self) -> None:
         self._last_change = time.time()
