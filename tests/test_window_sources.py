@@ -62,6 +62,16 @@ def test_empty_home_shows_the_welcome_page(open_window) -> None:
         assert window.findChild(QPushButton, name).isVisible()
 
 
+def test_welcome_text_is_shown_whole(open_window) -> None:
+    """A word-wrapped label squeezed to one line's height once cut the text mid-sentence."""
+    window = open_window([])
+    window.resize(1280, 800)
+    text = window.findChild(QLabel, "welcomeText")
+    QApplication.processEvents()
+    assert text.height() >= text.heightForWidth(text.width())
+    assert "~/.&lt;agent&gt;/memory" in text.text()
+
+
 def test_welcome_demo_opens_the_demo(open_window, qtbot) -> None:
     window = open_window([])
     qtbot.mouseClick(window.findChild(QPushButton, "welcomeDemo"), Qt.MouseButton.LeftButton)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 WELCOME_TEXT = """
 <h1>Welcome to Memory Desk</h1>
@@ -16,6 +16,7 @@ No agent memory was found on this computer yet.</p>
 <code>~/.&lt;agent&gt;/memory</code>, one folder per agent (and per account).</p>
 <p>Once an agent has written something, Memory Desk finds it by itself. Meanwhile:</p>
 """
+COLUMN_WIDTH = 620
 
 
 class WelcomePage(QWidget):
@@ -34,15 +35,16 @@ class WelcomePage(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("welcomePage")
-        text = QLabel(WELCOME_TEXT, self)
+        # A fixed-width column centred by stretches: an aligned word-wrapped label would
+        # be given its one-line height and cut off.
+        column = QWidget(self)
+        column.setFixedWidth(COLUMN_WIDTH)
+        column_layout = QVBoxLayout(column)
+        text = QLabel(WELCOME_TEXT, column)
         text.setObjectName("welcomeText")
         text.setWordWrap(True)
         text.setTextFormat(Qt.TextFormat.RichText)
-        text.setMaximumWidth(640)
-
-        layout = QVBoxLayout(self)
-        layout.addStretch(1)
-        layout.addWidget(text, 0, Qt.AlignmentFlag.AlignHCenter)
+        column_layout.addWidget(text)
         for name, label, tip, signal in (
             (
                 "welcomeDemo",
@@ -63,10 +65,18 @@ class WelcomePage(QWidget):
                 self.open_folder_requested,
             ),
         ):
-            button = QPushButton(label, self)
+            button = QPushButton(label, column)
             button.setObjectName(name)
             button.setToolTip(tip)
             button.setMinimumWidth(260)
             button.clicked.connect(signal.emit)
-            layout.addWidget(button, 0, Qt.AlignmentFlag.AlignHCenter)
+            column_layout.addWidget(button, 0, Qt.AlignmentFlag.AlignHCenter)
+
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(column)
+        row.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        layout.addLayout(row)
         layout.addStretch(2)
