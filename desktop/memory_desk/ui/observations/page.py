@@ -530,6 +530,17 @@ class ObservationsPage(QWidget):
     def _update_actions(self) -> None:
         ids = self.selected_ids()
         known = [self.model.cached(i) for i in ids[:_SUMMARY_LIMIT]]
+        missing = [oid for oid, o in zip(ids, known, strict=False) if o is None]
+        if missing and len(ids) <= _SUMMARY_LIMIT and self._store is not None:
+            # Rows a live refresh dropped from the cache: ask the database rather than
+            # guess, so Forget/Restore never offer what cannot apply.
+            try:
+                fetched = self._store.get_many(missing)
+            except StoreError:
+                fetched = {}
+            known = [
+                o if o is not None else fetched.get(oid) for oid, o in zip(ids, known, strict=False)
+            ]
         unknown = len(ids) > _SUMMARY_LIMIT or any(o is None for o in known)
         rows = [o for o in known if o is not None]
         all_pinned = bool(ids) and not unknown and all(o.pinned for o in rows)
