@@ -270,7 +270,7 @@ def test_upsert_on_the_edited_row_keeps_my_text_then_compare_and_keep_mine(
     assert "banner" in window.findChild(QLabel, "editError").text()
 
     click(qtbot, window, "conflictCompare")
-    dialog = page(window).findChild(QDialog, "observationCompareDialog")
+    dialog = page(window).findChild(QDialog, "compareDialog")
     assert dialog is not None and dialog.isVisible()
     diff = dialog.diff_view.toPlainText()
     assert "-Title: Agent note 1-0" in diff and "+Title: Agent note 0-0" in diff

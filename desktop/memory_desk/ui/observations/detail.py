@@ -45,15 +45,15 @@ from PySide6.QtWidgets import (
 
 from memory_desk.core.alisio import OBSERVATION_TYPES, TITLE_CAP, is_valid_topic_key
 from memory_desk.core.observations import Observation
+from memory_desk.ui.conflict import CompareDialog
 from memory_desk.ui.observations.conflict import (
     CHANGED,
     DELETED,
     FORGOTTEN,
-    CompareDialog,
-    EditConflictBanner,
     as_text,
+    compare_dialog,
+    edit_conflict_banner,
     observation_text,
-    unified_diff,
 )
 from memory_desk.ui.observations.display import (
     TYPE_COLOURS,
@@ -192,7 +192,7 @@ class ObservationDetail(QWidget):
         self.cancel_button.setToolTip("Leave the form without saving (Esc)")
         self.save_button.clicked.connect(self.on_save_clicked)
         self.cancel_button.clicked.connect(self.cancel_edit)
-        self.banner = EditConflictBanner(page)
+        self.banner = edit_conflict_banner(page)
         self.banner.compare_requested.connect(self.on_compare)
         self.banner.keep_mine_requested.connect(self.on_keep_mine)
         self.banner.reload_requested.connect(self.on_reload_theirs)
@@ -419,11 +419,12 @@ class ObservationDetail(QWidget):
         if self._editing is None:
             return
         theirs = self._theirs or self._editing
-        diff = unified_diff(observation_text(theirs), self._form_text(), theirs.id)
         if self.compare_dialog is not None:
             self.compare_dialog.close()
             self.compare_dialog.deleteLater()
-        self.compare_dialog = CompareDialog(diff, self)
+        self.compare_dialog = compare_dialog(
+            observation_text(theirs), self._form_text(), theirs.id, self
+        )
         self.compare_dialog.show()
 
     def on_keep_mine(self) -> None:

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from memory_desk.core.persona import ENTRY_TYPES, PersonaEntry, validate_name
-from memory_desk.ui.persona.conflict import ConflictBanner
+from memory_desk.ui.persona.conflict import disk_conflict_banner
 from memory_desk.ui.persona.highlighter import MarkdownHighlighter
 from memory_desk.ui.persona.problems import ProblemsPanel
 
@@ -64,7 +64,7 @@ class EntryEditor(QWidget):
     # -- building ---------------------------------------------------------------------------------
 
     def _build(self) -> None:
-        self.banner = ConflictBanner(self)
+        self.banner = disk_conflict_banner(self)
         self.note = QLabel(self)
         self.note.setObjectName("personaDiskNote")
         self.note.setWordWrap(True)

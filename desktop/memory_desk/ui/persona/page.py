@@ -51,14 +51,9 @@ from memory_desk.core.persona import (
     suggest_name,
     validate_name,
 )
+from memory_desk.ui.conflict import CompareDialog
 from memory_desk.ui.persona.commands import ForgetCommand, RenameCommand
-from memory_desk.ui.persona.conflict import (
-    CHANGED,
-    DELETED,
-    CompareDialog,
-    DiskConflict,
-    unified_diff,
-)
+from memory_desk.ui.persona.conflict import CHANGED, DELETED, DiskConflict, compare_dialog
 from memory_desk.ui.persona.editor import EntryEditor, editor_text
 from memory_desk.ui.persona.entry_list import EntryListView
 from memory_desk.ui.persona.model import NAME_ROLE, PersonaListModel
@@ -288,9 +283,9 @@ class PersonaPage(QWidget):
         kind = DELETED if theirs is None else CHANGED
         self._conflict = DiskConflict(kind, theirs, save_pending=save_pending)
         if kind == DELETED:
-            self.editor.banner.show_deleted(message)
+            self.editor.banner.show_gone(message)
         else:
-            self.editor.banner.show_conflict(message)
+            self.editor.banner.show_changed(message)
         self._update_actions()
 
     # -- reading the folder -----------------------------------------------------------------------
@@ -366,7 +361,7 @@ class PersonaPage(QWidget):
         if self._conflict is not None and self._conflict.kind == DELETED:
             return  # already said (or the person chose to keep it)
         self._conflict = DiskConflict(DELETED, None)
-        self.editor.banner.show_deleted(
+        self.editor.banner.show_gone(
             f"{self._writer()} deleted {name}. Keep it open (Save writes it back) or close it."
         )
 
@@ -376,7 +371,7 @@ class PersonaPage(QWidget):
         if conflict is not None and conflict.kind == CHANGED and conflict.theirs == theirs:
             return  # this version was already shown, or answered with Keep mine
         self._conflict = DiskConflict(CHANGED, theirs)
-        self.editor.banner.show_conflict(
+        self.editor.banner.show_changed(
             f"{self._writer()} changed {fresh.name} on disk. Your edits are still here: "
             "compare, keep yours, or reload theirs."
         )
@@ -692,7 +687,7 @@ class PersonaPage(QWidget):
         mine = _compare_text(values["type"], values["description"], values["body"])
         if self._compare is not None:
             self._compare.close()
-        self._compare = CompareDialog(unified_diff(theirs, mine, self._current), self)
+        self._compare = compare_dialog(theirs, mine, self._current, self)
         self._compare.show()
 
     def _on_keep_mine(self) -> None:
