@@ -46,3 +46,24 @@ def no_thread_left_running():
         if thread.is_alive():
             leftover.append(thread.name)
     assert not leftover, f"threads left running after the test: {leftover}"
+
+
+@pytest.fixture(autouse=True)
+def no_unexpected_modal_dialog(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A modal dialog nobody answers would hang the suite until CI's time runs out: fail instead.
+
+    Tests that expect a dialog patch it themselves (their patch is applied after this one).
+    """
+    from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
+
+    def refuse(name: str):
+        def modal(*args, **kwargs):
+            raise AssertionError(f"unexpected modal dialog {name}{args[1:3]!r}")
+
+        return modal
+
+    for name in ("question", "warning", "information", "critical", "about"):
+        monkeypatch.setattr(QMessageBox, name, staticmethod(refuse(f"QMessageBox.{name}")))
+    for name in ("getOpenFileName", "getExistingDirectory", "getSaveFileName"):
+        monkeypatch.setattr(QFileDialog, name, staticmethod(refuse(f"QFileDialog.{name}")))
+    monkeypatch.setattr(QDialog, "exec", refuse("QDialog.exec"))
