@@ -60,6 +60,7 @@ def test_empty_home_shows_the_welcome_page(open_window) -> None:
     assert source_rows(window) == []
     for name in ("welcomeDemo", "welcomeOpenDatabase", "welcomeOpenFolder"):
         assert window.findChild(QPushButton, name).isVisible()
+    assert window.findChild(QWidget, "liveIndicator").isHidden()  # nothing to follow yet
 
 
 def test_welcome_text_is_shown_whole(open_window) -> None:
@@ -81,6 +82,7 @@ def test_welcome_demo_opens_the_demo(open_window, qtbot) -> None:
     assert groups.count("Memory of the person") >= 2
     qtbot.waitUntil(lambda: table(window).model().rowCount() > 100)
     assert "Demo data" in source_info(window)
+    assert not window.findChild(QWidget, "liveIndicator").isHidden()
 
 
 def test_welcome_open_database_asks_for_a_file(open_window, qtbot, tmp_path, monkeypatch) -> None:

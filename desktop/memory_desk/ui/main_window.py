@@ -376,6 +376,7 @@ class MainWindow(QMainWindow):
     def _add_source(self, source: Source) -> None:
         self._watch(source)
         self._sources.append(source)
+        self._show_live_state()
         group = self._db_group if source.kind == "db" else self._persona_group
         item = QTreeWidgetItem(group, [source.label, ""])
         item.setToolTip(0, str(source.path))
@@ -450,6 +451,8 @@ class MainWindow(QMainWindow):
         self._show_live_state()
 
     def _show_live_state(self) -> None:
+        # Nothing open (the welcome page): there is nothing to follow, so say nothing.
+        self.live_indicator.setVisible(bool(self._sources))
         polling = self.folder_watcher.mode == MODE_POLLING
         if not self.is_live():
             text, tip = "⏸ Paused", "Live reload is paused: click to follow the agents again"
