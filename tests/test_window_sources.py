@@ -7,8 +7,15 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QPushButton, QWidget
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QWidget,
+)
 
 from memory_desk.app import create_main_window
 from memory_desk.core.appdirs import settings_dir
@@ -379,3 +386,25 @@ def test_a_database_that_comes_back_is_read_again(open_window, qtbot, found_home
     window.refresh_sources()
     assert ("Alisio observations", "alisio/memory.sqlite", "1") in source_rows(window)
     qtbot.waitUntil(lambda: table(window).model().rowCount() == 1)
+
+
+def test_menus_list_every_row_and_entry_action(open_window, tmp_path) -> None:
+    """Keyboard first: the menus name each action and its shortcut, and trigger it."""
+    from PySide6.QtWidgets import QMenu
+
+    window = open_window(["--demo"])
+    observation = window.findChild(QMenu, "observationMenu")
+    texts = [a.text() for a in observation.actions() if not a.isSeparator()]
+    assert texts[:2] in (["Pin", "Forget"], ["Unpin", "Forget"])
+    assert "Delete permanently…" in texts
+    assert all(not a.shortcut().isEmpty() for a in observation.actions() if not a.isSeparator())
+
+    entry = window.findChild(QMenu, "entryMenu")
+    labels = [a.text() for a in entry.actions()]
+    assert labels[0].startswith("New\t") and labels[1].startswith("Save\t")
+    window.show_page("persona")
+    entry.aboutToShow.emit()
+    new = window.findChild(QAction, "personaNewAction")
+    assert new.isEnabled()
+    new.trigger()
+    assert not window.findChild(QLineEdit, "personaName").isReadOnly()  # a new entry's name

@@ -247,6 +247,14 @@ class MainWindow(QMainWindow):
         edit = self.menuBar().addMenu("&Edit")
         edit.addAction(self.undo_action)
         edit.addAction(self.redo_action)
+        observation = self.menuBar().addMenu("&Observation")
+        observation.setObjectName("observationMenu")
+        page = self.observations_page
+        for action in (page.pin_action, page.forget_action, page.restore_action, page.edit_action):
+            observation.addAction(action)
+        observation.addSeparator()
+        observation.addAction(page.delete_action)
+        self._build_entry_menu()
         view = self.menuBar().addMenu("&View")
         view.addAction(
             self._action(
@@ -276,6 +284,32 @@ class MainWindow(QMainWindow):
                 "About Memory Desk",
             )
         )
+
+    def _build_entry_menu(self) -> None:
+        """The persona page's buttons as a menu that names their shortcuts.
+
+        The page's own QShortcuts press the buttons; giving these actions the same keys
+        would make every shortcut ambiguous, so the menu only shows them (after a tab).
+        """
+        menu = self.menuBar().addMenu("E&ntry")
+        menu.setObjectName("entryMenu")
+        entries: list[tuple[QAction, QWidget]] = []
+        for name, button in self.persona_page.buttons.items():
+            tip = button.toolTip()
+            keys = tip[tip.rfind("(") + 1 : -1] if tip.endswith(")") else ""
+            action = QAction(f"{button.text()}\t{keys}" if keys else button.text(), self)
+            action.setObjectName(f"{name}Action")
+            action.setStatusTip(tip)
+            action.triggered.connect(button.click)
+            menu.addAction(action)
+            entries.append((action, button))
+
+        def sync() -> None:
+            on_page = self.pages.currentWidget() is self.persona_page
+            for action, button in entries:
+                action.setEnabled(on_page and button.isEnabled())
+
+        menu.aboutToShow.connect(sync)
 
     # -- opening sources ----------------------------------------------------------------------
 
