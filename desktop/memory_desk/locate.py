@@ -274,22 +274,23 @@ def locate_persona_folders(
 def has_entry_files(folder: Path) -> bool:
     """True if the folder holds at least one ``*.md`` file that is not hidden.
 
-    This is only a cheap "is there anything here" test for discovery; reading the
-    entries and judging them is ``memory_desk.core.persona``'s job.
+    This is only a cheap "is there anything here" test for discovery (it stops at the first
+    entry, and scandir knows file types without a stat each); reading the entries and
+    judging them is ``memory_desk.core.persona``'s job.
     """
     try:
-        children = list(folder.iterdir())
+        with os.scandir(folder) as children:
+            return any(_looks_like_entry(child) for child in children)
     except OSError:
         return False
-    return any(_looks_like_entry(child) for child in children)
 
 
-def _looks_like_entry(path: Path) -> bool:
-    name = path.name
+def _looks_like_entry(entry: os.DirEntry[str]) -> bool:
+    name = entry.name
     if name.startswith(".") or not name.endswith(".md"):
         return False
     try:
-        return path.is_file()
+        return entry.is_file()
     except OSError:
         return False
 
@@ -320,11 +321,25 @@ def _agent_folders(agent_dir: Path) -> list[PersonaLocation]:
 
 
 def _account_dirs(memory: Path) -> list[Path]:
+    """Subfolders of a memory folder: each may be an account's memory. A folder of thousands
+    of entries is listed once with scandir, without a stat per file."""
     try:
-        children = sorted(memory.iterdir(), key=lambda path: path.name)
+        with os.scandir(memory) as children:
+            names = sorted(
+                child.name
+                for child in children
+                if not child.name.startswith(".") and _entry_is_dir(child)
+            )
     except OSError:
         return []
-    return [child for child in children if not child.name.startswith(".") and _is_dir(child)]
+    return [memory / name for name in names]
+
+
+def _entry_is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def _added_location(path: Path) -> PersonaLocation:

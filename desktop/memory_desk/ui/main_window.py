@@ -180,7 +180,7 @@ class MainWindow(QMainWindow):
 
         self._sources_timer = QTimer(self)
         self._sources_timer.setInterval(SOURCES_REFRESH_MS)
-        self._sources_timer.timeout.connect(self.refresh_sources)
+        self._sources_timer.timeout.connect(lambda: self.refresh_sources(recount=False))
 
     # -- building -----------------------------------------------------------------------------
 
@@ -384,8 +384,11 @@ class MainWindow(QMainWindow):
         self._sources_timer.start()
         return bool(self._sources)
 
-    def refresh_sources(self) -> None:
-        """Add stores that appeared, mark those that vanished, and update every count."""
+    def refresh_sources(self, *, recount: bool = True) -> None:
+        """Add stores that appeared, mark those that vanished, and (``recount``) update every
+        count. The periodic check does not recount: the watchers update a source's count when
+        it changes, and recounting a 5,000-entry folder every few seconds cost 4 % of a core
+        while idle."""
         from memory_desk.locate import locate_alisio, locate_persona_folders
 
         if self._locating:
@@ -405,7 +408,20 @@ class MainWindow(QMainWindow):
                 self.open_persona_folder(location.path, label=location.label, found=True)
         finally:
             self._locating = False
-        self.update_counts()
+        if recount:
+            self.update_counts()
+        else:
+            self._check_presence()
+
+    def _check_presence(self) -> None:
+        """Cheap: mark sources that vanished or came back, reopen replaced databases."""
+        for group in (self._db_group, self._persona_group):
+            for row in range(group.childCount()):
+                item = group.child(row)
+                source = item.data(0, SOURCE_ROLE)
+                self._reopen_if_replaced(source)
+                if (item.text(1) == "gone") == source.path.exists():
+                    self._update_item(item, source)
 
     def _add_source(self, source: Source) -> None:
         self._watch(source)
