@@ -89,6 +89,7 @@ def test_welcome_demo_opens_the_demo(open_window, qtbot) -> None:
     assert groups.count("Memory of the person") >= 2
     qtbot.waitUntil(lambda: table(window).model().rowCount() > 100)
     assert "Demo data" in source_info(window)
+    assert "312 live · 30 forgotten · 14 pinned" in source_info(window)
     assert not window.findChild(QWidget, "liveIndicator").isHidden()
 
 

@@ -600,12 +600,17 @@ class MainWindow(QMainWindow):
         except StoreError as exc:
             item.setText(1, "!")
             item.setToolTip(1, str(exc))
+        if self.current_source() is source:
+            self._show_source_info(source)
 
     def _show_source_info(self, source: Source | None) -> None:
         if source is None:
             self.source_info.clear()
             return
         lines = [str(source.path)]
+        item = self._item_for(source)
+        if item is not None and item.toolTip(1):
+            lines.append(item.toolTip(1))  # the counts: live/forgotten/pinned, or entries/problems
         if source.kind == "db":
             versions = ", ".join(str(v) for v in sorted(source.store.schema_versions))
             lines.append(f"Schema {versions}")
