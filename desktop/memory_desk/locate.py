@@ -267,7 +267,7 @@ def locate_persona_folders(
         path = _absolute(Path(folder).expanduser())
         if _identity(path) not in seen:
             seen.add(_identity(path))
-            found.append(_added_location(path))
+            found.append(describe_folder(path))
     return found
 
 
@@ -342,7 +342,7 @@ def _entry_is_dir(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _added_location(path: Path) -> PersonaLocation:
+def describe_folder(path: Path) -> PersonaLocation:
     """Label an added folder by agent when it sits where an agent keeps memory."""
     if path.name == "memory" and path.parent.name.startswith("."):
         agent = path.parent.name[1:]

@@ -868,10 +868,8 @@ def alisio_info(alisio: AlisioLocation) -> dict:
 
 
 def folder_label(path: Path) -> str:
-    """``miyagi`` for ~/.miyagi/memory, ``miyagi / work`` for ~/.miyagi/memory/work."""
-    parts = Path(path).expanduser().absolute().parts
-    if "memory" in parts:
-        at = len(parts) - 1 - parts[::-1].index("memory")
-        agent = parts[at - 1].lstrip(".") if at > 0 else Path(path).name
-        return " / ".join([agent, *parts[at + 1 :]])
-    return Path(path).name
+    """``miyagi`` for ~/.miyagi/memory, ``miyagi (work)`` for ~/.miyagi/memory/work: the same
+    labels as the folders Memory Desk finds by itself."""
+    from memory_desk.locate import describe_folder
+
+    return describe_folder(Path(path).expanduser().absolute()).label
