@@ -333,6 +333,26 @@ def test_agent_deletes_the_edited_row_close_leaves_the_form(qtbot, window, db) -
     qtbot.waitUntil(lambda: agent_row not in ids(window), timeout=WAIT_MS)
 
 
+def test_agent_deletes_the_edited_row_keep_saves_it_as_a_new_one(qtbot, window, db) -> None:
+    agent_row = ids(window)[0]
+    before = {name: column(db, name, agent_row) for name in ("project", "scope", "session_id")}
+    start_editing(qtbot, window, "**What** my version <private>secret</private>")
+    run_tool(db, "delete", agent_row)
+    qtbot.waitUntil(banner(window).isVisible, timeout=WAIT_MS)
+    click(qtbot, window, "conflictKeep")
+    click(qtbot, window, "saveEditButton")
+    qtbot.waitUntil(lambda: "Saved as new observation" in window.message_bar.text())
+    created = int(window.message_bar.text().split("#")[1].split()[0])
+    qtbot.waitUntil(lambda: created in ids(window), timeout=WAIT_MS)
+    assert created != agent_row and agent_row not in ids(window)
+    assert column(db, "content", created) == "**What** my version [REDACTED]"
+    assert {name: column(db, name, created) for name in before} == before
+    assert column(db, "revision_count", created) == 1
+    qtbot.waitUntil(lambda: page(window).selected_ids() == [created], timeout=WAIT_MS)
+    with plugin_connection(db) as conn:
+        conn.execute("INSERT INTO observations_fts(observations_fts) VALUES('integrity-check')")
+
+
 # -- pause, and the app's own writes ------------------------------------------------------------
 
 

@@ -647,3 +647,31 @@ def test_put_back_deleted_at_undoes_a_forget(store: ObservationStore) -> None:
     assert store.put_back_deleted_at(forgotten) == {id: BASE_NOW + 9 for id in ids}
     assert all(store.get(id).deleted_at is None for id in ids)
     assert store.put_back_deleted_at(forgotten) == {}  # nothing left to change
+
+
+def test_recreate_saves_a_deleted_row_again_as_the_plugin_inserts(
+    store: ObservationStore, db: Path
+) -> None:
+    gone = store.get(read_all(db)[0].id)
+    store.delete([gone.id])
+    created = store.recreate(
+        gone,
+        title="Kept by hand",
+        content="**What** mine <private>token</private>",
+        type="decision",
+        topic_key="",
+    )
+    assert created.id != gone.id and store.get(gone.id) is None
+    assert (created.project, created.scope, created.session_id, created.pinned) == (
+        gone.project,
+        gone.scope,
+        gone.session_id,
+        gone.pinned,
+    )
+    assert created.content == "**What** mine [REDACTED]" and created.topic_key is None
+    assert created.revision_count == 1 and created.access_count == 0
+    assert created.normalized_hash == alisio.normalized_hash(created.content)
+    assert store.search_ids("Kept by hand") == [created.id]
+    assert fts_integrity_problem(db) is None
+    with pytest.raises(StoreError):
+        store.recreate(gone, title="x", content="y", type="nonsense", topic_key="")

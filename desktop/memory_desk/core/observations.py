@@ -422,16 +422,7 @@ class ObservationStore:
         """
         new_title = None if title is None else _checked_title(title)
         new_content = None if content is None else alisio.cap_content(alisio.redact(content))
-        if type is not None and not alisio.is_valid_type(type):
-            raise StoreError(
-                f"“{type}” is not an observation type; use one of: "
-                + ", ".join(alisio.OBSERVATION_TYPES)
-            )
-        if topic_key and not alisio.is_valid_topic_key(topic_key):
-            raise StoreError(
-                f"“{topic_key}” is not a topic key; use kebab-case words joined by “/”,"
-                " e.g. “auth/token-refresh” (or leave it empty for none)"
-            )
+        _check_type_and_topic(type, topic_key)
 
         def change(conn: sqlite3.Connection) -> EditResult:
             before = _fetch_existing(conn, id)
@@ -459,6 +450,45 @@ class ObservationStore:
             return EditResult(before, _fetch_existing(conn, id))
 
         return self._write("edit", change)
+
+    def recreate(
+        self, observation: Observation, *, title: str, content: str, type: str, topic_key: str
+    ) -> Observation:
+        """Save the person's version of a row the agent deleted meanwhile, as a new row.
+
+        It is the plugin's plain insert: the deleted row's project, scope, session and tool,
+        the person's text (redacted, capped, hashed), counters afresh, its pin kept. The
+        deleted row's id cannot be reused safely (AUTOINCREMENT), so the new row has its own.
+        """
+        new_title = _checked_title(title)
+        new_content = alisio.cap_content(alisio.redact(content))
+        _check_type_and_topic(type, topic_key)
+
+        def change(conn: sqlite3.Connection) -> Observation:
+            now = alisio.now_ms()
+            cursor = conn.execute(
+                "INSERT INTO observations (session_id, type, title, content, tool_name, project,"
+                " scope, topic_key, normalized_hash, last_seen_at, pinned, created_at,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    observation.session_id,
+                    type,
+                    new_title,
+                    new_content,
+                    observation.tool_name,
+                    observation.project,
+                    observation.scope,
+                    topic_key or None,
+                    alisio.normalized_hash(new_content),
+                    now,
+                    int(observation.pinned),
+                    now,
+                    now,
+                ),
+            )
+            return _fetch_existing(conn, int(cursor.lastrowid))
+
+        return self._write("save the observation again", change)
 
     def undo_edit(self, result: EditResult) -> Observation:
         """Put back the columns an edit rewrote, if the row is still exactly as it left it."""
@@ -858,6 +888,20 @@ def _checked_title(title: str) -> str:
     if not capped.strip():
         raise StoreError("An observation needs a title; type one before saving")
     return capped
+
+
+def _check_type_and_topic(type: str | None, topic_key: str | None) -> None:
+    """The plugin's rules for a type and a topic_key (None: not being changed)."""
+    if type is not None and not alisio.is_valid_type(type):
+        raise StoreError(
+            f"“{type}” is not an observation type; use one of: "
+            + ", ".join(alisio.OBSERVATION_TYPES)
+        )
+    if topic_key and not alisio.is_valid_topic_key(topic_key):
+        raise StoreError(
+            f"“{topic_key}” is not a topic key; use kebab-case words joined by “/”,"
+            " e.g. “auth/token-refresh” (or leave it empty for none)"
+        )
 
 
 def _update_columns(conn: sqlite3.Connection, id: int, values: Mapping[str, object]) -> None:

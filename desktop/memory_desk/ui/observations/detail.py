@@ -95,11 +95,14 @@ class ObservationDetail(QWidget):
 
     Signals:
         save_requested(Observation, dict, bool): the base row, the changed fields, restore too
+        recreate_requested(Observation, dict): the agent deleted the base row and the person
+            kept editing: save every field of the form as a new row
         edit_started(): the form opened
         edit_finished(): the form closed (saved or cancelled)
     """
 
     save_requested = Signal(object, dict, bool)
+    recreate_requested = Signal(object, dict)
     edit_started = Signal()
     edit_finished = Signal()
 
@@ -113,7 +116,7 @@ class ObservationDetail(QWidget):
         self._conflict: str | None = None
         self._theirs: Observation | None = None
         self._restore_on_save = False  # Keep on a forgotten row: the save brings it back
-        self._gone = False  # Keep on a deleted row: the text stays, but cannot be saved
+        self._gone = False  # Keep on a deleted row: saving creates it again as a new row
         self.compare_dialog: CompareDialog | None = None
         self._stack = QStackedWidget(self)
         self._stack.addWidget(self._build_empty())
@@ -339,15 +342,13 @@ class ObservationDetail(QWidget):
                 " banner above first."
             )
             return
-        if self._gone:
-            self.show_edit_error(
-                f"Observation #{self._editing.id} was deleted from the database, so it cannot"
-                " be saved. Copy your text if you need it, then Cancel."
-            )
-            return
         problem = self._validation_problem()
         if problem:
             self.show_edit_error(problem)
+            return
+        if self._gone:
+            self.edit_error.hide()
+            self.recreate_requested.emit(self._editing, self._form_values())
             return
         changes = self._changes()
         if not changes:
@@ -406,7 +407,7 @@ class ObservationDetail(QWidget):
         consequence = (
             "Keep to go on (saving restores it), or Close."
             if kind == FORGOTTEN
-            else "Keep to go on reading your text (it cannot be saved), or Close."
+            else "Keep to go on (saving creates it again, as a new observation), or Close."
         )
         self.banner.show_gone(
             f"Another program {what} observation #{self._editing.id} while you were editing it."
@@ -476,16 +477,19 @@ class ObservationDetail(QWidget):
             return "The content cannot be empty."
         return ""
 
-    def _changes(self) -> dict[str, str]:
-        """Only the fields the person changed, so the revision records exactly that."""
-        original = self._editing
-        assert original is not None
-        wanted = {
+    def _form_values(self) -> dict[str, str]:
+        return {
             "title": self.edit_title.text().strip(),
             "type": self.edit_type.currentText(),
             "topic_key": self.edit_topic_key.text().strip(),
             "content": self.edit_content.toPlainText(),
         }
+
+    def _changes(self) -> dict[str, str]:
+        """Only the fields the person changed, so the revision records exactly that."""
+        original = self._editing
+        assert original is not None
+        wanted = self._form_values()
         before = {
             "title": original.title,
             "type": original.type,

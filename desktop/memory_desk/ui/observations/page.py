@@ -103,6 +103,7 @@ class ObservationsPage(QWidget):
         self._last_error: str | None = None
         self._save_conflict: str | None = None
         self._retrying_save = False
+        self._pending_select: int | None = None  # a row this page just created: show it
         self._select_first = False  # the store's first answer selects its first row
         self._showing = 0
 
@@ -129,6 +130,7 @@ class ObservationsPage(QWidget):
         self.table.selectionModel().currentRowChanged.connect(self._on_current_changed)
         self.table.selectionModel().selectionChanged.connect(self._update_actions)
         self.detail.save_requested.connect(self._on_save_requested)
+        self.detail.recreate_requested.connect(self._on_recreate_requested)
         self.detail.edit_started.connect(self._update_actions)
         self.detail.edit_finished.connect(self._on_edit_finished)
         self._set_enabled_for_store()
@@ -338,6 +340,9 @@ class ObservationsPage(QWidget):
         self.model.reload(mark_revised=not new_query)
         if arrived:
             self.model.mark(arrived)
+        if self._pending_select is not None and self.model.row_of(self._pending_select) >= 0:
+            self._select_ids([self._pending_select], self._pending_select)
+            self._pending_select = None
         self._showing = len(result.ids)
         totals = result.totals
         self.status_changed.emit(
@@ -631,6 +636,23 @@ class ObservationsPage(QWidget):
             self.detail.show_edit_error(self._last_error)
         else:
             self.detail.finish_edit()
+
+    def _on_recreate_requested(self, deleted: Observation, values: dict[str, str]) -> None:
+        """The agent deleted the row being edited and the person kept their text: save it as
+        a new observation, and show that one."""
+        if self._store is None:
+            return
+        try:
+            created = self._store.recreate(deleted, **values)
+        except StoreError as exc:
+            self.detail.show_edit_error(str(exc))
+            return
+        self.detail.finish_edit()
+        self._pending_select = created.id
+        self.refresh()
+        self.info_raised.emit(
+            f"Saved as new observation #{created.id} (the agent had deleted #{deleted.id})"
+        )
 
     def _on_save_conflict(self, message: str) -> None:
         """The store refused the save because the row changed since the form's base: show
