@@ -433,3 +433,37 @@ def test_menus_list_every_row_and_entry_action(open_window, tmp_path) -> None:
     assert new.isEnabled()
     new.trigger()
     assert not window.findChild(QLineEdit, "personaName").isReadOnly()  # a new entry's name
+
+
+def test_live_counts_of_the_open_source_come_from_its_page(
+    open_window, qtbot, tmp_path, monkeypatch
+) -> None:
+    """An agent's write to the source in front is counted once, by the page's own query on
+    its worker thread; the sidebar reuses those counts instead of querying again."""
+    import subprocess
+    import sys
+    import threading
+
+    from memory_desk.core.observations import ObservationStore
+
+    db = make_database(tmp_path / "memory.sqlite")
+    window = open_window(["--db", str(db)])
+    label = f"{db.parent.name}/memory.sqlite"
+    qtbot.waitUntil(lambda: ("Alisio observations", label, "2") in source_rows(window))
+    on_main_thread = []
+    totals = ObservationStore.totals
+
+    def counted(self):
+        on_main_thread.append(threading.current_thread() is threading.main_thread())
+        return totals(self)
+
+    monkeypatch.setattr(ObservationStore, "totals", counted)
+    agent = (
+        "import sys; from memory_desk.core import alisio;"
+        "c = alisio.connect_like_plugin(sys.argv[1]);"
+        "alisio.save_observation(c, title='Third', content='c', type='learning', project='p-1')"
+    )
+    subprocess.run([sys.executable, "-c", agent, str(db)], check=True, timeout=60)
+    qtbot.waitUntil(lambda: ("Alisio observations", label, "3") in source_rows(window))
+    assert on_main_thread and not any(on_main_thread)
+    assert "3 live" in source_info(window)

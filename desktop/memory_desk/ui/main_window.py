@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 
 from memory_desk import __version__
 from memory_desk.core import StoreError
-from memory_desk.core.observations import ObservationStore
+from memory_desk.core.observations import ObservationStore, Totals
 from memory_desk.core.persona import PersonaFolder
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.live import MODE_POLLING, DatabaseWatcher, FolderWatcher
@@ -479,7 +479,8 @@ class MainWindow(QMainWindow):
     def _on_database_changed(self, source: Source) -> None:
         self._note_change()
         if self.current_source() is source:
-            self.observations_page.refresh()
+            self.observations_page.refresh()  # its answer brings the counts
+            return
         item = self._item_for(source)
         if item is not None:
             self._update_item(item, source)
@@ -491,7 +492,8 @@ class MainWindow(QMainWindow):
             if source.kind == "persona" and source.watch_key == key:
                 self._note_change()
                 if self.current_source() is source:
-                    self.persona_page.reload()
+                    self.persona_page.reload()  # its status brings the counts
+                    continue
                 item = self._item_for(source)
                 if item is not None:
                     self._update_item(item, source)
@@ -576,7 +578,15 @@ class MainWindow(QMainWindow):
             self.observations_page.set_store(store)
         old.close()
 
-    def _update_item(self, item: QTreeWidgetItem, source: Source) -> None:
+    def _update_item(
+        self,
+        item: QTreeWidgetItem,
+        source: Source,
+        *,
+        totals: Totals | None = None,
+        entries: list | None = None,
+    ) -> None:
+        """Show a source's counts; ``totals``/``entries`` when a page already has them."""
         if not source.path.exists():
             item.setText(1, "gone")
             item.setToolTip(1, f"{source.path} is no longer there")
@@ -585,7 +595,7 @@ class MainWindow(QMainWindow):
         item.setForeground(0, self.palette().text())
         try:
             if source.kind == "db":
-                totals = source.store.totals()
+                totals = totals or source.store.totals()
                 item.setText(1, f"{totals.live:,}")
                 item.setToolTip(
                     1,
@@ -593,7 +603,7 @@ class MainWindow(QMainWindow):
                     f"{totals.pinned:,} pinned",
                 )
             else:
-                entries = source.store.entries()
+                entries = source.store.entries() if entries is None else entries
                 problems = sum(1 for entry in entries if entry.problems)
                 item.setText(1, f"{len(entries)}" + (" ⚠" if problems else ""))
                 item.setToolTip(1, f"{len(entries)} entries · {problems} with problems")
@@ -766,16 +776,24 @@ class MainWindow(QMainWindow):
     def _on_observations_status(self, text: str) -> None:
         if self.pages.currentWidget() is self.observations_page:
             self.status_label.setText(text)
-        item = self.sources.currentItem()
-        if item is not None and item.data(0, SOURCE_ROLE) is not None:
-            self._update_item(item, item.data(0, SOURCE_ROLE))
+        self._update_current_item(totals=self.observations_page.totals)
 
     def _on_persona_status(self, text: str) -> None:
         if self.pages.currentWidget() is self.persona_page:
             self.status_label.setText(text)
+        self._update_current_item(entries=self.persona_page.entries())
+
+    def _update_current_item(self, **counted) -> None:
+        """The page in front just counted its source: show those counts, query nothing."""
         item = self.sources.currentItem()
-        if item is not None and item.data(0, SOURCE_ROLE) is not None:
-            self._update_item(item, item.data(0, SOURCE_ROLE))
+        source = item.data(0, SOURCE_ROLE) if item is not None else None
+        if source is None:
+            return
+        page_store = (
+            self.observations_page.store if source.kind == "db" else self.persona_page.folder()
+        )
+        if page_store is source.store:
+            self._update_item(item, source, **counted)
 
     # -- state --------------------------------------------------------------------------------
 

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from memory_desk.core import StoreError
-from memory_desk.core.observations import Observation, ObservationStore
+from memory_desk.core.observations import Observation, ObservationStore, Totals
 from memory_desk.ui.observations.commands import (
     EditCommand,
     ForgetCommand,
@@ -104,6 +104,7 @@ class ObservationsPage(QWidget):
         self._save_conflict: str | None = None
         self._retrying_save = False
         self._pending_select: int | None = None  # a row this page just created: show it
+        self.totals: Totals | None = None  # with the last answer: the window's counts reuse it
         self._select_first = False  # the store's first answer selects its first row
         self._showing = 0
 
@@ -344,7 +345,7 @@ class ObservationsPage(QWidget):
             self._select_ids([self._pending_select], self._pending_select)
             self._pending_select = None
         self._showing = len(result.ids)
-        totals = result.totals
+        totals = self.totals = result.totals
         self.status_changed.emit(
             f"Showing {self._showing:,} · {totals.live:,} live · "
             f"{totals.forgotten:,} forgotten · {totals.pinned:,} pinned"

@@ -259,6 +259,10 @@ class PersonaPage(QWidget):
         if self._compare is not None:
             self._compare.close()
 
+    def entries(self) -> list[PersonaEntry]:
+        """The folder's entries as the page last read them (the window counts these)."""
+        return list(self._entries.values())
+
     def status_text(self) -> str:
         """The counts last sent through ``status_changed``."""
         return self._status
