@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from memory_desk.core.jstext import JS_WHITESPACE
 from memory_desk.core.persona_format import (
-    JS_WHITESPACE,
     compose,
     encode_value,
     js_trim,

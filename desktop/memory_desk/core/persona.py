@@ -36,6 +36,7 @@ from pathlib import Path
 
 from memory_desk.core.appdirs import trash_dir
 from memory_desk.core.errors import ConflictError, StoreError
+from memory_desk.core.jstext import utf16_key
 from memory_desk.core.persona_format import (
     BOM,
     ISO_UTC_MS_RE,
@@ -220,15 +221,10 @@ def default_trash_dir() -> Path:
 # ----------------------------------------------------------------------------- the agent's view
 
 
-def _js_key(text: str) -> bytes:
-    """A sort key that orders strings as JavaScript compares them (UTF-16 code units)."""
-    return text.encode("utf-16-be", "surrogatepass")
-
-
 def agent_order(entries: Iterable[PersonaEntry]) -> list[PersonaEntry]:
     """The entries the agent sees, in its order: ``updated`` descending, then name."""
-    visible = sorted((e for e in entries if e.agent_visible), key=lambda e: _js_key(e.name))
-    return sorted(visible, key=lambda e: _js_key(e.updated), reverse=True)
+    visible = sorted((e for e in entries if e.agent_visible), key=lambda e: utf16_key(e.name))
+    return sorted(visible, key=lambda e: utf16_key(e.updated), reverse=True)
 
 
 def agent_index(entries: Iterable[PersonaEntry]) -> str:

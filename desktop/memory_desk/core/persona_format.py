@@ -25,13 +25,8 @@ from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import NamedTuple
 
-# JavaScript's WhiteSpace and LineTerminator code points: what String.prototype.trim removes.
-# Python's str.strip() differs (it removes U+001C..U+001F and U+0085, keeps U+FEFF).
-JS_WHITESPACE = (
-    "\t\n\v\f\r \u00a0\u1680"
-    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
+from memory_desk.core.jstext import js_trim
+
 BOM = "\ufeff"
 HEADER_FENCE = "---"
 QUOTES = "\"'"
@@ -40,11 +35,6 @@ LIST_ITEM_RE = re.compile(r"[ \t]+-(?:[ \t]+(.*))?", re.DOTALL)
 ISO_UTC_MS_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z")
 
 Value = str | tuple[str, ...]
-
-
-def js_trim(text: str) -> str:
-    """Trim ``text`` exactly as JavaScript's ``String.prototype.trim`` does."""
-    return text.strip(JS_WHITESPACE)
 
 
 class Line(NamedTuple):

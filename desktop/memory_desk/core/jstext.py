@@ -1,0 +1,54 @@
+"""Text as JavaScript handles it: the agents are JavaScript programs, Memory Desk is not.
+
+Both agents measure, trim, split and compare strings with JavaScript's rules, which differ
+from Python's in small ways that change what ends up on disk: ``String.prototype.trim`` and the
+regular-expression class ``\\s`` include U+FEFF but not U+001C..U+001F nor U+0085 (Python's
+``str.strip`` and ``\\s`` are the other way round); ``.length`` and ``.slice`` count UTF-16
+code units, so an emoji outside the BMP counts 2 and a cut can fall between its halves; and
+``<`` compares strings by UTF-16 code units. This module is the one place that knows those
+rules; the persona grammar and the plugin's rules both build on it. Pure Python, no Qt.
+"""
+
+from __future__ import annotations
+
+import re
+
+# JavaScript's WhiteSpace and LineTerminator code points: what trim() removes and \s matches.
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680"
+    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+# JavaScript's LineTerminator code points: where its regular-expression "." stops.
+JS_LINE_TERMINATORS = "\n\r\u2028\u2029"
+
+JS_SPACE_CLASS = "[" + re.escape(JS_WHITESPACE) + "]"
+JS_SPACE_RUNS_RE = re.compile(JS_SPACE_CLASS + "+")
+JS_DOT_CLASS = "[^" + re.escape(JS_LINE_TERMINATORS) + "]"
+
+
+def js_trim(text: str) -> str:
+    """Trim ``text`` exactly as JavaScript's ``String.prototype.trim`` does."""
+    return text.strip(JS_WHITESPACE)
+
+
+def utf16_len(text: str) -> int:
+    """``text.length`` in JavaScript: UTF-16 code units (a character outside the BMP is 2)."""
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def utf16_slice(text: str, stop: int) -> str:
+    """``text.slice(0, stop)`` in JavaScript, as it reaches a UTF-8 file.
+
+    A cut between the two halves of a surrogate pair leaves a lone half in JavaScript, which
+    Node writes to UTF-8 as U+FFFD; the same happens here, so the result is always storable.
+    """
+    if stop <= 0:
+        return ""
+    units = text.encode("utf-16-le", "surrogatepass")[: 2 * stop]
+    return units.decode("utf-16-le", "replace")
+
+
+def utf16_key(text: str) -> bytes:
+    """A sort key that orders strings as JavaScript's ``<`` does (UTF-16 code units)."""
+    return text.encode("utf-16-be", "surrogatepass")
