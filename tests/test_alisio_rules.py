@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from alisio_fixtures import build_database
 from memory_desk.core import alisio
 
 
@@ -35,6 +36,83 @@ def test_database_is_created_as_the_plugin_does(db: Path) -> None:
     assert len(triggers) == 3
 
 
+# The plugin's own names (src/store.ts), written out here rather than read from alisio.py,
+# so a fixture built from anything else fails.
+PLUGIN_OBJECTS = {
+    ("table", "schema_migrations", "schema_migrations"),
+    ("table", "observations", "observations"),
+    ("index", "observations_recent", "observations"),
+    ("index", "observations_topic", "observations"),
+    ("index", "observations_hash", "observations"),
+    ("index", "observations_session", "observations"),
+    ("table", "observations_fts", "observations_fts"),
+    ("trigger", "observations_ai", "observations"),
+    ("trigger", "observations_ad", "observations"),
+    ("trigger", "observations_au", "observations"),
+    ("table", "memory_sessions", "memory_sessions"),
+    ("index", "memory_sessions_recent", "memory_sessions"),
+    ("table", "user_prompts", "user_prompts"),
+    ("index", "user_prompts_recent", "user_prompts"),
+    ("table", "injected_context", "injected_context"),
+}
+# What SQLite itself adds: FTS5's shadow tables, AUTOINCREMENT's counter, the indexes of
+# TEXT primary keys.
+SQLITE_OBJECTS = {
+    ("table", f"observations_fts_{shadow}", f"observations_fts_{shadow}")
+    for shadow in ("data", "idx", "docsize", "config")
+} | {
+    ("table", "sqlite_sequence", "sqlite_sequence"),
+    ("index", "sqlite_autoindex_memory_sessions_1", "memory_sessions"),
+    ("index", "sqlite_autoindex_injected_context_1", "injected_context"),
+}
+INDEX_COLUMNS = {
+    "observations_recent": ["project", "deleted_at", "updated_at"],
+    "observations_topic": ["scope", "topic_key", "project"],
+    "observations_hash": ["normalized_hash", "project"],
+    "observations_session": ["session_id", "created_at"],
+    "memory_sessions_recent": ["project", "ended_at"],
+    "user_prompts_recent": ["project", "created_at"],
+}
+
+
+def schema_objects(path: Path) -> set[tuple[str, str, str]]:
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT type, name, tbl_name FROM sqlite_master").fetchall()
+    conn.close()
+    return set(rows)
+
+
+def test_the_ddl_creates_exactly_the_plugins_objects(db: Path) -> None:
+    assert schema_objects(db) == PLUGIN_OBJECTS | SQLITE_OBJECTS
+    conn = sqlite3.connect(db)
+    for index, columns in INDEX_COLUMNS.items():
+        assert [row[2] for row in conn.execute(f"PRAGMA index_info({index})")] == columns
+    partial = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'observations_topic'")
+    assert "WHERE topic_key IS NOT NULL" in partial.fetchone()[0]
+    triggers = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"))
+    assert "AFTER INSERT ON observations" in triggers["observations_ai"]
+    assert "AFTER DELETE ON observations" in triggers["observations_ad"]
+    assert (
+        "AFTER UPDATE OF title, content, tool_name, type, project, topic_key ON observations"
+        in triggers["observations_au"]
+    )
+    conn.close()
+
+
+def test_the_test_fixtures_build_the_plugins_schema(tmp_path: Path) -> None:
+    built = build_database(tmp_path / "fixture.sqlite", 5)
+    assert schema_objects(built) == PLUGIN_OBJECTS | SQLITE_OBJECTS
+
+
+def test_the_migration_runs_again_without_error(db: Path) -> None:
+    """Every statement is ``IF NOT EXISTS`` / ``OR IGNORE``, as the plugin's are."""
+    conn = alisio.connect_like_plugin(db)
+    conn.executescript(alisio.SCHEMA_PREAMBLE)
+    conn.executescript("BEGIN;" + alisio.SCHEMA_100 + alisio.SCHEMA_101 + "COMMIT;")
+    conn.close()
+    assert schema_objects(db) == PLUGIN_OBJECTS | SQLITE_OBJECTS
+
+
 def test_older_plugin_database_has_no_injected_context(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite"
     alisio.create_database(path, versions=(100,))
@@ -55,7 +133,7 @@ def test_private_spans_are_redacted_across_lines() -> None:
 
 
 def test_caps_keep_the_plugin_limits() -> None:
-    assert len(alisio.cap_title("t" * 500)) == alisio.TITLE_CAP
+    assert alisio.cap_title("t" * 500) == "t" * 185 + "... [truncated]"
     capped = alisio.cap_content("c" * 60_000)
     assert len(capped) == alisio.CONTENT_CAP and capped.endswith("... [truncated]")
     assert alisio.cap_content("short") == "short"

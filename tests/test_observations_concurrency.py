@@ -14,10 +14,12 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from alisio_fixtures import PROJECTS, build_database, fts_integrity_problem, read_all
-from memory_desk.core.observations import ObservationStore
+from memory_desk.core import TopicConflict
+from memory_desk.core.observations import TOPIC_CHOICES, ObservationStore
 
 AGENT = Path(__file__).parent / "agents" / "alisio_agent.py"
 AGENT_PROJECT = "agent-0badc0de"
@@ -50,12 +52,21 @@ def browse_and_write(store: ObservationStore, rng: random.Random) -> int:
     store.pin(rng.sample(agent_ids, min(3, len(agent_ids))), pinned=rng.random() < 0.7)
     forgotten = store.forget(rng.sample(agent_ids, min(2, len(agent_ids))))
     if forgotten and rng.random() < 0.5:
-        store.put_back_deleted_at(forgotten)  # undo of the forget
-    store.restore(rng.sample(agent_ids, 1))
+        asking_about_topics(rng, store.put_back_deleted_at, forgotten)  # undo of the forget
+    asking_about_topics(rng, store.restore, rng.sample(agent_ids, 1))
     own = store.search_ids(project=PROJECTS[0])[:20]
     edit = store.edit(rng.choice(own), title=f"Edited while the agent runs {rng.random()}")
     store.undo_edit(edit)
     return 6
+
+
+def asking_about_topics(rng: random.Random, write: Callable[..., object], *args: object) -> None:
+    """Bringing a row back may clash with the agent's newer row on its topic: the person
+    then picks one of the choices, as the window asks them to."""
+    try:
+        write(*args)
+    except TopicConflict:
+        write(*args, on_topic_conflict=rng.choice(TOPIC_CHOICES))
 
 
 def test_the_agent_and_the_store_write_the_same_file(tmp_path: Path) -> None:

@@ -241,7 +241,7 @@ BREAKAGES = {
     "index pages garbled": "UPDATE observations_fts_data SET block = randomblob(length(block))"
     " WHERE id > 10",
     "shadow table dropped": "DROP TABLE observations_fts_idx",
-    "rows written without the trigger": "DROP TRIGGER observations_fts_insert;"
+    "rows written without the trigger": "DROP TRIGGER observations_ai;"
     " INSERT INTO observations (type, title, content, project, normalized_hash, created_at,"
     " updated_at) VALUES ('decision', 'ghost', 'ghost', 'p', 'h', 1, 1)",
 }
@@ -271,7 +271,7 @@ def test_an_index_that_breaks_while_open_is_reported_by_search(tmp_path: Path) -
 def test_missing_triggers_open_with_a_warning(tmp_path: Path) -> None:
     path = build_database(tmp_path / "memory.sqlite", 20)
     with plugin_connection(path) as conn:
-        conn.execute("DROP TRIGGER observations_fts_update")
+        conn.execute("DROP TRIGGER observations_au")
     with ObservationStore(path) as store:
         assert any("triggers are missing" in w for w in store.warnings)
 

@@ -1,8 +1,10 @@
 """Alisio's memory plugin, as Memory Desk understands it (FORMATS.md, part A).
 
 This module is the one place that knows the plugin's schema and its write rules:
-the normalised hash, ``<private>`` redaction, the title/content caps, what a valid
-type and topic_key are, and how a save upserts by topic_key or counts a duplicate.
+the exact DDL of its migrations (object names included), the normalised hash,
+``<private>`` redaction, trimming and the title/content caps (all with JavaScript's
+string semantics, from :mod:`memory_desk.core.jstext`), what a valid type and topic_key
+are, and how a save upserts by topic_key or counts a duplicate.
 
 The store uses the rules so a hand edit looks exactly like the plugin's own revision;
 the demo and the tests use :func:`create_database` and :func:`save_observation` to
@@ -19,6 +21,9 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from memory_desk.core import jstext
+from memory_desk.core.errors import StoreError
 
 OBSERVATION_TYPES: tuple[str, ...] = (
     "decision",
@@ -40,12 +45,21 @@ DUPLICATE_WINDOW_MS = 15 * 60 * 1000
 
 _KEBAB = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 TOPIC_KEY_RE = re.compile(rf"^{_KEBAB}(?:/{_KEBAB})+$")
+REDACTED = "[REDACTED]"
 _PRIVATE_RE = re.compile(r"<private>.*?</private>", re.IGNORECASE | re.DOTALL)
-_WHITESPACE_RE = re.compile(r"\s+")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+# The plugin's migration (``src/store.ts``), statement for statement and name for name:
+# a test fixture or demo built from anything else tests our idea of the plugin, not the
+# plugin. It runs the preamble, then each version in its own transaction.
+SCHEMA_PREAMBLE = """
+PRAGMA journal_mode=WAL;
+PRAGMA busy_timeout=5000;
+CREATE TABLE IF NOT EXISTS schema_migrations(version INTEGER PRIMARY KEY);
+"""
 
 SCHEMA_100 = """
-CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY);
-CREATE TABLE observations (
+CREATE TABLE IF NOT EXISTS observations (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     session_id TEXT,
     type TEXT NOT NULL,
@@ -66,26 +80,27 @@ CREATE TABLE observations (
     updated_at INTEGER NOT NULL,
     deleted_at INTEGER
 );
-CREATE INDEX idx_observations_project ON observations(project, deleted_at, updated_at DESC);
-CREATE INDEX idx_observations_topic ON observations(scope, topic_key, project)
-    WHERE topic_key IS NOT NULL;
-CREATE INDEX idx_observations_hash ON observations(normalized_hash, project);
-CREATE INDEX idx_observations_session ON observations(session_id, created_at);
-CREATE VIRTUAL TABLE observations_fts USING fts5(
+CREATE INDEX IF NOT EXISTS observations_recent
+    ON observations(project, deleted_at, updated_at DESC);
+CREATE INDEX IF NOT EXISTS observations_topic
+    ON observations(scope, topic_key, project) WHERE topic_key IS NOT NULL;
+CREATE INDEX IF NOT EXISTS observations_hash ON observations(normalized_hash, project);
+CREATE INDEX IF NOT EXISTS observations_session ON observations(session_id, created_at);
+CREATE VIRTUAL TABLE IF NOT EXISTS observations_fts USING fts5(
     title, content, tool_name, type, project, topic_key,
     content='observations', content_rowid='id', tokenize='trigram'
 );
-CREATE TRIGGER observations_fts_insert AFTER INSERT ON observations BEGIN
+CREATE TRIGGER IF NOT EXISTS observations_ai AFTER INSERT ON observations BEGIN
     INSERT INTO observations_fts(rowid, title, content, tool_name, type, project, topic_key)
     VALUES (new.id, new.title, new.content, new.tool_name, new.type, new.project, new.topic_key);
 END;
-CREATE TRIGGER observations_fts_delete AFTER DELETE ON observations BEGIN
+CREATE TRIGGER IF NOT EXISTS observations_ad AFTER DELETE ON observations BEGIN
     INSERT INTO observations_fts(observations_fts, rowid, title, content, tool_name, type,
                                  project, topic_key)
     VALUES ('delete', old.id, old.title, old.content, old.tool_name, old.type, old.project,
             old.topic_key);
 END;
-CREATE TRIGGER observations_fts_update
+CREATE TRIGGER IF NOT EXISTS observations_au
 AFTER UPDATE OF title, content, tool_name, type, project, topic_key ON observations BEGIN
     INSERT INTO observations_fts(observations_fts, rowid, title, content, tool_name, type,
                                  project, topic_key)
@@ -94,7 +109,7 @@ AFTER UPDATE OF title, content, tool_name, type, project, topic_key ON observati
     INSERT INTO observations_fts(rowid, title, content, tool_name, type, project, topic_key)
     VALUES (new.id, new.title, new.content, new.tool_name, new.type, new.project, new.topic_key);
 END;
-CREATE TABLE memory_sessions (
+CREATE TABLE IF NOT EXISTS memory_sessions (
     id TEXT PRIMARY KEY,
     project TEXT NOT NULL,
     directory TEXT,
@@ -102,25 +117,26 @@ CREATE TABLE memory_sessions (
     ended_at INTEGER,
     summary TEXT
 );
-CREATE INDEX idx_memory_sessions_project ON memory_sessions(project, ended_at DESC);
-CREATE TABLE user_prompts (
+CREATE INDEX IF NOT EXISTS memory_sessions_recent ON memory_sessions(project, ended_at DESC);
+CREATE TABLE IF NOT EXISTS user_prompts (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     session_id TEXT,
     content TEXT NOT NULL,
     project TEXT NOT NULL,
     created_at INTEGER NOT NULL
 );
-INSERT INTO schema_migrations(version) VALUES (100);
+CREATE INDEX IF NOT EXISTS user_prompts_recent ON user_prompts(project, created_at DESC);
+INSERT OR IGNORE INTO schema_migrations VALUES(100);
 """
 
 SCHEMA_101 = """
-CREATE TABLE injected_context (
+CREATE TABLE IF NOT EXISTS injected_context (
     session_id TEXT PRIMARY KEY,
     project TEXT NOT NULL,
     content TEXT NOT NULL,
     created_at INTEGER NOT NULL
 );
-INSERT INTO schema_migrations(version) VALUES (101);
+INSERT OR IGNORE INTO schema_migrations VALUES(101);
 """
 
 
@@ -129,32 +145,134 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-def normalized_hash(content: str) -> str:
-    """sha256 of the content lower-cased, whitespace runs collapsed, trimmed."""
-    normal = _WHITESPACE_RE.sub(" ", content.lower()).strip()
-    return hashlib.sha256(normal.encode("utf-8")).hexdigest()
+# ------------------------------------------------------------ the plugin's text rules
+
+
+@dataclass(frozen=True)
+class StoredPreview:
+    """What the plugin would store for a title or content as typed, and why it differs.
+
+    The editor shows it before saving: a counter in the plugin's units and a note when
+    the text will be cut, redacted or trimmed.
+    """
+
+    stored: str  # what the plugin would store for this text
+    units: int  # jstext.utf16_len(stored)
+    cap: int  # 200 for titles, 50_000 for content
+    typed_units: int  # utf16_len of the raw text as typed
+    cut: bool  # the cap cut it (stored ends with "... [truncated]" added by the cap)
+    redacted: bool  # at least one <private>…</private> span became [REDACTED]
+    trimmed: bool  # leading/trailing whitespace will be dropped
 
 
 def redact(text: str) -> str:
     """Replace every ``<private>…</private>`` span by ``[REDACTED]``, as the plugin stores it."""
-    return _PRIVATE_RE.sub("[REDACTED]", text)
+    return _PRIVATE_RE.sub(REDACTED, text)
+
+
+def js_cap(text: str, cap: int) -> str:
+    """The plugin's ``cap(text, max)``, counted in UTF-16 code units as JavaScript counts.
+
+    ``text.length > max ? text.slice(0, max - suffix.length) + suffix : text``: the suffix
+    is inside the cap, and a cut through an emoji leaves half of it, which reaches the
+    file as U+FFFD (:func:`memory_desk.core.jstext.utf16_slice`).
+    """
+    if jstext.utf16_len(text) <= cap:
+        return text
+    return jstext.utf16_slice(text, cap - len(TRUNCATED_SUFFIX)) + TRUNCATED_SUFFIX
 
 
 def cap_title(title: str) -> str:
-    return title[:TITLE_CAP]
+    """The plugin's title cap (200 UTF-16 units, ``... [truncated]`` included)."""
+    return js_cap(title, TITLE_CAP)
 
 
 def cap_content(content: str) -> str:
-    if len(content) <= CONTENT_CAP:
-        return content
-    return content[: CONTENT_CAP - len(TRUNCATED_SUFFIX)] + TRUNCATED_SUFFIX
+    """The plugin's content cap (50,000 UTF-16 units, ``... [truncated]`` included)."""
+    return js_cap(content, CONTENT_CAP)
+
+
+def preview_title(raw: str) -> StoredPreview:
+    """What ``memory_save`` would store as the title for ``raw``: redacted, trimmed, capped."""
+    return _preview(raw, TITLE_CAP)
+
+
+def preview_content(raw: str) -> StoredPreview:
+    """What ``memory_save`` would store as the content for ``raw``: redacted, trimmed, capped."""
+    return _preview(raw, CONTENT_CAP)
+
+
+def prepare_title(raw: str) -> str:
+    """``cap(redactPrivate(title).trim(), 200)``: the title exactly as the plugin stores it."""
+    return _preview(raw, TITLE_CAP).stored
+
+
+def prepare_content(raw: str) -> str:
+    """``cap(redactPrivate(content).trim(), 50000)``: the content as the plugin stores it."""
+    return _preview(raw, CONTENT_CAP).stored
+
+
+def _preview(raw: str, cap: int) -> StoredPreview:
+    redacted, spans = _PRIVATE_RE.subn(REDACTED, raw)
+    trimmed = jstext.js_trim(redacted)
+    units = jstext.utf16_len(trimmed)
+    stored = trimmed
+    if units > cap:
+        stored = jstext.utf16_slice(trimmed, cap - len(TRUNCATED_SUFFIX)) + TRUNCATED_SUFFIX
+    return StoredPreview(
+        stored=as_written(stored),
+        units=min(units, cap),
+        cap=cap,
+        typed_units=jstext.utf16_len(raw),
+        cut=units > cap,
+        redacted=spans > 0,
+        trimmed=len(trimmed) != len(redacted),
+    )
+
+
+def as_written(text: str) -> str:
+    """``text`` as it reaches the file from JavaScript: a lone surrogate half becomes U+FFFD.
+
+    JavaScript strings may hold lone halves (a cut through an emoji, or bad input); Node
+    encodes them to UTF-8 as U+FFFD. Two halves that form a pair become the character.
+    """
+    if not _SURROGATE_RE.search(text):
+        return text
+    return jstext.utf16_slice(text, jstext.utf16_len(text))
+
+
+def normalized_hash(content: str) -> str:
+    """The plugin's ``sha256(content.toLowerCase().replace(/\\s+/g, " ").trim())``, in hex.
+
+    Whitespace and trimming are JavaScript's (:mod:`memory_desk.core.jstext`): they take
+    U+FEFF but not U+0085 nor U+001C..U+001F, unlike Python's ``\\s`` and ``split()``.
+
+    Lower-casing: Python's ``str.lower()`` and JavaScript's ``toLowerCase()`` both apply
+    Unicode's full default mapping, SpecialCasing included (``İ`` becomes ``i̇``, two code
+    points, in both) and the Final_Sigma rule (``Σ`` at the end of a word becomes ``ς``
+    in both; checked on 20,000 random strings of Greek letters, case-ignorable marks and
+    spaces against Node 20). They differ only where their Unicode versions differ: every
+    code point was compared with Node 20.20 (ICU 78, Unicode 17) and the only differences
+    are the 55 capital letters added in Unicode 16 and 17 (U+1C89, U+A7CB..U+A7DC,
+    Garay U+10D50..U+10D65, Beria Erfe U+16EA0..U+16EB8), which Python 3.11 (Unicode 14)
+    leaves as they are. A text using them hashes differently here than in a newer Node;
+    that costs at most a duplicate count, and an older Node would agree with Python, so
+    no table is patched in.
+    """
+    # Surrogate halves side by side are one character to JavaScript (and may have a lower
+    # case); a lone half is left alone by every step and reaches UTF-8 as U+FFFD.
+    lowered = as_written(content).lower()
+    normal = jstext.js_trim(jstext.JS_SPACE_RUNS_RE.sub(" ", lowered))
+    return hashlib.sha256(normal.encode("utf-8")).hexdigest()
 
 
 def is_valid_type(value: str) -> bool:
+    """One of the plugin's eight observation types."""
     return value in OBSERVATION_TYPES
 
 
 def is_valid_topic_key(value: str) -> bool:
+    """``family/description`` in kebab-case, as the plugin asks of a topic_key."""
     return bool(TOPIC_KEY_RE.match(value))
 
 
@@ -176,12 +294,17 @@ def connect_like_plugin(path: str | os.PathLike[str]) -> sqlite3.Connection:
 def create_database(
     path: str | os.PathLike[str], *, versions: tuple[int, ...] = (100, 101)
 ) -> None:
-    """Create a memory database as the plugin's migrations do, file mode 0600."""
+    """Create a memory database as the plugin's migrations do, file mode 0600.
+
+    The preamble (WAL, busy_timeout, ``schema_migrations``), then each version in its own
+    transaction; ``versions=(100,)`` builds what an older plugin left.
+    """
     path = Path(path)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     os.close(fd)
     conn = connect_like_plugin(path)
     try:
+        conn.executescript(SCHEMA_PREAMBLE)
         if 100 in versions:
             conn.executescript("BEGIN;" + SCHEMA_100 + "COMMIT;")
         if 101 in versions:
@@ -192,6 +315,8 @@ def create_database(
 
 @dataclass(frozen=True)
 class SaveResult:
+    """Which row a save landed on, and how."""
+
     id: int
     action: str  # "created", "revised" or "duplicate"
 
@@ -211,12 +336,21 @@ def save_observation(
 ) -> SaveResult:
     """Save as the plugin's ``memory_save`` does: topic upsert, duplicate count, or insert.
 
+    This is the tests' and the demo's stand-in for the agent, so it follows the plugin's
+    rules to the letter: title and content redacted, JavaScript-trimmed and capped in
+    UTF-16 units (:func:`prepare_title`, :func:`prepare_content`), refused when empty; a
+    topic_key rewrites the row the plugin's own query picks (``ORDER BY updated_at DESC
+    LIMIT 1`` among live rows with that scope and key, and project unless personal).
+
     ``conn`` must be in autocommit mode (``isolation_level=None``); the save is one
     ``BEGIN IMMEDIATE`` transaction.
     """
     now = now_ms() if now is None else now
-    title = cap_title(title)
-    content = cap_content(redact(content))
+    # JavaScript strings may hold lone surrogate halves; they reach the file as U+FFFD.
+    title = prepare_title(as_written(title))
+    content = prepare_content(as_written(content))
+    if not title or not content:
+        raise StoreError("Memory title and content are required")
     digest = normalized_hash(content)
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -258,7 +392,7 @@ def _save_in_transaction(
             "SELECT id, title, normalized_hash FROM observations"
             " WHERE topic_key = ? AND scope = ? AND deleted_at IS NULL"
             " AND (scope = 'personal' OR project = ?)"
-            " ORDER BY updated_at DESC, id DESC LIMIT 1",
+            " ORDER BY updated_at DESC LIMIT 1",
             (topic_key, scope, project),
         ).fetchone()
         if row is not None:

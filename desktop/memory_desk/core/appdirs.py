@@ -37,6 +37,15 @@ def data_dir() -> Path:
     return _private_dir(Path(platformdirs.user_data_dir(APP_DIR_NAME, appauthor=False)))
 
 
+def cache_dir(*, create: bool = True) -> Path:
+    """Scratch files Memory Desk may delete at any time: ``~/.cache/memory-desk``.
+
+    ``create=False`` only names it, for a caller that may not need it.
+    """
+    path = Path(platformdirs.user_cache_dir(APP_DIR_NAME, appauthor=False))
+    return _private_dir(path) if create else path
+
+
 def trash_dir(*, create: bool = True) -> Path:
     """Where forgotten persona entries wait, so a forget can be undone.
 

@@ -4,6 +4,10 @@ Nothing above the core catches ``sqlite3.Error`` or ``OSError`` directly: the co
 translates them into these types, and the UI shows their text.
 """
 
+from __future__ import annotations
+
+from dataclasses import dataclass
+
 
 class StoreError(Exception):
     """A memory store cannot be read or written as asked (bad file, locked, disk full...)."""
@@ -11,3 +15,36 @@ class StoreError(Exception):
 
 class ConflictError(StoreError):
     """What is on disk changed since it was read; the write was not made."""
+
+
+@dataclass(frozen=True)
+class TopicClash:
+    """One topic that a write would leave with more than one live observation.
+
+    The plugin's next save on the topic rewrites only the newest of them, so the others
+    would live on stale; the person has to choose what happens to them first.
+    ``row_id`` is the row the write brings in with the key (being restored, edited or put
+    back), None for a row not created yet (:meth:`ObservationStore.recreate`); ``holders``
+    are the other rows that would then be live with the same key, newest first (rows
+    live now, and other rows of the same bulk call). ``project`` is the row's project; a
+    personal topic is shared by every project.
+    """
+
+    row_id: int | None
+    topic_key: str
+    scope: str
+    project: str
+    holders: tuple[int, ...]
+
+
+class TopicConflict(StoreError):
+    """A write would give a topic two live observations; nothing was written.
+
+    ``clashes`` lists every topic of the call that would clash. Run the write again with
+    ``on_topic_conflict=`` set to one of the ``TOPIC_*`` choices of
+    :mod:`memory_desk.core.observations` to apply that choice to all of them.
+    """
+
+    def __init__(self, message: str, clashes: tuple[TopicClash, ...]) -> None:
+        super().__init__(message)
+        self.clashes = clashes

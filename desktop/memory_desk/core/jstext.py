@@ -34,7 +34,7 @@ def js_trim(text: str) -> str:
 
 def utf16_len(text: str) -> int:
     """``text.length`` in JavaScript: UTF-16 code units (a character outside the BMP is 2)."""
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def utf16_slice(text: str, stop: int) -> str:

@@ -38,19 +38,41 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TypeVar
 
-from memory_desk.core import alisio
-from memory_desk.core.errors import ConflictError, StoreError
+from memory_desk.core import agent_search as agent
+from memory_desk.core import alisio, appdirs, fts_index, topics
+from memory_desk.core.agent_search import AgentSearch
+from memory_desk.core.errors import ConflictError, StoreError, TopicClash, TopicConflict
+from memory_desk.core.topics import (
+    NO_TOPIC_CHANGES,
+    TOPIC_CHOICES,
+    TOPIC_CLEAR_OTHER,
+    TOPIC_CLEAR_THIS,
+    TOPIC_FORGET_OTHER,
+    PreviousDeletedAt,
+    RowMove,
+    TopicChanges,
+)
 
 __all__ = [
     "SORT_KEYS",
+    "TOPIC_CHOICES",
+    "TOPIC_CLEAR_OTHER",
+    "TOPIC_CLEAR_THIS",
+    "TOPIC_FORGET_OTHER",
+    "AgentSearch",
     "EditResult",
     "Observation",
     "ObservationStore",
+    "PreviousDeletedAt",
+    "TopicChanges",
+    "TopicClash",
+    "TopicConflict",
     "Totals",
+    "WrittenObservation",
 ]
 
 _T = TypeVar("_T")
@@ -96,12 +118,40 @@ class Totals:
     pinned: int
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class WrittenObservation(Observation):
+    """A row as a write left it (an Observation), plus what a topic choice changed elsewhere.
+
+    Returned by :meth:`ObservationStore.recreate` and :meth:`ObservationStore.undo_edit`.
+    It compares and hashes as the plain Observation with the same columns;
+    ``topic_changes`` holds the previous values of the other rows the person's topic
+    choice forgot or un-keyed (empty without a choice), for
+    :meth:`ObservationStore.put_back_topic_changes`.
+    """
+
+    topic_changes: TopicChanges = NO_TOPIC_CHANGES
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Observation):
+            return NotImplemented
+        return _row_values(self) == _row_values(other)
+
+    def __hash__(self) -> int:
+        return hash(_row_values(self))
+
+
 @dataclass(frozen=True)
 class EditResult:
-    """An edit as it happened: enough to undo it only if nobody changed the row since."""
+    """An edit as it happened: enough to undo it only if nobody changed the row since.
+
+    ``topic_changes`` holds what the person's topic choice changed on *other* rows (live
+    rows holding the new key, forgotten or un-keyed), as previous values; the edited row's
+    own change is ``before``/``after``. :meth:`ObservationStore.undo_edit` puts both back.
+    """
 
     before: Observation
     after: Observation
+    topic_changes: TopicChanges = NO_TOPIC_CHANGES
 
 
 SORT_KEYS: tuple[str, ...] = (
@@ -155,8 +205,8 @@ _EDIT_COLUMNS = (
 _CONFLICT_COLUMNS = (*_EDIT_COLUMNS, "session_id", "tool_name", "duplicate_count")
 
 _REQUIRED_TABLES = ("observations", "observations_fts")
+# FTS5 names its shadow tables after the FTS table itself: these are SQLite's names.
 _FTS_SHADOW_TABLES = ("observations_fts_data", "observations_fts_idx", "observations_fts_config")
-_FTS_TRIGGERS = ("observations_fts_insert", "observations_fts_delete", "observations_fts_update")
 
 # Many ids go into IN (...) lists in chunks, well under SQLite's variable limit.
 _CHUNK = 500
@@ -197,7 +247,9 @@ class ObservationStore:
         self.label = self.path.name
         self._uri = self.path.as_uri() + "?mode=rw"
         self._lock = threading.Lock()
-        self._connections: dict[int, sqlite3.Connection] = {}
+        # Each thread's connection, with the thread object: a thread Python started is known
+        # to have ended when it is no longer alive; a foreign thread (Qt's pool) never is.
+        self._connections: dict[int, tuple[threading.Thread, sqlite3.Connection]] = {}
         self._version_connection: sqlite3.Connection | None = None
         self._closed = False
         self._check_path()
@@ -331,6 +383,84 @@ class ObservationStore:
                 self._version_connection = self._open_connection()
             return int(self._version_connection.execute("PRAGMA data_version").fetchall()[0][0])
 
+    def agent_search(
+        self,
+        text: str,
+        *,
+        project: str | None,
+        match: str = agent.MATCH_ALL,
+        all_projects: bool = False,
+        type: str | None = None,
+        scope: str | None = None,
+        limit: int = agent.DEFAULT_LIMIT,
+    ) -> AgentSearch:
+        """What the agent's ``memory_search`` would return for ``text``, by its own rules.
+
+        Words under 3 characters are ignored (``ignored_words``), the rest are quoted and
+        joined by AND (``match="all"``) or OR (``"any"``) over all six FTS columns; live rows
+        of ``project`` or personal ones (``project=None`` or ``all_projects``: every
+        project), optionally of one ``type`` and ``scope``; the best 100 by the plugin's bm25,
+        re-scored and cut to ``min(max(limit, 1), 20)``. The re-scoring is an **estimate**
+        (:mod:`memory_desk.core.agent_search`): which rows can appear is exact, their order
+        after bm25 is not. Pure read: no counter or timestamp changes, unlike the agent's
+        own ``memory_get``. Rows come without content.
+        """
+        words, ignored = agent.split_words(alisio.as_written(text))
+        query = agent.fts_query(words, match)
+        if query is None or "\x00" in query:
+            # No word left, or a NUL, which ends SQLite's reading of the query so that the
+            # agent's own search fails: either way the agent finds nothing.
+            return AgentSearch((), tuple(ignored), query)
+        where = ["observations_fts MATCH :match", "o.deleted_at IS NULL"]
+        params: dict[str, object] = {"match": query, "candidates": agent.CANDIDATES}
+        if project is not None and not all_projects:
+            where.append("(o.project = :project OR o.scope = 'personal')")
+            params["project"] = project
+        if type is not None:
+            where.append("o.type = :type")
+            params["type"] = type
+        if scope is not None:
+            where.append("o.scope = :scope")
+            params["scope"] = scope
+        sql = (
+            f"SELECT {_SELECT_WITHOUT_CONTENT}, {agent.BM25} FROM observations_fts"
+            " CROSS JOIN observations o ON o.id = observations_fts.rowid"
+            f" WHERE {' AND '.join(where)} ORDER BY {agent.BM25} LIMIT :candidates"
+        )
+        with self._translate("search as the agent"):
+            rows = self._connection().execute(sql, params).fetchall()
+        ranked = agent.rescore([(_observation(row[:-1]), row[-1]) for row in rows], alisio.now_ms())
+        return AgentSearch(tuple(ranked[: agent.result_count(limit)]), tuple(ignored), query)
+
+    def check_index(self) -> str | None:
+        """FTS5's own ``integrity-check`` of the search index: None when healthy, else what to do.
+
+        It compares the index with the rows (rank 1), so it finds what the cheap checks at
+        open cannot: rows the index misses or still holds, damaged pages. It runs on a
+        snapshot (:func:`fts_index.integrity_problem`: the backup API from a read connection
+        into memory, or into a temporary file in Memory Desk's cache folder when the
+        database is big), so it never takes the agent's write lock nor writes beside its
+        file. It takes seconds on a big database and blocks: call it off the main thread.
+        Raises StoreError when the check itself cannot run.
+        """
+        with self._translate("check the search index"):
+            self._ensure_open()
+            conn = self._open_connection()
+            try:
+                problem = fts_index.integrity_problem(conn, appdirs.cache_dir(create=False))
+            except OSError as exc:
+                where = exc.filename or "its cache folder"
+                raise StoreError(
+                    "Could not check the search index: Memory Desk could not write its"
+                    f" scratch copy in {where} ({exc.strerror or exc}); free some space"
+                    " there or check that folder's permissions"
+                ) from exc
+            finally:
+                conn.close()
+        if problem is None:
+            return None
+        return self._broken_index_message(problem)
+
     # ----------------------------------------------------------------- writing
 
     def pin(self, ids: Iterable[int], pinned: bool = True) -> dict[int, bool]:
@@ -353,40 +483,101 @@ class ObservationStore:
 
         return self._write("pin", change)
 
-    def forget(self, ids: Iterable[int], *, at: int | None = None) -> dict[int, int | None]:
-        """Soft-delete live rows (``deleted_at = at or now``); returns their previous deleted_at."""
+    def forget(self, ids: Iterable[int], *, at: int | None = None) -> PreviousDeletedAt:
+        """Soft-delete live rows (``deleted_at = at or now``); returns their previous deleted_at.
+
+        Forgetting never gives a topic a second live row, so it never asks about topics;
+        the result's ``topic_changes`` is always empty.
+        """
         when = alisio.now_ms() if at is None else at
 
-        def change(conn: sqlite3.Connection) -> dict[int, int | None]:
-            return _set_deleted_at(conn, ids, "deleted_at IS NULL", when)
+        def change(conn: sqlite3.Connection) -> PreviousDeletedAt:
+            return PreviousDeletedAt(_set_deleted_at(conn, ids, "deleted_at IS NULL", when))
 
         return self._write("forget", change)
 
-    def restore(self, ids: Iterable[int]) -> dict[int, int | None]:
-        """Bring forgotten rows back (``deleted_at = NULL``); returns their previous deleted_at."""
+    def restore(
+        self, ids: Iterable[int], *, on_topic_conflict: str | None = None
+    ) -> PreviousDeletedAt:
+        """Bring forgotten rows back (``deleted_at = NULL``); returns their previous deleted_at.
 
-        def change(conn: sqlite3.Connection) -> dict[int, int | None]:
-            return _set_deleted_at(conn, ids, "deleted_at IS NOT NULL", None)
+        A restored row with a topic_key must not become a second live row of its topic
+        (against rows live now, or against other rows of this call). Without
+        ``on_topic_conflict`` such a call raises TopicConflict listing every clash and writes
+        nothing; with one of the ``TOPIC_*`` choices it applies it to every clash in the same
+        transaction (see :mod:`memory_desk.core.topics`; with ``TOPIC_FORGET_OTHER`` the
+        other restored rows of a clash stay forgotten and are not in the result).
+
+        The result maps each restored row to its previous deleted_at, as always; its
+        ``topic_changes`` holds the previous values of everything else the choice changed
+        (other rows forgotten, keys taken off, restored rows' keys included). Undo: pass the
+        whole result to :meth:`put_back_deleted_at`, which puts all of it back.
+        """
+
+        def change(conn: sqlite3.Connection) -> PreviousDeletedAt:
+            moves = [
+                move
+                for move in topics.moves_for_rows(conn, ids).values()
+                if move.deleted_before is not None
+            ]
+            for move in moves:
+                move.deleted_after = None
+            return topics.settle_and_apply(
+                conn, moves, on_topic_conflict, alisio.now_ms(), topics.action_words("Restoring")
+            )
 
         return self._write("restore", change)
 
-    def put_back_deleted_at(self, previous: Mapping[int, int | None]) -> dict[int, int | None]:
+    def put_back_deleted_at(
+        self, previous: Mapping[int, int | None], *, on_topic_conflict: str | None = None
+    ) -> PreviousDeletedAt:
         """Set each row's ``deleted_at`` to the given value: the undo of forget and restore.
 
-        Returns the values it replaced, for the rows that still exist and differed.
+        When ``previous`` is a :class:`PreviousDeletedAt` (what forget, restore and this call
+        return), its ``topic_changes`` are put back too (rows a topic choice forgot come
+        back, keys it took off return), in the same transaction.
+
+        Bringing rows back can give a topic two live rows (the agent may have saved a new
+        row on the topic since the forget): then, as for :meth:`restore`, TopicConflict
+        without ``on_topic_conflict``, the choice applied with it.
+
+        Returns the values it replaced, for the rows that still exist and differed, with
+        ``topic_changes`` for the other rows: passing the result back here redoes it.
         """
+        changes = getattr(previous, "topic_changes", NO_TOPIC_CHANGES)
 
-        by_value: dict[int | None, list[int]] = {}
-        for id, deleted_at in previous.items():
-            by_value.setdefault(deleted_at, []).append(id)
-
-        def change(conn: sqlite3.Connection) -> dict[int, int | None]:
-            replaced: dict[int, int | None] = {}
-            for deleted_at, ids in by_value.items():
-                replaced |= _set_deleted_at(conn, ids, "deleted_at IS NOT ?", deleted_at)
-            return replaced
+        def change(conn: sqlite3.Connection) -> PreviousDeletedAt:
+            moves = topics.moves_for_rows(
+                conn, [*previous, *changes.deleted_at, *changes.topic_keys]
+            )
+            for id, move in moves.items():
+                if id in previous:
+                    move.deleted_after = previous[id]
+                elif id in changes.deleted_at:
+                    move.deleted_after = changes.deleted_at[id]
+                if id in changes.topic_keys:
+                    move.key_after = changes.topic_keys[id]
+            return topics.settle_and_apply(
+                conn,
+                list(moves.values()),
+                on_topic_conflict,
+                alisio.now_ms(),
+                topics.action_words("Putting back"),
+                main=set(previous),
+            )
 
         return self._write("undo", change)
+
+    def put_back_topic_changes(
+        self, changes: TopicChanges, *, on_topic_conflict: str | None = None
+    ) -> TopicChanges:
+        """Put back what a topic choice changed (e.g. after deleting a re-created row).
+
+        Returns what it replaced, as TopicChanges (passing that back redoes it). May raise
+        TopicConflict like :meth:`put_back_deleted_at`.
+        """
+        previous = PreviousDeletedAt(topic_changes=changes)
+        return self.put_back_deleted_at(previous, on_topic_conflict=on_topic_conflict).topic_changes
 
     def delete(self, ids: Iterable[int]) -> int:
         """Delete rows for good (the FTS trigger drops them from the index); returns how many."""
@@ -411,17 +602,25 @@ class ObservationStore:
         type: str | None = None,
         topic_key: str | None = None,
         expected: Observation | None = None,
+        on_topic_conflict: str | None = None,
     ) -> EditResult:
         """Rewrite a row as the plugin's topic upsert does, by hand.
 
-        ``<private>`` spans in the content are redacted, title and content capped, the
-        hash recomputed, ``revision_count`` + 1 and ``updated_at = last_seen_at = now``.
-        ``topic_key=""`` clears the topic. With ``expected`` (the row as the person saw
-        it), the edit is refused with ConflictError if the agent revised it since. An
-        edit that changes nothing writes nothing (``before == after``).
+        Title and content are stored as the plugin stores them (:func:`alisio.prepare_title`,
+        :func:`alisio.prepare_content`: ``<private>`` redacted, JavaScript-trimmed, capped
+        in UTF-16 units); an empty result raises StoreError. The hash is recomputed,
+        ``revision_count`` + 1 and ``updated_at = last_seen_at = now``. ``topic_key=""``
+        clears the topic. With ``expected`` (the row as the person saw it), the edit is
+        refused with ConflictError if the agent revised it since. An edit that changes
+        nothing writes nothing (``before == after``).
+
+        Giving a live row a topic_key that another live row holds raises TopicConflict
+        unless ``on_topic_conflict`` says what to do (``TOPIC_CLEAR_THIS`` saves the edit
+        without the key). What the choice changed on other rows is in the result's
+        ``topic_changes``; :meth:`undo_edit` puts it back with the edit.
         """
-        new_title = None if title is None else _checked_title(title)
-        new_content = None if content is None else alisio.cap_content(alisio.redact(content))
+        new_title = None if title is None else _stored_title(title)
+        new_content = None if content is None else _stored_content(content)
         _check_type_and_topic(type, topic_key)
 
         def change(conn: sqlite3.Connection) -> EditResult:
@@ -437,35 +636,75 @@ class ObservationStore:
                 "type": before.type if type is None else type,
                 "topic_key": before.topic_key if topic_key is None else (topic_key or None),
             }
-            if all(values[name] == getattr(before, name) for name in values):
+            if _unchanged(values, before):
                 return EditResult(before, before)
             now = max(alisio.now_ms(), before.updated_at)
+            move = _row_move(before, key_after=values["topic_key"], updated_at=now)
+            extra = topics.settle(
+                conn, [move], on_topic_conflict, now, topics.action_words(f"Saving #{id} with")
+            )
+            values["topic_key"] = move.key_after
+            if _unchanged(values, before):
+                return EditResult(before, before)
             values |= {
-                "normalized_hash": alisio.normalized_hash(values["content"]),
+                "normalized_hash": alisio.normalized_hash(str(values["content"])),
                 "revision_count": before.revision_count + 1,
                 "updated_at": now,
                 "last_seen_at": now,
             }
             _update_columns(conn, id, values)
-            return EditResult(before, _fetch_existing(conn, id))
+            changes = topics.apply_moves(conn, extra, main=set()).topic_changes
+            return EditResult(before, _fetch_existing(conn, id), changes)
 
         return self._write("edit", change)
 
     def recreate(
-        self, observation: Observation, *, title: str, content: str, type: str, topic_key: str
-    ) -> Observation:
+        self,
+        observation: Observation,
+        *,
+        title: str,
+        content: str,
+        type: str,
+        topic_key: str,
+        on_topic_conflict: str | None = None,
+    ) -> WrittenObservation:
         """Save the person's version of a row the agent deleted meanwhile, as a new row.
 
         It is the plugin's plain insert: the deleted row's project, scope, session and tool,
-        the person's text (redacted, capped, hashed), counters afresh, its pin kept. The
-        deleted row's id cannot be reused safely (AUTOINCREMENT), so the new row has its own.
+        the person's text (stored as the plugin stores it, refused when empty), counters
+        afresh, its pin kept. The deleted row's id cannot be reused safely (AUTOINCREMENT),
+        so the new row has its own.
+
+        If another live row holds the topic_key, TopicConflict (``row_id`` None) unless
+        ``on_topic_conflict`` says what to do. The returned row's ``topic_changes`` holds
+        what the choice changed on other rows; to undo, delete or forget the new row, then
+        :meth:`put_back_topic_changes`.
         """
-        new_title = _checked_title(title)
-        new_content = alisio.cap_content(alisio.redact(content))
+        new_title = _stored_title(title)
+        new_content = _stored_content(content)
         _check_type_and_topic(type, topic_key)
 
-        def change(conn: sqlite3.Connection) -> Observation:
+        def change(conn: sqlite3.Connection) -> WrittenObservation:
             now = alisio.now_ms()
+            move = RowMove(
+                None,
+                observation.scope,
+                observation.project,
+                now,
+                None,
+                None,
+                None,
+                topic_key or None,
+                exists=False,
+            )
+            extra = topics.settle(
+                conn,
+                [move],
+                on_topic_conflict,
+                now,
+                topics.action_words("Saving it again as", new=True),
+            )
+            changes = topics.apply_moves(conn, extra, main=set()).topic_changes
             cursor = conn.execute(
                 "INSERT INTO observations (session_id, type, title, content, tool_name, project,"
                 " scope, topic_key, normalized_hash, last_seen_at, pinned, created_at,"
@@ -478,7 +717,7 @@ class ObservationStore:
                     observation.tool_name,
                     observation.project,
                     observation.scope,
-                    topic_key or None,
+                    move.key_after,
                     alisio.normalized_hash(new_content),
                     now,
                     int(observation.pinned),
@@ -486,26 +725,62 @@ class ObservationStore:
                     now,
                 ),
             )
-            return _fetch_existing(conn, int(cursor.lastrowid))
+            created = _fetch_existing(conn, int(cursor.lastrowid))
+            return _written(created, changes)
 
         return self._write("save the observation again", change)
 
-    def undo_edit(self, result: EditResult) -> Observation:
-        """Put back the columns an edit rewrote, if the row is still exactly as it left it."""
+    def undo_edit(
+        self, result: EditResult, *, on_topic_conflict: str | None = None
+    ) -> WrittenObservation:
+        """Put back the columns an edit rewrote, if the row is still exactly as it left it.
 
-        def change(conn: sqlite3.Connection) -> Observation:
+        The rows the edit's topic choice changed (``result.topic_changes``) are put back
+        too. Giving the row its old topic_key back can clash with a row the agent saved on
+        that topic since: TopicConflict without ``on_topic_conflict``; with
+        ``TOPIC_CLEAR_THIS`` the row comes back without that key. The returned row's
+        ``topic_changes`` holds what this undo changed on the other rows (previous values).
+        """
+
+        def change(conn: sqlite3.Connection) -> WrittenObservation:
             current = _fetch_existing(conn, result.after.id)
             if _differs(current, result.after):
                 raise ConflictError(
                     f"Observation #{current.id} changed after your edit (the agent revised"
                     " it); the edit cannot be undone without losing that change"
                 )
-            if result.before == result.after:
-                return current
-            _update_columns(
-                conn, current.id, {name: getattr(result.before, name) for name in _EDIT_COLUMNS}
+            if result.before == result.after and not result.topic_changes:
+                return _written(current, NO_TOPIC_CHANGES)
+            others = topics.moves_for_rows(
+                conn,
+                [*result.topic_changes.deleted_at, *result.topic_changes.topic_keys],
             )
-            return _fetch_existing(conn, current.id)
+            others.pop(current.id, None)
+            for other_id, other in others.items():
+                other.deleted_after = result.topic_changes.deleted_at.get(
+                    other_id, other.deleted_before
+                )
+                other.key_after = result.topic_changes.topic_keys.get(other_id, other.key_before)
+            move = _row_move(
+                current, key_after=result.before.topic_key, updated_at=result.before.updated_at
+            )
+            moves = [move, *others.values()]
+            extra = topics.settle(
+                conn,
+                moves,
+                on_topic_conflict,
+                alisio.now_ms(),
+                topics.action_words("Undoing the edit of"),
+            )
+            values = {name: getattr(result.before, name) for name in _EDIT_COLUMNS}
+            values["topic_key"] = move.key_after
+            _update_columns(conn, current.id, values)
+            # The row's key went in with its columns; a choice may still have forgotten it.
+            liveness = replace(move, key_before=move.key_after)
+            changes = topics.apply_moves(
+                conn, [liveness, *others.values(), *extra], main=set()
+            ).topic_changes
+            return _written(_fetch_existing(conn, current.id), changes)
 
         return self._write("undo the edit", change)
 
@@ -515,7 +790,7 @@ class ObservationStore:
         """Close every connection; later calls raise StoreError. Safe to call twice."""
         with self._lock:
             self._closed = True
-            connections = list(self._connections.values())
+            connections = [conn for _, conn in self._connections.values()]
             if self._version_connection is not None:
                 connections.append(self._version_connection)
             self._connections.clear()
@@ -559,18 +834,25 @@ class ObservationStore:
         ident = threading.get_ident()
         with self._lock:
             self._ensure_open()
-            conn = self._connections.get(ident)
-            if conn is None:
-                self._forget_finished_threads()
-                conn = self._open_connection()
-                self._connections[ident] = conn
+            known = self._connections.get(ident)
+            if known is not None and known[0].is_alive():
+                return known[1]
+            self._forget_finished_threads()
+            conn = self._open_connection()
+            # current_thread() also names a thread Python did not start (a Qt worker): such
+            # a thread counts as alive for good, so its connection is never closed under it.
+            self._connections[ident] = (threading.current_thread(), conn)
             return conn
 
     def _forget_finished_threads(self) -> None:
-        alive = {thread.ident for thread in threading.enumerate()}
-        for ident in [i for i in self._connections if i not in alive]:
+        """Close the connections of the threads Python started that have ended.
+
+        Only a thread known to have ended is forgotten: closing the connection of a thread
+        still in a query (a Qt pool thread Python never listed) crashes SQLite.
+        """
+        for ident in [i for i, (thread, _) in self._connections.items() if not thread.is_alive()]:
             with suppress(sqlite3.Error):
-                self._connections.pop(ident).close()
+                self._connections.pop(ident)[1].close()
 
     def _ensure_open(self) -> None:
         if self._closed:
@@ -637,6 +919,9 @@ class ObservationStore:
         Instead: the shadow tables exist, as many rows are indexed as exist, and a few
         rows (first, middle, last) are found by a search for their own title. All in
         one short read transaction, so the agent's concurrent saves cannot make it lie.
+        The full check is :meth:`check_index`, on a snapshot, off the main thread. The
+        triggers are judged by what they do (:func:`fts_index.missing_triggers`), not by
+        their names.
         """
         broken = [name for name in _FTS_SHADOW_TABLES if name not in names]
         if broken:
@@ -648,11 +933,12 @@ class ObservationStore:
             self._check_rows_are_found(conn)
         finally:
             conn.execute("COMMIT")
-        missing = [name for name in _FTS_TRIGGERS if names.get(name) != "trigger"]
+        missing = fts_index.missing_triggers(conn)
         if missing:
             warnings.append(
-                "the search index triggers are missing (" + ", ".join(missing) + "):"
-                " searches may not see changes"
+                "the search index triggers are missing (" + "; ".join(missing) + "): searches,"
+                " the agent's too, will not see those changes to observations. Restore a backup"
+                " of memory.sqlite, or recreate the plugin's triggers and rebuild the index"
             )
 
     def _check_indexed_count(self, conn: sqlite3.Connection) -> None:
@@ -883,11 +1169,67 @@ def _differs(current: Observation, seen: Observation) -> bool:
     )
 
 
-def _checked_title(title: str) -> str:
-    capped = alisio.cap_title(title)
-    if not capped.strip():
-        raise StoreError("An observation needs a title; type one before saving")
-    return capped
+def _refuse_unstorable(text: str) -> None:
+    """A lone surrogate half cannot be stored: the plugin would write U+FFFD in its place,
+    which is not what the person typed, so the edit is refused instead."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise StoreError(
+            "The text contains a character that cannot be stored"
+            f" ({exc.reason}: {exc.object[exc.start : exc.end]!r}); remove it"
+        ) from exc
+
+
+def _stored_title(title: str) -> str:
+    """The title as the plugin would store it; an empty one is refused, as the plugin does."""
+    _refuse_unstorable(title)
+    stored = alisio.prepare_title(title)
+    if not stored:
+        raise StoreError(
+            "An observation needs a title (the agent's plugin refuses an empty one);"
+            " type one before saving"
+        )
+    return stored
+
+
+def _stored_content(content: str) -> str:
+    """The content as the plugin would store it; empty content is refused, as it does."""
+    _refuse_unstorable(content)
+    stored = alisio.prepare_content(content)
+    if not stored:
+        raise StoreError(
+            "An observation needs some content (the agent's plugin refuses an empty one);"
+            " write it before saving"
+        )
+    return stored
+
+
+def _row_values(row: Observation) -> tuple[object, ...]:
+    """The row's columns, without anything a subclass adds."""
+    return tuple(getattr(row, name) for name in _COLUMNS)
+
+
+def _written(row: Observation, changes: TopicChanges) -> WrittenObservation:
+    return WrittenObservation(*_row_values(row), topic_changes=changes)
+
+
+def _unchanged(values: Mapping[str, object], before: Observation) -> bool:
+    return all(values[name] == getattr(before, name) for name in values)
+
+
+def _row_move(row: Observation, *, key_after: str | None, updated_at: int) -> RowMove:
+    """The topic side of an edit: same liveness, a new key, the edit's time."""
+    return RowMove(
+        row.id,
+        row.scope,
+        row.project,
+        updated_at,
+        row.deleted_at,
+        row.topic_key,
+        row.deleted_at,
+        key_after,
+    )
 
 
 def _check_type_and_topic(type: str | None, topic_key: str | None) -> None:
