@@ -73,3 +73,66 @@ def source_rows(window: MainWindow) -> list[tuple[str, str, str]]:
 
 def table(window: MainWindow) -> QTableView:
     return window.findChild(QTableView, "observationsTable")
+
+
+# -- the plugin's writes, for tests that play the agent in this process --------------------------
+
+
+def agent_save(path: Path, **values) -> alisio.SaveResult:
+    """The plugin's ``memory_save`` on its own connection (topic upsert, duplicate or insert)."""
+    values.setdefault("type", "decision")
+    values.setdefault("project", "alpha-1a2b3c4d")
+    conn = alisio.connect_like_plugin(path)
+    try:
+        return alisio.save_observation(conn, **values)
+    finally:
+        conn.close()
+
+
+def agent_forget(path: Path, observation_id: int, at: int | None = None) -> None:
+    """The plugin's ``memory_forget``: ``deleted_at = now`` on a live row."""
+    _agent_execute(
+        path,
+        "UPDATE observations SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
+        (alisio.now_ms() if at is None else at, observation_id),
+    )
+
+
+def agent_delete(path: Path, observation_id: int) -> None:
+    """The plugin's hard forget: DELETE (its trigger drops the row from the index)."""
+    _agent_execute(path, "DELETE FROM observations WHERE id = ?", (observation_id,))
+
+
+def _agent_execute(path: Path, sql: str, params: tuple) -> None:
+    conn = alisio.connect_like_plugin(path)
+    try:
+        conn.execute(sql, params)
+    finally:
+        conn.close()
+
+
+def stored_row(path: Path, observation_id: int) -> dict | None:
+    """One row of ``observations`` as a dict of its columns, read on a fresh connection."""
+    conn = alisio.connect_like_plugin(path)
+    try:
+        cursor = conn.execute("SELECT * FROM observations WHERE id = ?", (observation_id,))
+        found = cursor.fetchone()
+        if found is None:
+            return None
+        return dict(zip([d[0] for d in cursor.description], found, strict=True))
+    finally:
+        conn.close()
+
+
+def live_topic_rows(path: Path, topic_key: str) -> list[int]:
+    """The live rows holding ``topic_key`` (any scope or project), newest first."""
+    conn = alisio.connect_like_plugin(path)
+    try:
+        rows = conn.execute(
+            "SELECT id FROM observations WHERE topic_key = ? AND deleted_at IS NULL"
+            " ORDER BY updated_at DESC, id DESC",
+            (topic_key,),
+        ).fetchall()
+    finally:
+        conn.close()
+    return [row[0] for row in rows]

@@ -254,6 +254,8 @@ class MainWindow(QMainWindow):
             observation.addAction(action)
         observation.addSeparator()
         observation.addAction(page.delete_action)
+        observation.addSeparator()
+        observation.addAction(page.agent_search_action)
         self._build_entry_menu()
         view = self.menuBar().addMenu("&View")
         view.addAction(

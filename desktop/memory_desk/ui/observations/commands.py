@@ -1,4 +1,4 @@
-"""Undoable writes: pin, forget, restore and edit as commands on the window's undo stack.
+"""Undoable writes: pin, forget, restore, edit and re-create as commands on the undo stack.
 
 Each command keeps what the store returned about the previous state, so undo puts back
 exactly that (a forgotten row gets its old ``deleted_at`` again, not a new one). The first
@@ -6,28 +6,68 @@ run happens in ``redo()``, called by ``QUndoStack.push``. A command whose write 
 reports the store's message and marks itself obsolete, so the stack drops it instead of
 offering to undo something that never happened. An edit refused because another program
 changed the row is reported as a conflict, so the page can show its banner instead.
+
+One live row per topic: a write that would give a topic a second live row (a restore, the
+undo of a forget, an edit of the topic key, a re-creation, the undo of an edit) is refused by
+the store with TopicConflict. The command asks the page (:meth:`WriteHost.choose_topic`,
+a modal question) and runs the write again with the person's choice; whatever the choice
+changed on other rows comes back in the store's result, so the next undo puts those rows back
+too. Cancel writes nothing: on the first run the command leaves the stack; on an undo or redo
+the stack is stepped back where it was (:meth:`WriteHost.restore_stack_position`), so Ctrl+Z
+still offers the same step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar
 
-from PySide6.QtGui import QUndoCommand
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from memory_desk.core import ConflictError, StoreError
-from memory_desk.core.observations import EditResult, Observation, ObservationStore
+from memory_desk.core import ConflictError, StoreError, TopicConflict, alisio
+from memory_desk.core.observations import (
+    EditResult,
+    Observation,
+    ObservationStore,
+    PreviousDeletedAt,
+    WrittenObservation,
+)
 from memory_desk.ui.observations.display import count_noun
+from memory_desk.ui.observations.topic import (
+    EDIT,
+    PUT_BACK,
+    RECREATE,
+    RESTORE,
+    RESTORE_EDIT,
+    UNDO_EDIT,
+    UNDO_FORGET,
+    TopicAction,
+)
+
+_T = TypeVar("_T")
 
 
 class WriteHost(Protocol):
-    """What a command needs from the page: a way to show results and errors."""
+    """What a command needs from the page: show results and errors, ask about topics."""
 
     def after_write(self, store: ObservationStore, ids: Sequence[int], message: str) -> None: ...
 
     def report_error(self, message: str) -> None: ...
 
     def report_conflict(self, observation_id: int, message: str) -> None: ...
+
+    def report_cancelled(self, message: str) -> None: ...
+
+    def choose_topic(
+        self, store: ObservationStore, conflict: TopicConflict, action: TopicAction
+    ) -> str | None: ...
+
+    def restore_stack_position(self, command: QUndoCommand, *, undone: bool) -> None: ...
+
+
+class Cancelled(Exception):
+    """The person cancelled a topic question: nothing was written."""
 
 
 class StoreCommand(QUndoCommand):
@@ -40,22 +80,68 @@ class StoreCommand(QUndoCommand):
         self._host = host
         self._store = store
         self._ids = list(ids)
+        self._done = False  # the first run went through: the command is on the stack
+        self._skip_next = False  # the stack is catching up after a cancelled step
 
     def redo(self) -> None:
-        self._run(self._do)
+        if self._skip_next:
+            self._skip_next = False
+            return
+        self._run(self._do, undoing=False)
+        self._done = self._done or not self.isObsolete()
 
     def undo(self) -> None:
-        self._run(self._undo, prefix="Undone: ")
+        if self._skip_next:
+            self._skip_next = False
+            return
+        self._run(self._undo, prefix="Undone: ", undoing=True)
 
-    def _run(self, step, prefix: str = "") -> None:
+    def _run(self, step: Callable[[], str], *, undoing: bool, prefix: str = "") -> None:
         try:
             message = step()
+        except Cancelled as cancelled:
+            self._cancelled(str(cancelled), undoing=undoing)
+            return
         except StoreError as exc:
             self.setObsolete(True)
             self._report(exc)
             self._host.after_write(self._store, self._ids, "")
             return
         self._host.after_write(self._store, self._ids, prefix + message if prefix else message)
+
+    def _cancelled(self, first_run_message: str, *, undoing: bool) -> None:
+        """Nothing was written: say so, and leave the stack as it was before this step."""
+        if not self._done:
+            message = first_run_message
+            self.setObsolete(True)  # never pushed
+        else:
+            message = (
+                f"Nothing was undone (you cancelled); Ctrl+Z still offers “{self.text()}”"
+                if undoing
+                else f"Nothing was redone (you cancelled); redo still offers “{self.text()}”"
+            )
+            self._skip_next = True
+            self._host.restore_stack_position(self, undone=undoing)
+        self._host.report_cancelled(message)
+        self._host.after_write(self._store, self._ids, message)
+
+    def _with_topic_choice(self, action: TopicAction, write: Callable[[str | None], _T]) -> _T:
+        """Run ``write(None)``; on TopicConflict ask the person and run ``write(choice)``."""
+        try:
+            return write(None)
+        except TopicConflict as conflict:
+            choice = self._host.choose_topic(self._store, conflict, action)
+            if choice is None:
+                raise Cancelled(action.nothing) from None
+            return write(choice)
+
+    def _put_back(self, previous: PreviousDeletedAt, action: TopicAction) -> PreviousDeletedAt:
+        """Give rows their previous ``deleted_at`` (and other rows their topic state) back;
+        the result, passed here again, reverses it."""
+        return self._with_topic_choice(
+            action,
+            lambda choice: self._store.put_back_deleted_at(previous, on_topic_conflict=choice),
+        )
 
     def _report(self, exc: StoreError) -> None:
         self._host.report_error(str(exc))
@@ -90,34 +176,46 @@ class PinCommand(StoreCommand):
 
 
 class ForgetCommand(StoreCommand):
-    """Forget (soft delete); undo restores the rows that were live and re-dates the others."""
+    """Forget (soft delete); undo brings back the rows that were live, asking about their
+    topics if the agent gave one a new live row meanwhile."""
 
     def __init__(self, host: WriteHost, store: ObservationStore, ids: Sequence[int]) -> None:
         super().__init__(host, store, ids, f"Forget {count_noun(len(ids))}")
-        self._previous: dict[int, int | None] = {}
+        self._previous = PreviousDeletedAt()
 
     def _do(self) -> str:
-        self._previous = self._store.forget(self._ids)
+        if self._done:
+            self._previous = self._put_back(self._previous, PUT_BACK)
+        else:
+            self._previous = self._store.forget(self._ids)
         return f"Forgot {count_noun(len(self._ids))} (Ctrl+Z brings them back)"
 
     def _undo(self) -> str:
-        self._store.put_back_deleted_at(self._previous)
+        self._previous = self._put_back(self._previous, UNDO_FORGET)
         return self.text()
 
 
 class RestoreCommand(StoreCommand):
-    """Restore forgotten rows; undo forgets them again with their original ``deleted_at``."""
+    """Restore forgotten rows (asking once for all of them about topics that would clash);
+    undo forgets them again with their original ``deleted_at`` and puts back the other rows
+    the person's topic choice changed."""
 
     def __init__(self, host: WriteHost, store: ObservationStore, ids: Sequence[int]) -> None:
         super().__init__(host, store, ids, f"Restore {count_noun(len(ids))}")
-        self._previous: dict[int, int | None] = {}
+        self._previous = PreviousDeletedAt()
 
     def _do(self) -> str:
-        self._previous = self._store.restore(self._ids)
-        return f"Restored {count_noun(len(self._ids))}"
+        if self._done:
+            self._previous = self._put_back(self._previous, RESTORE)
+        else:
+            self._previous = self._with_topic_choice(
+                RESTORE,
+                lambda choice: self._store.restore(self._ids, on_topic_conflict=choice),
+            )
+        return f"Restored {count_noun(len(self._previous))}" + _topic_note(self._previous)
 
     def _undo(self) -> str:
-        self._store.put_back_deleted_at(self._previous)
+        self._previous = self._put_back(self._previous, PUT_BACK)
         return self.text()
 
 
@@ -126,7 +224,8 @@ class EditCommand(StoreCommand):
     the row since (the store raises ConflictError and the command leaves the stack).
 
     With ``restore``, the row (forgotten by the agent while the person edited it, who chose
-    to keep it) is restored too, in the same undo step.
+    to keep it) is restored too, in the same undo step. A topic question cancelled at the
+    restore puts the edit back, so Cancel leaves nothing written.
     """
 
     def __init__(
@@ -144,23 +243,55 @@ class EditCommand(StoreCommand):
         self._changes = dict(changes)
         self._restore = restore
         self._result: EditResult | None = None
-        self._restored: dict[int, int | None] = {}
+        self._restored = PreviousDeletedAt()
+        self._undone: WrittenObservation | None = None  # what the last undo changed elsewhere
 
     def _do(self) -> str:
         # The first run refuses if the agent revised the row while the person typed; a redo
         # after undo applies the same change again to whatever the row is then.
-        self._result = self._store.edit(self._ids[0], **self._changes, expected=self._seen)
-        self._seen = None
+        oid = self._ids[0]
+        result = self._with_topic_choice(
+            EDIT,
+            lambda choice: self._store.edit(
+                oid, **self._changes, expected=self._seen, on_topic_conflict=choice
+            ),
+        )
         if self._restore:
-            self._restored = self._store.restore(self._ids)
-            return f"Restored and saved #{self._ids[0]}"
-        return f"Saved #{self._ids[0]}"
+            try:
+                self._restored = self._with_topic_choice(
+                    RESTORE_EDIT,
+                    lambda choice: self._store.restore([oid], on_topic_conflict=choice),
+                )
+            except Cancelled:
+                self._store.undo_edit(result)  # nothing stays written
+                raise
+        self._result = result
+        self._seen = None
+        self._put_back_what_the_undo_changed()
+        if self._restore:
+            return f"Restored and saved #{oid}" + _topic_note(self._restored, result.topic_changes)
+        return f"Saved #{oid}" + _topic_note(PreviousDeletedAt(), result.topic_changes)
+
+    def _put_back_what_the_undo_changed(self) -> None:
+        """A redo after an undo that asked about topics: the rows that undo changed go back."""
+        undone, self._undone = self._undone, None
+        if undone is not None and undone.topic_changes:
+            self._store.put_back_topic_changes(undone.topic_changes)
 
     def _undo(self) -> str:
         if self._restored:
-            self._store.put_back_deleted_at(self._restored)
+            self._restored = self._put_back(self._restored, PUT_BACK)
         if self._result is not None:
-            self._store.undo_edit(self._result)
+            result = self._result
+            try:
+                self._undone = self._with_topic_choice(
+                    UNDO_EDIT,
+                    lambda choice: self._store.undo_edit(result, on_topic_conflict=choice),
+                )
+            except Cancelled:
+                if self._restored:  # the row was forgotten again just above: bring it back
+                    self._restored = self._store.put_back_deleted_at(self._restored)
+                raise
         return self.text()
 
     def _report(self, exc: StoreError) -> None:
@@ -168,3 +299,79 @@ class EditCommand(StoreCommand):
             self._host.report_conflict(self._ids[0], str(exc))
         else:
             super()._report(exc)
+
+
+class RecreateCommand(StoreCommand):
+    """The person's text for a row the agent deleted, saved as a new row.
+
+    Undo forgets the new row (the person's text stays under "Show forgotten") and puts back
+    the other rows the topic choice changed, in one transaction; redo brings it back.
+    """
+
+    def __init__(
+        self,
+        host: WriteHost,
+        store: ObservationStore,
+        deleted: Observation,
+        values: dict[str, str],
+    ) -> None:
+        super().__init__(host, store, [], f"Save #{deleted.id} again as a new observation")
+        self._deleted = deleted
+        self._values = dict(values)
+        self._previous = PreviousDeletedAt()
+        self.created_id: int | None = None
+
+    def _do(self) -> str:
+        if self._done:
+            self._previous = self._put_back(self._previous, PUT_BACK)
+            return f"Brought back #{self.created_id}"
+        created = self._with_topic_choice(
+            RECREATE,
+            lambda choice: self._store.recreate(
+                self._deleted, **self._values, on_topic_conflict=choice
+            ),
+        )
+        self.created_id = created.id
+        self._ids = [created.id]
+        self.setText(f"Save #{self._deleted.id} again as #{created.id}")
+        # Undoing is forgetting the new row and putting the other rows back.
+        self._previous = PreviousDeletedAt(
+            {created.id: alisio.now_ms()}, topic_changes=created.topic_changes
+        )
+        return (
+            f"Saved as new observation #{created.id} (the agent had deleted #{self._deleted.id})"
+            + _topic_note(PreviousDeletedAt(), created.topic_changes)
+        )
+
+    def _undo(self) -> str:
+        self._previous = self._put_back(self._previous, PUT_BACK)
+        return f"{self.text()} (#{self.created_id} is forgotten; Show forgotten lists it)"
+
+
+def step_back_later(
+    stack: QUndoStack, command: QUndoCommand, *, undone: bool, context: QObject
+) -> None:
+    """Once the stack has finished moving past ``command`` (whose step was cancelled and wrote
+    nothing), move it back, so undo (``undone``) or redo offers the same step again."""
+
+    def step_back() -> None:
+        index = stack.index()
+        if undone and index < stack.count() and stack.command(index) is command:
+            stack.redo()
+        elif not undone and index > 0 and stack.command(index - 1) is command:
+            stack.undo()
+
+    QTimer.singleShot(0, context, step_back)
+
+
+def _topic_note(previous: PreviousDeletedAt, *more) -> str:
+    """`` · the topic choice changed #40`` when a choice touched other rows, else nothing."""
+    ids: list[int] = []
+    for changes in (previous.topic_changes, *more):
+        ids.extend(changes.deleted_at)
+        ids.extend(changes.topic_keys)
+    others = [oid for oid in dict.fromkeys(ids) if oid not in previous]
+    if not others:
+        return ""
+    names = ", ".join(f"#{oid}" for oid in others)
+    return f" · the topic choice also changed {names} (Ctrl+Z puts it back)"

@@ -43,7 +43,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memory_desk.core.alisio import OBSERVATION_TYPES, TITLE_CAP, is_valid_topic_key
+from memory_desk.core.alisio import (
+    OBSERVATION_TYPES,
+    is_valid_topic_key,
+    preview_content,
+    preview_title,
+)
 from memory_desk.core.observations import Observation
 from memory_desk.ui.conflict import CompareDialog
 from memory_desk.ui.observations.conflict import (
@@ -63,6 +68,7 @@ from memory_desk.ui.observations.display import (
     sectioned_markdown,
     when,
 )
+from memory_desk.ui.observations.stored_note import StoredPreviewPanel
 
 # What :meth:`ObservationDetail.follow_edited` did with a new version of the edited row.
 UNCHANGED = "unchanged"  # nothing the form shows changed (or the banner already says so)
@@ -170,7 +176,8 @@ class ObservationDetail(QWidget):
         self.editing_label.setObjectName("editHeading")
         self.edit_title = QLineEdit(page)
         self.edit_title.setObjectName("editTitle")
-        self.edit_title.setMaxLength(TITLE_CAP)
+        # No length limit here: a longer title is stored cut, and the counter and the note
+        # below say so before saving (a silent limit would cut a paste without a word).
         self.edit_type = QComboBox(page)
         self.edit_type.setObjectName("editType")
         self.edit_topic_key = QLineEdit(page)
@@ -181,6 +188,7 @@ class ObservationDetail(QWidget):
         self.edit_content = QPlainTextEdit(page)
         self.edit_content.setObjectName("editContent")
         self.edit_content.setPlaceholderText("**What** … **Why** … **Where** … **Learned** …")
+        self.stored = StoredPreviewPanel(self.edit_title, self.edit_content, page)
         self.edit_error = QLabel(page)
         self.edit_error.setObjectName("editError")
         self.edit_error.setStyleSheet("color: #b42318;")
@@ -205,7 +213,12 @@ class ObservationDetail(QWidget):
         QShortcut(QKeySequence(QKeySequence.StandardKey.Cancel), page, self.cancel_edit)
 
         fields = QFormLayout()
-        fields.addRow("&Title", self.edit_title)
+        title_label = QLabel("&Title", page)
+        title_label.setBuddy(self.edit_title)
+        title_row = QHBoxLayout()
+        title_row.addWidget(self.edit_title, 1)
+        title_row.addWidget(self.stored.title_counter)
+        fields.addRow(title_label, title_row)
         type_label = QLabel("T&ype", page)
         type_label.setBuddy(self.edit_type)
         topic_label = QLabel("Topic &key", page)
@@ -226,6 +239,10 @@ class ObservationDetail(QWidget):
         layout.addWidget(self.banner)
         layout.addLayout(fields)
         layout.addWidget(self.edit_content, 1)
+        stored = QHBoxLayout()
+        stored.addWidget(self.stored.note, 1)
+        stored.addWidget(self.stored.content_counter, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(stored)
         layout.addLayout(buttons)
         return page
 
@@ -314,6 +331,7 @@ class ObservationDetail(QWidget):
         self.edit_topic_key.setText(observation.topic_key or "")
         self.edit_content.setPlainText(observation.content or "")
         self.edit_error.hide()
+        self.stored.refresh()
 
     def cancel_edit(self) -> None:
         if self._editing is None:
@@ -326,6 +344,7 @@ class ObservationDetail(QWidget):
         self._clear_conflict()
         self._restore_on_save = self._gone = False
         self.edit_error.hide()
+        self.stored.stop()
         self._render()
         self.edit_finished.emit()
 
@@ -457,32 +476,35 @@ class ObservationDetail(QWidget):
         self.banner.hide()
 
     def _form_text(self) -> str:
-        return as_text(
-            self.edit_title.text().strip(),
-            self.edit_type.currentText(),
-            self.edit_topic_key.text().strip(),
-            self.edit_content.toPlainText(),
-        )
+        values = self._form_values()
+        return as_text(values["title"], values["type"], values["topic_key"], values["content"])
 
     def _validation_problem(self) -> str:
-        """The first thing the plugin would refuse, in words; empty when the form is valid."""
-        if not self.edit_title.text().strip():
-            return "The title cannot be empty."
-        topic_key = self.edit_topic_key.text().strip()
+        """The first thing the plugin would refuse, in words; empty when the form is valid.
+
+        Title and content are judged as the plugin will store them: a title of blanks, or
+        one that is all ``<private>`` text, is as empty to the plugin as no title at all.
+        """
+        values = self._form_values()
+        if not values["title"]:
+            return "The title cannot be empty (blank space is dropped when it is stored)."
+        topic_key = values["topic_key"]
         if topic_key and not is_valid_topic_key(topic_key):
             return (
                 "The topic key must be kebab-case words separated by '/', e.g. auth/token-refresh."
             )
-        if not self.edit_content.toPlainText().strip():
-            return "The content cannot be empty."
+        if not values["content"]:
+            return "The content cannot be empty (blank space is dropped when it is stored)."
         return ""
 
     def _form_values(self) -> dict[str, str]:
+        """The form as the plugin would store it (trimmed, redacted, capped): comparing these
+        with the row tells exactly which fields an edit changes."""
         return {
-            "title": self.edit_title.text().strip(),
+            "title": preview_title(self.edit_title.text()).stored,
             "type": self.edit_type.currentText(),
             "topic_key": self.edit_topic_key.text().strip(),
-            "content": self.edit_content.toPlainText(),
+            "content": preview_content(self.edit_content.toPlainText()).stored,
         }
 
     def _changes(self) -> dict[str, str]:

@@ -156,6 +156,27 @@ class FilterBar(QWidget):
         self._projects = names
         self.project.blockSignals(False)
 
+    def clear(self) -> None:
+        """Show everything live again: no text, every type, project and scope, not only pinned.
+
+        Signals stay quiet while the fields change, so the caller runs one query after it.
+        """
+        self._timer.stop()
+        widgets = (self.search, self.project, self.scope, self.pinned_only, self.show_forgotten)
+        for widget in widgets:
+            widget.blockSignals(True)
+        self.search.clear()
+        self.project.setCurrentIndex(0)
+        self.scope.setCurrentIndex(0)
+        self.pinned_only.setChecked(False)
+        for widget in widgets:
+            widget.blockSignals(False)
+        for action in self.type_actions.values():
+            action.blockSignals(True)
+            action.setChecked(False)
+            action.blockSignals(False)
+        self.type_button.setText("All types")
+
     def has_pending_search(self) -> bool:
         return self._timer.isActive()
 

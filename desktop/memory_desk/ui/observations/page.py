@@ -13,6 +13,10 @@ whose row changed underneath keeps the person's text behind a conflict banner (:
 When a store's first answer arrives and nothing is selected, the first row is selected so the
 detail pane is not empty; a refresh never moves the person's selection.
 
+Opening a database also checks its search index in the background (:mod:`.index_health`): a
+damaged index shows a warning banner on the page. "Search as the agent…" (:mod:`.agent_search`)
+shows what the agent's own ``memory_search`` would return beside the table.
+
 Signals:
     status_changed(str): counts for the status bar ("Showing 120 · 3,401 live · …")
     error_raised(str): a store error, for the window's message bar
@@ -25,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtGui import QAction, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -38,24 +42,29 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memory_desk.core import StoreError
+from memory_desk.core import StoreError, TopicConflict
 from memory_desk.core.observations import Observation, ObservationStore, Totals
+from memory_desk.ui.observations.agent_search import AgentSearchDialog
 from memory_desk.ui.observations.commands import (
     EditCommand,
     ForgetCommand,
     PinCommand,
+    RecreateCommand,
     RestoreCommand,
+    step_back_later,
 )
 from memory_desk.ui.observations.delegates import TypeBadgeDelegate
 from memory_desk.ui.observations.detail import RELOADED, ObservationDetail, text_changed
 from memory_desk.ui.observations.display import count_noun
 from memory_desk.ui.observations.filters import FilterBar
+from memory_desk.ui.observations.index_health import IndexHealth, IndexHealthBanner
 from memory_desk.ui.observations.model import (
     SORT_KEY_BY_COLUMN,
     Column,
     ObservationTableModel,
 )
 from memory_desk.ui.observations.query import Query, QueryResult, QueryRunner
+from memory_desk.ui.observations.topic import TopicAction, ask_topic_choice
 
 COLUMN_WIDTHS: dict[Column, int] = {
     Column.ID: 64,
@@ -102,12 +111,18 @@ class ObservationsPage(QWidget):
         self._pending_reset = False
         self._last_error: str | None = None
         self._save_conflict: str | None = None
+        self._cancelled: str | None = None  # the person cancelled a topic question
         self._retrying_save = False
         self._pending_select: int | None = None  # a row this page just created: show it
         self.totals: Totals | None = None  # with the last answer: the window's counts reuse it
         self._select_first = False  # the store's first answer selects its first row
         self._showing = 0
+        self._projects: list[str] = []  # with the last answer: the agent search offers them
+        self.agent_search: AgentSearchDialog | None = None  # built when first asked for
 
+        self.index_banner = IndexHealthBanner(self)
+        self._index_health = IndexHealth(self)
+        self._index_health.checked.connect(self._on_index_checked)
         self.filters = FilterBar(self)
         self.model = ObservationTableModel(self)
         self.table = self._build_table()
@@ -201,6 +216,15 @@ class ObservationsPage(QWidget):
         find.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         find.triggered.connect(self._focus_search)
         self.addAction(find)
+        self.agent_search_action = QAction("Search as the agent…", self)
+        self.agent_search_action.setObjectName("agentSearchAction")
+        self.agent_search_action.setShortcut(QKeySequence("Ctrl+Shift+F"))
+        self.agent_search_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.agent_search_action.setToolTip(
+            "See what the agent's memory_search would return for the search text (Ctrl+Shift+F)"
+        )
+        self.agent_search_action.triggered.connect(self.on_agent_search)
+        self.addAction(self.agent_search_action)
 
     def _table_action(self, text: str, shortcut, tip: str, slot) -> QAction:
         action = QAction(text, self)
@@ -223,6 +247,7 @@ class ObservationsPage(QWidget):
         ):
             buttons.addWidget(self._button(action, name))
         buttons.addStretch(1)
+        buttons.addWidget(self._button(self.agent_search_action, "agentSearchButton"))
         buttons.addWidget(self._button(self.delete_action, "deleteButton"))
 
         splitter = QSplitter(Qt.Orientation.Vertical, self)
@@ -237,6 +262,7 @@ class ObservationsPage(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
+        layout.addWidget(self.index_banner)
         layout.addWidget(self.filters)
         layout.addLayout(buttons)
         layout.addWidget(splitter, 1)
@@ -258,11 +284,16 @@ class ObservationsPage(QWidget):
             return
         self.detail.cancel_edit()
         self._store = store
+        self._projects = []
         self.model.set_store(store)
         self.detail.show_observation(None)
         self.filters.reset_project()
         self._select_first = store is not None
         self._set_enabled_for_store()
+        self.index_banner.clear()
+        self._index_health.check(store)
+        if self.agent_search is not None:
+            self.agent_search.set_store(store, [], None)
         if store is None:
             self._showing = 0
             self.status_changed.emit("No database open")
@@ -281,6 +312,10 @@ class ObservationsPage(QWidget):
         self.model.clear_marks()
         self.filters.stop()
         self._runner.stop()
+        self._index_health.stop()
+        if self.agent_search is not None:
+            self.agent_search.stop()
+            self.agent_search.close()
 
     @property
     def store(self) -> ObservationStore | None:
@@ -289,6 +324,15 @@ class ObservationsPage(QWidget):
     def is_busy(self) -> bool:
         """True while a search is pending (typing not settled, or the answer not back yet)."""
         return self.filters.has_pending_search() or self._runner.is_busy()
+
+    def is_checking_index(self) -> bool:
+        """True while the opened database's search index is being checked in the background."""
+        return self._index_health.is_busy()
+
+    def _on_index_checked(self, store: ObservationStore, message: str | None) -> None:
+        """A damaged index gets a banner; a healthy one, or a stale answer, shows nothing."""
+        if store is self._store and message:
+            self.index_banner.show_problem(message)
 
     # -- querying -------------------------------------------------------------------------------
 
@@ -343,6 +387,7 @@ class ObservationsPage(QWidget):
             self.model.mark(arrived)
         if self._pending_select is not None and self.model.row_of(self._pending_select) >= 0:
             self._select_ids([self._pending_select], self._pending_select)
+            self._scroll_to_id(self._pending_select)
             self._pending_select = None
         self._showing = len(result.ids)
         totals = self.totals = result.totals
@@ -351,6 +396,9 @@ class ObservationsPage(QWidget):
             f"{totals.forgotten:,} forgotten · {totals.pinned:,} pinned"
         )
         self.filters.set_projects(result.projects)
+        self._projects = list(result.projects)
+        if self.agent_search is not None:
+            self.agent_search.set_projects(self._projects)
         self._show_current(announce=not new_query)
         self._follow_edited_row()
         self._update_actions()
@@ -532,6 +580,7 @@ class ObservationsPage(QWidget):
         has_store = self._store is not None
         self.filters.setEnabled(has_store)
         self.table.setEnabled(has_store)
+        self.agent_search_action.setEnabled(has_store)
 
     def _update_actions(self) -> None:
         ids = self.selected_ids()
@@ -592,6 +641,42 @@ class ObservationsPage(QWidget):
         if self.detail.start_edit():
             self._update_actions()
 
+    def on_agent_search(self) -> None:
+        """Show what the agent would find for the search box's text, from the chat's project."""
+        if self._store is None:
+            return
+        if self.agent_search is None:
+            self.agent_search = AgentSearchDialog(self)
+            self.agent_search.observation_activated.connect(self.show_observation_id)
+        self.agent_search.set_store(
+            self._store, self._projects, self._chat_project(), text=self.filters.text()
+        )
+        self.agent_search.show()
+        self.agent_search.raise_()
+        self.agent_search.activateWindow()
+
+    def _chat_project(self) -> str | None:
+        """The project a chat would search from: the filtered one, else the current row's."""
+        chosen = self.filters.project_name()
+        if chosen is not None:
+            return chosen
+        shown = self.detail.shown
+        return shown.project if shown is not None else None
+
+    def show_observation_id(self, observation_id: int) -> None:
+        """Select this row in the table; when the search or filters hide it, clear them first
+        (the agent's answer never holds a forgotten row, so the default view shows it)."""
+        if self._store is None:
+            return
+        if self.model.row_of(observation_id) >= 0:
+            self._select_ids([observation_id], observation_id)
+            self._scroll_to_id(observation_id)
+            return
+        self._pending_select = observation_id
+        self.filters.clear()
+        self._run_query(reset=True)
+        self.info_raised.emit(f"Cleared the search and filters to show #{observation_id}")
+
     def on_delete(self) -> None:
         """Delete for good after a confirmation; not undoable, and the question says so."""
         ids = self.selected_ids()
@@ -629,31 +714,29 @@ class ObservationsPage(QWidget):
     def _on_save_requested(self, seen: Observation, changes: dict[str, str], restore: bool) -> None:
         if self._store is None:
             return
-        self._last_error = self._save_conflict = None
+        self._last_error = self._save_conflict = self._cancelled = None
         self._undo_stack.push(EditCommand(self, self._store, seen, changes, restore=restore))
         if self._save_conflict is not None:
             self._on_save_conflict(self._save_conflict)
-        elif self._last_error is not None:
-            self.detail.show_edit_error(self._last_error)
+        elif self._last_error is not None or self._cancelled is not None:
+            self.detail.show_edit_error(self._last_error or self._cancelled or "")
         else:
             self.detail.finish_edit()
 
     def _on_recreate_requested(self, deleted: Observation, values: dict[str, str]) -> None:
         """The agent deleted the row being edited and the person kept their text: save it as
-        a new observation, and show that one."""
+        a new observation (undoable), and show that one."""
         if self._store is None:
             return
-        try:
-            created = self._store.recreate(deleted, **values)
-        except StoreError as exc:
-            self.detail.show_edit_error(str(exc))
+        self._last_error = self._cancelled = None
+        command = RecreateCommand(self, self._store, deleted, values)
+        self._undo_stack.push(command)
+        if self._last_error is not None or self._cancelled is not None:
+            self.detail.show_edit_error(self._last_error or self._cancelled or "")
             return
         self.detail.finish_edit()
-        self._pending_select = created.id
+        self._pending_select = command.created_id
         self.refresh()
-        self.info_raised.emit(
-            f"Saved as new observation #{created.id} (the agent had deleted #{deleted.id})"
-        )
 
     def _on_save_conflict(self, message: str) -> None:
         """The store refused the save because the row changed since the form's base: show
@@ -707,3 +790,19 @@ class ObservationsPage(QWidget):
     def report_conflict(self, observation_id: int, message: str) -> None:
         """An edit was refused because another program changed the row: the banner says so."""
         self._save_conflict = message
+
+    def report_cancelled(self, message: str) -> None:
+        """The person cancelled a topic question; the command has already said so."""
+        self._cancelled = message
+
+    def choose_topic(
+        self, store: ObservationStore, conflict: TopicConflict, action: TopicAction
+    ) -> str | None:
+        """Ask which row keeps the topic (a modal question naming the rows by their titles)."""
+        return ask_topic_choice(store, conflict, action, self)
+
+    def restore_stack_position(self, command: QUndoCommand, *, undone: bool) -> None:
+        """An undo (``undone``) or redo of ``command`` was cancelled and wrote nothing, but the
+        stack already moved past it: step it back once the stack is done, so Ctrl+Z (or redo)
+        offers the same step again. The command skips that step."""
+        step_back_later(self._undo_stack, command, undone=undone, context=self)

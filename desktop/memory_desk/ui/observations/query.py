@@ -118,6 +118,8 @@ class QueryRunner(QObject):
         self._stopped = False
         self._pool = QThreadPool(self)  # created first, so destroyed (and waited for) first
         self._pool.setMaxThreadCount(1)
+        # One thread for the page's lifetime, so one SQLite connection (see the task's run).
+        self._pool.setExpiryTimeout(-1)
         self.relay = _Relay(self)
         self.relay.finished.connect(self._on_finished)
         self.relay.failed.connect(self._on_failed)

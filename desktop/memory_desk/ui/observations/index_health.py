@@ -1,0 +1,106 @@
+"""The search index's health, checked in the background each time a database is opened.
+
+FTS5's own ``integrity-check`` is the only honest answer to "does the agent's search still
+find what is stored?", and it takes seconds on a big database (the store runs it on a snapshot
+so the agent's writes never wait). The page must keep painting meanwhile, so the check runs on
+a :class:`~.background.BackgroundCall`; its answer is shown only if it is about the database
+the page still shows: switching or closing the database while it runs drops it. A healthy
+index shows nothing; a damaged one shows a warning banner that stays until dismissed or until
+another database is shown.
+
+Signals (IndexHealth):
+    checked(object, object): the store checked and its message (None: healthy), current only
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
+
+from memory_desk.core.observations import ObservationStore
+from memory_desk.ui.observations.background import BackgroundCall
+
+_BANNER_STYLE = (
+    "QFrame#indexHealthBanner { background: #fff4e5; border: 1px solid #b54708;"
+    " border-radius: 4px; } QLabel { color: #7a2e0e; }"
+)
+
+
+class IndexHealthBanner(QFrame):
+    """A warning strip on the page: what the check found, in the store's words."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("indexHealthBanner")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setStyleSheet(_BANNER_STYLE)
+        self.label = QLabel(self)
+        self.label.setObjectName("indexHealthText")
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        close = QToolButton(self)
+        close.setObjectName("indexHealthClose")
+        close.setText("✕")
+        close.setAutoRaise(True)
+        close.setToolTip("Dismiss this warning (it comes back when the database is opened again)")
+        close.clicked.connect(self.hide)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 4, 4, 4)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(close)
+        self.hide()
+
+    def text(self) -> str:
+        return self.label.text()
+
+    def show_problem(self, message: str) -> None:
+        self.label.setText(f"⚠ {message}")
+        self.show()
+
+    def clear(self) -> None:
+        self.label.clear()
+        self.hide()
+
+
+class IndexHealth(QObject):
+    """Checks one store's index at a time off the main thread (see the module docstring).
+
+    Signals:
+        checked(object, object): the store and its message (None when healthy)
+    """
+
+    checked = Signal(object, object)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._store: ObservationStore | None = None
+        self._runner = BackgroundCall(self)
+        self._runner.finished.connect(self._on_finished)
+        self._runner.failed.connect(self._on_failed)
+
+    def check(self, store: ObservationStore | None) -> None:
+        """Start checking ``store`` (None: stop caring); an earlier check's answer is dropped."""
+        self._store = store
+        if store is None:
+            self._runner.cancel()
+            return
+        self._runner.submit(store.check_index)
+
+    def is_busy(self) -> bool:
+        return self._runner.is_busy()
+
+    def stop(self) -> None:
+        """Wait for a running check and accept no more: the page is closing."""
+        self._store = None
+        self._runner.stop()
+
+    def _on_finished(self, _generation: int, message: object) -> None:
+        if self._store is not None:
+            self.checked.emit(self._store, message)
+
+    def _on_failed(self, _generation: int, message: str) -> None:
+        # The check could not run (the file went away, or was closed meanwhile): say so only
+        # for the database still shown; a closed store's complaint is stale by definition.
+        if self._store is not None:
+            self.checked.emit(self._store, f"The search index could not be checked: {message}")
