@@ -104,8 +104,8 @@ CORPUS: dict[str, Expect] = {
     "list-values": Expect(
         b"---\nname: list-values\ndescription: [tea, biscuits]\ntype: [feedback]\ntags:\n"
         b"  - food\n  - 'drink'\nupdated: 2026-10-07T13:15:05.678Z\n---\nx\n",
-        "user",
-        "tea,biscuits",
+        "feedback",  # a list reads as its items joined by ", ": "feedback"
+        "tea, biscuits",
         ISO,
         "x",
         problems=_p("description", "type", "extra-keys"),
@@ -114,7 +114,7 @@ CORPUS: dict[str, Expect] = {
         b"---\nname: block-list-description\ndescription:\n  - one\n  - two\ntype: user\n"
         b"updated: 2026-10-07T13:15:05.678Z\n---\nx\n",
         "user",
-        "one,two",
+        "one, two",
         ISO,
         "x",
         problems=_p("description"),
@@ -195,17 +195,102 @@ CORPUS: dict[str, Expect] = {
         "x",
         problems=_p("duplicate-key"),
     ),
-    "empty-header": Expect(
+    "empty-header": Expect(  # the line right after the opening one never closes a header
         b"---\n---\nOnly a body.\n",
+        body="---\n---\nOnly a body.",
+        problems=_p("header-empty"),
+    ),
+    "one-empty-header-line": Expect(
+        b"---\n\n---\nOnly a body.\n",
         body="Only a body.",
         problems=_p("type", "description", "updated"),
+    ),
+    "doubled-opening": Expect(  # the second "---" is a header line the agent skips
+        b"---\n---\nname: doubled-opening\ndescription: Two fences on top\ntype: feedback\n"
+        b"updated: 2026-10-07T13:15:05.678Z\n---\n\nBody.\n",
+        "feedback",
+        "Two fences on top",
+        ISO,
+        "Body.",
+        problems=_p("fence-after-opening"),
+    ),
+    "closing-with-text": Expect(  # what follows the closing dashes starts the body
+        b"---\nname: closing-with-text\ndescription: Text on the closing line\ntype: user\n"
+        b"updated: 2026-10-07T13:15:05.678Z\n--- Rule: tea first.\nWhy: mornings.\n",
+        "user",
+        "Text on the closing line",
+        ISO,
+        "Rule: tea first.\nWhy: mornings.",
+        problems=_p("closing-text"),
+    ),
+    "closing-four-dashes": Expect(
+        b"---\nname: closing-four-dashes\ndescription: Four dashes close it\ntype: feedback\n"
+        b"updated: 2026-10-07T13:15:05.678Z\n----\nBody.\n",
+        "feedback",
+        "Four dashes close it",
+        ISO,
+        "-\nBody.",
+        problems=_p("closing-text"),
+    ),
+    "closing-with-space": Expect(  # only spaces after the dashes: read like a plain "---"
+        b"---\r\nname: closing-with-space\r\ndescription: Space after dashes\r\n"
+        b"type: feedback\r\nupdated: 2026-10-07T13:15:05.678Z\r\n---  \r\n\r\nBody.\r\n",
+        "feedback",
+        "Space after dashes",
+        ISO,
+        "Body.",
+    ),
+    "hidden-cr": Expect(  # a lone CR inside a value: the agent skips the whole line
+        b"---\nname: hidden-cr\ndescription: Tea\rand biscuits\ntype: feedback\n"
+        b"updated: 2026-10-07T13:15:05.678Z\n---\n\nBody.\n",
+        "feedback",
+        "",
+        ISO,
+        "Body.",
+        problems=_p("hidden-break", "description"),
+    ),
+    "hidden-line-separator": Expect(
+        "---\nname: hidden-line-separator\ndescription: Older\ndescription: Newer\u2028text\n"
+        "type: feedback\nupdated: 2026-10-07T13:15:05.678Z\n---\n\nBody.\n".encode(),
+        "feedback",
+        "Older",
+        ISO,
+        "Body.",
+        problems=_p("hidden-break"),  # a skipped line is no duplicate
+    ),
+    "swallowed-breaks": Expect(  # after the colon, \s* takes a U+2028 or lone CR with it
+        "---\nname: swallowed-breaks\ndescription:\u2028Read after the separator\n"
+        "type:\r\t\n  - feedback\nupdated: 2026-10-07T13:15:05.678Z\n---\n\nBody.\n".encode(),
+        "feedback",
+        "Read after the separator",
+        ISO,
+        "Body.",
+        problems=_p("type"),  # written as a list
+    ),
+    "bracket-trailing-space": Expect(  # "[...] " with a space after "]" is text, not a list
+        b"---\nname: bracket-trailing-space\ndescription: [tea, biscuits] \n"
+        b"type: [feedback] \nupdated: 2026-10-07T13:15:05.678Z\n---\nx\n",
+        "user",
+        "[tea, biscuits]",
+        ISO,
+        "x",
+        problems=_p("bracket-text", "type"),
+    ),
+    "list-items-quoted": Expect(  # empty items of [...] are dropped; dash items need a space
+        b'---\nname: list-items-quoted\ndescription: ["tea", \'milk\', , "" ]\n'
+        b"type:\n  -feedback\n  - user\nupdated: 2026-10-07T13:15:05.678Z\n---\nx\n",
+        "user",
+        "tea, milk",
+        ISO,
+        "x",
+        problems=_p("description", "type", "dash-no-space"),
     ),
     "unclosed-header": Expect(
         b"---\nname: unclosed-header\ndescription: Never closed\ntype: feedback\n\nText\n",
         body="---\nname: unclosed-header\ndescription: Never closed\ntype: feedback\n\nText",
         problems=_p("header-unclosed"),
     ),
-    "fence-with-space": Expect(
+    "fence-with-space": Expect(  # the opening line must be exactly "---"
         b"--- \ndescription: not a header\n---\nx\n",
         body="--- \ndescription: not a header\n---\nx",
         problems=_p("no-header"),
@@ -281,7 +366,17 @@ CORPUS: dict[str, Expect] = {
 }
 
 # Symbolic links: name -> (target relative to the corpus root's parent, expectation).
-LINK_OUTSIDE = Expect(b"", visible=False, editable=False, problems=_p("link-outside"))
+# The agent follows a link to a file outside the folder and lists it; Memory Desk shows it as
+# the agent reads it, read-only (and its name: line names the file it points to).
+LINK_OUTSIDE = Expect(
+    _entry("secret", "outside the folder", "user", ISO, "private"),
+    "user",
+    "outside the folder",
+    ISO,
+    "private",
+    editable=False,
+    problems=_p("link-outside", "name-mismatch"),
+)
 LINK_BROKEN = Expect(b"", visible=False, editable=False, problems=_p("broken-link"))
 LINK_INSIDE = Expect(
     CORPUS["plain-entry"].data,

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from memory_desk.core.errors import StoreError
 from memory_desk.core.jstext import JS_WHITESPACE
 from memory_desk.core.persona_format import (
+    agent_type,
     compose,
     encode_value,
+    js_string,
     js_trim,
     parse_text,
     read_value,
@@ -35,6 +38,10 @@ def test_js_trim_removes_what_javascript_removes_and_nothing_else() -> None:
         ('"a "b" c"', 'a "b" c'),
         ("[a, 'b' , \"c\"]", ("a", "b", "c")),
         ("[]", ()),
+        ("[a, , '', b]", ("a", "b")),
+        ("[a, b] ", "[a, b]"),  # trailing space: text, trimmed by unquote
+        (" \u2028[a]", ("a",)),  # leading whitespace is the regex's \s*
+        ("[", "["),
         ("[not a list", "[not a list"),
         ("|", "|"),
         ("a: b", "a: b"),
@@ -60,9 +67,35 @@ def test_header_ends_at_the_first_fence_line_and_the_rest_is_body() -> None:
     assert parsed.body == "Body\n---\nmore: text"
 
 
-def test_a_lone_carriage_return_does_not_end_a_line() -> None:
+def test_a_lone_carriage_return_neither_ends_a_line_nor_leaves_it_a_field() -> None:
     parsed = parse_text("---\ntype: feedback\r---\n---\nx")
-    assert parsed.field("type").value == "feedback\r---"
+    assert [line.text for line in parsed.header] == ["type: feedback\r---"]
+    assert parsed.fields == () and parsed.body == "x"
+
+
+def test_the_closing_line_only_needs_to_start_with_the_dashes() -> None:
+    parsed = parse_text("---\ntype: feedback\n---- more\r\nBody\n")
+    assert parsed.field("type").value == "feedback"
+    assert parsed.closing == ("---", "") and parsed.closing_tail == "- more"
+    assert parsed.body == "- more\r\nBody"
+
+
+def test_the_line_after_the_opening_never_closes() -> None:
+    assert [line.text for line in parse_text("---\n---\nx: y\n---\n").header] == ["---", "x: y"]
+    assert [line.text for line in parse_text("---\n\n---\n").header] == [""]
+    lone = parse_text("---\n---\nx: y\n")
+    assert lone.unclosed and lone.fence_after_opening and lone.body == "---\n---\nx: y"
+
+
+def test_lists_read_as_their_items_joined_by_comma_and_space() -> None:
+    assert js_string(("a", "b")) == "a, b" and js_string(()) == "" and js_string(None) == ""
+    assert agent_type(("feedback",)) == "feedback" and agent_type(("user", "feedback")) == "user"
+
+
+def test_encode_value_refuses_what_cannot_stay_on_one_line() -> None:
+    for value in ("a\nb", "a\rb", "a\u2028b", "a\u2029b"):
+        with pytest.raises(StoreError):
+            encode_value(value)
 
 
 def test_keys_follow_the_agent_pattern() -> None:
@@ -114,3 +147,10 @@ def test_rewrite_header_replaces_the_line_the_agent_reads_in_place() -> None:
 def test_compose_with_a_new_body_keeps_the_file_line_breaks() -> None:
     parsed = parse_text("---\r\ntype: user\r\n---")
     assert compose(parsed, parsed.header, "a\nb") == "---\r\ntype: user\r\n---\r\n\r\na\r\nb\r\n"
+
+
+def test_compose_keeps_text_after_the_closing_dashes_or_writes_a_plain_closing_line() -> None:
+    source = "---\ntype: user\n--- Old start\nmore\n"
+    parsed = parse_text(source)
+    assert compose(parsed, parsed.header, None) == source
+    assert compose(parsed, parsed.header, "New") == "---\ntype: user\n---\n\nNew\n"

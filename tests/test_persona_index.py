@@ -6,9 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from memory_desk.core.persona import PersonaFolder, agent_index, prompt_section
+from memory_desk.core.persona import PROMPT_HEADING, PersonaFolder, agent_index, prompt_section
 
 OLDER = "({n} older entries aren't listed here: `memory_list` gives them all.)"
+
+
+def _assert_in_section(index: str, entries: list) -> None:
+    """The prompt section opens with its heading and holds the index as whole lines."""
+    section = prompt_section(entries)
+    assert section.startswith(PROMPT_HEADING + "\n")
+    assert f"\n{index}\n" in section + "\n"
 
 
 def _fill(folder: Path, count: int) -> list[str]:
@@ -29,7 +36,7 @@ def test_nothing_yet(tmp_path: Path) -> None:
     (tmp_path / "Not Kebab.md").write_text("invisible to the agent\n")
     entries = PersonaFolder(tmp_path).entries()
     assert agent_index(entries) == "Nothing yet."
-    assert prompt_section(entries) == "## Your memory of the person\nNothing yet."
+    _assert_in_section("Nothing yet.", entries)
 
 
 def test_one_entry(tmp_path: Path) -> None:
@@ -40,7 +47,7 @@ def test_one_entry(tmp_path: Path) -> None:
     entries = PersonaFolder(tmp_path).entries()
     expected = "- no-fish-puns (feedback): Dislikes puns about fish; avoid fish-themed jokes"
     assert agent_index(entries) == expected
-    assert prompt_section(entries) == f"## Your memory of the person\n{expected}"
+    _assert_in_section(expected, entries)
 
 
 @pytest.mark.parametrize("count", [50, 51, 120])
@@ -61,5 +68,11 @@ def test_the_index_shows_what_the_agent_reads(tmp_path: Path) -> None:
         b"\xef\xbb\xbf---\ndescription: hidden\ntype: feedback\n---\n"
     )
     (tmp_path / "bare.md").write_text("no header at all\n")
+    (tmp_path / "listed.md").write_text(
+        "---\ndescription:\n  - tea\n  - 'milk'\ntype: [feedback]\n"
+        "updated: [2026-10-06T00:00:00.000Z]\n---\n"
+    )
     index = agent_index(PersonaFolder(tmp_path).entries())
-    assert index == "- odd (user): a,b\n- bare (user): \n- bom (user): "
+    assert index == (
+        "- odd (user): a, b\n- listed (feedback): tea, milk\n- bare (user): \n- bom (user): "
+    )

@@ -12,6 +12,7 @@ from memory_desk.core.persona import (
     PROMPT_LIMIT,
     PersonaEntry,
     PersonaFolder,
+    agent_index,
     default_trash_dir,
 )
 from persona_corpus import NOT_ENTRIES, build_corpus, snapshot
@@ -90,11 +91,17 @@ def test_not_utf8_is_shown_with_replacement_characters_and_not_editable(corpus) 
     assert entry.agent_visible  # the agent reads it too, replacement characters and all
 
 
-def test_link_outside_is_shown_but_never_read(corpus) -> None:
+def test_a_link_to_a_file_outside_is_listed_as_the_agent_reads_it_and_read_only(corpus) -> None:
     folder, _ = corpus
     entry = folder.read("link-outside")
-    assert entry.body == "" and "private" not in entry.source
-    assert not entry.agent_visible and not entry.editable
+    assert (entry.description, entry.body) == ("outside the folder", "private")
+    assert entry.agent_visible and not entry.editable
+    assert entry.link_target == (folder.path.parent / "elsewhere" / "secret.md").resolve()
+    (why,) = [p for p in entry.problems if p.code == "link-outside"]
+    assert why.severity == "error" and str(entry.link_target) in why.message
+    assert "outside the folder" in why.message and "Forget removes only the link" in why.message
+    assert all(p.fix is None for p in entry.problems)  # a fix would write the outside file
+    assert "- link-outside (user): outside the folder" in agent_index(folder.entries())
 
 
 @pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads everything")

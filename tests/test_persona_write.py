@@ -6,25 +6,36 @@ import dataclasses
 import os
 import re
 import stat
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from memory_desk.core import ConflictError, StoreError
+from memory_desk.core import ConflictError, StoreError, persona
 from memory_desk.core.persona import (
     PersonaEntry,
     PersonaFolder,
+    agent_description,
     default_trash_dir,
     suggest_name,
     validate_name,
 )
+from memory_desk.core.persona_format import parse_text
 from persona_corpus import CORPUS, build_corpus
 
 ISO_RE = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 EDITABLE_WITH_HEADER = [
     name
     for name, e in CORPUS.items()
-    if e.editable and e.data.startswith((b"---\n", b"---\r\n")) and name != "unclosed-header"
+    if e.editable and parse_text(e.data.decode("utf-8")).header_found and e.description
+]
+# the agent cannot update an entry without a description, so saving one is refused
+NO_DESCRIPTION = [
+    name
+    for name, e in CORPUS.items()
+    if e.editable and parse_text(e.data.decode("utf-8")).header_found and not e.description
 ]
 
 
@@ -66,7 +77,8 @@ def test_saving_unchanged_touches_only_the_updated_line(folder: PersonaFolder, n
     assert len(new_lines) == 1
     new_line = after.pop(new_lines[0])
     assert new_line.endswith(entry.newline.encode())
-    header_end = next(i for i in range(1, len(before)) if before[i].rstrip(b"\r\n") == b"---")
+    # the agent's closing line: the first that starts with "---", never the one after the opening
+    header_end = next(i for i in range(2, len(before)) if before[i].startswith(b"---"))
     old_updated = [i for i in range(1, header_end) if before[i].startswith(b"updated:")]
     if old_updated:  # replaced in place, at the same position
         assert before.pop(old_updated[-1]) != new_line and new_lines[0] == old_updated[-1]
@@ -156,9 +168,39 @@ def test_error_entries_are_never_saved(folder: PersonaFolder, name: str) -> None
     assert after == before
 
 
-def test_save_refuses_a_description_on_two_lines(folder: PersonaFolder) -> None:
-    with pytest.raises(StoreError):
-        folder.save(dataclasses.replace(folder.read("plain-entry"), description="a\nb"))
+def test_a_description_is_stored_on_one_line_as_the_agent_stores_it(
+    folder: PersonaFolder,
+) -> None:
+    entry = folder.read("plain-entry")
+    saved = folder.save(dataclasses.replace(entry, description=" Calls\u2028her\r\n\tFran \ufeff"))
+    assert b"\ndescription: Calls her Fran\n" in saved.path.read_bytes()
+    assert saved.description == "Calls her Fran"
+
+
+@pytest.mark.parametrize("description", ["", "   ", "\n\t\u3000\ufeff"])
+def test_save_and_create_refuse_an_empty_description(
+    folder: PersonaFolder, description: str
+) -> None:
+    entry = folder.read("plain-entry")
+    before, listing = entry.path.read_bytes(), _listing(folder)
+    with pytest.raises(StoreError, match="needs a description"):
+        folder.save(dataclasses.replace(entry, description=description, body="New"))
+    with pytest.raises(StoreError, match="needs a description"):
+        folder.create(name="new-entry", type="user", description=description, body="x")
+    assert entry.path.read_bytes() == before and _listing(folder) == listing
+
+
+@pytest.mark.parametrize("name", NO_DESCRIPTION)
+def test_an_entry_without_description_cannot_be_saved_until_it_has_one(
+    folder: PersonaFolder, name: str
+) -> None:
+    entry = folder.read(name)
+    before = entry.path.read_bytes()
+    with pytest.raises(StoreError, match="needs a description"):
+        folder.save(dataclasses.replace(entry, body="Edited"))
+    assert entry.path.read_bytes() == before
+    saved = folder.save(dataclasses.replace(entry, body="Edited", description="Now it has one"))
+    assert (saved.description, saved.body) == ("Now it has one", "Edited")
 
 
 def test_no_temporary_file_is_left_behind(folder: PersonaFolder) -> None:
@@ -408,3 +450,211 @@ def test_undo_rename_refuses_to_lose_an_edit_made_after_the_rename(folder: Perso
         folder.undo_rename(folder.read("fran"), "plain-entry")
     assert folder.read("fran").body == "Edited after the rename" == edited.body
     assert not (folder.path / "plain-entry.md").exists()
+
+
+# ----------------------------------------------------------------------------- descriptions
+
+
+def _agent_file(folder: Path, name: str, description: str, body: str) -> Path:
+    """A file exactly as the agent writes it (tests/agents/persona_agent.py's shape)."""
+    path = folder / f"{name}.md"
+    path.write_bytes(
+        f"---\nname: {name}\ndescription: {description}\ntype: feedback\n"
+        f"updated: 2026-10-07T13:15:05.678Z\n---\n\n{body}\n".encode()
+    )
+    return path
+
+
+@pytest.mark.parametrize(
+    ("body", "filled"),
+    [
+        ("# Short answers\n\nThree lines at most.", "Short answers"),
+        (
+            "**Rule:** never tell *fish* jokes. See [the list](list.md).",
+            "Rule: never tell fish jokes. See the list.",
+        ),
+        ("```\nprint('code first')\n```\n\n> Prefers tabs\u2028over spaces", "Prefers tabs"),
+        ("---\n\n- [ ] Ask before\tpushing\x1c  to main", "Ask before pushing to main"),
+        ("word " * 60, ("word " * 23).strip() + "…"),
+    ],
+)
+def test_fill_description_takes_the_bodys_first_line_of_prose(
+    folder: PersonaFolder, body: str, filled: str
+) -> None:
+    path = _agent_file(folder.path, "no-description", "", body)
+    before = path.read_bytes()
+    entry = folder.read("no-description")
+    (problem,) = [p for p in entry.problems if p.code == "description"]
+    assert "cannot update this entry: it needs a description" in problem.message
+    assert problem.fix == "fill-description"
+    fixed = folder.fix(entry, "fill-description")
+    assert fixed.description == filled and "description" not in {p.code for p in fixed.problems}
+    ((old, new),) = _changed_lines(before, path.read_bytes())  # only that line, updated kept
+    assert old == b"description: \n" and new == f"description: {filled}\n".encode()
+    assert (fixed.type, fixed.body, fixed.updated) == (entry.type, entry.body, entry.updated)
+
+
+def test_no_fill_is_offered_when_the_body_has_no_prose(folder: PersonaFolder) -> None:
+    _agent_file(folder.path, "only-code", "", "```\nx = 1\n```")
+    entry = folder.read("only-code")
+    (problem,) = [p for p in entry.problems if p.code == "description"]
+    assert problem.fix is None and "Type one" in problem.message
+    with pytest.raises(StoreError):
+        folder.fix(entry, "fill-description")
+
+
+def test_a_description_only_of_spaces_in_the_file_is_not_flagged(folder: PersonaFolder) -> None:
+    """The agent reads a quoted '  ' as a description (a non-empty string), so it can update."""
+    _agent_file(folder.path, "spaces", '"  "', "x")
+    assert "description" not in {p.code for p in folder.read("spaces").problems}
+
+
+# ----------------------------------------------------------------------------- odd file names
+
+
+CONTROL_NAMES = ["new\nline", "carriage\rreturn", "nul\x01x", "del\x7fx", "c1\x85x", "ls\u2028x"]
+
+
+@pytest.mark.parametrize("stem", CONTROL_NAMES)
+def test_set_name_on_a_control_character_name_renames_to_kebab_case(
+    folder: PersonaFolder, stem: str
+) -> None:
+    path = folder.path / f"{stem}.md"
+    path.write_bytes(_entry_bytes("something-else", "A note"))
+    entry = folder.read(stem)
+    assert "set-name" in {p.fix for p in entry.problems}
+    fixed = folder.fix(entry, "set-name")
+    assert validate_name(fixed.name) is None and fixed.name == suggest_name(stem)
+    data = fixed.path.read_bytes()
+    assert f"\nname: {fixed.name}\n".encode() in data
+    assert not any(c in data.decode() for c in "\r\x01\x7f\x85\u2028")
+    assert not path.exists() and fixed.agent_visible
+
+
+@pytest.mark.parametrize("stem", CONTROL_NAMES)
+def test_header_writes_never_carry_a_control_character_name(
+    folder: PersonaFolder, stem: str
+) -> None:
+    (folder.path / f"{stem}.md").write_bytes(b"Just text, no header.\n")
+    fixed = folder.fix(folder.read(stem), "add-header")
+    assert fixed.path.read_bytes().startswith(f"---\nname: {suggest_name(stem)}\n".encode())
+    (folder.path / f"{stem}-2.md").write_bytes(b"Just text, no header.\n")
+    entry = folder.read(f"{stem}-2")
+    saved = folder.save(dataclasses.replace(entry, description="Saved"))
+    header = saved.path.read_bytes().split(b"\n---\n")[0].decode()
+    assert header.splitlines()[1] == f"name: {suggest_name(stem + '-2')}"
+    (named,) = [p for p in saved.problems if p.code == "name-not-kebab"]
+    assert "\n" not in named.message and "\u2028" not in named.message  # shown escaped
+
+
+def _entry_bytes(name: str, description: str) -> bytes:
+    return (
+        f"---\nname: {name}\ndescription: {description}\ntype: user\n"
+        "updated: 2026-10-07T13:15:05.678Z\n---\n\nText.\n"
+    ).encode()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file names are bytes on POSIX only")
+def test_a_file_name_that_is_not_utf8_is_read_shown_escaped_and_renamed(
+    folder: PersonaFolder,
+) -> None:
+    raw = os.path.join(os.fsencode(folder.path), b"caf\xe9.md")
+    with open(raw, "wb") as handle:
+        handle.write(_entry_bytes("cafe", "Likes coffee"))
+    entry = folder.read("caf\udce9")
+    (problem,) = [p for p in entry.problems if p.code == "name-not-kebab"]
+    assert "caf\\xe9" in problem.message and "\udce9" not in problem.message
+    fixed = folder.fix(entry, "rename")
+    assert fixed.name == "caf" and not os.path.exists(raw)
+
+
+# ----------------------------------------------------------------------------- unstorable text
+
+
+@pytest.mark.parametrize("field", ["body", "description"])
+def test_a_lone_surrogate_is_refused_before_anything_is_written(
+    folder: PersonaFolder, field: str
+) -> None:
+    entry = folder.read("plain-entry")
+    before, listing = entry.path.read_bytes(), _listing(folder)
+    with pytest.raises(StoreError, match="cannot be stored"):
+        folder.save(dataclasses.replace(entry, **{field: "half \ud83d of a smile"}))
+    values = {"name": "new-entry", "type": "user", "description": "d", "body": "b"}
+    with pytest.raises(StoreError, match="cannot be stored"):
+        folder.create(**{**values, field: "half \ud83d of a smile"})
+    assert entry.path.read_bytes() == before and _listing(folder) == listing
+
+
+def test_a_name_that_cannot_be_stored_is_refused(folder: PersonaFolder) -> None:
+    listing = _listing(folder)
+    for name in ("caf\udce9", "a\ud800b"):
+        with pytest.raises(StoreError):
+            folder.create(name=name, type="user", description="d", body="b")
+        with pytest.raises(StoreError):
+            folder.rename(folder.read("plain-entry"), name)
+    assert _listing(folder) == listing
+
+
+# ----------------------------------------------------------------------------- links
+
+
+def test_a_link_to_a_file_outside_is_never_renamed_or_fixed(folder: PersonaFolder) -> None:
+    entry = folder.read("link-outside")
+    target = entry.link_target
+    before = target.read_bytes()
+    with pytest.raises(StoreError, match="outside the folder"):
+        folder.rename(entry, "renamed")
+    with pytest.raises(StoreError, match="outside the folder"):
+        folder.fix(entry, "set-name")
+    with pytest.raises(StoreError, match="outside the folder"):
+        folder.save(dataclasses.replace(entry, body="mine"), force=True)
+    assert target.read_bytes() == before and (folder.path / "link-outside.md").is_symlink()
+    folder.forget("link-outside")  # removes the link only
+    assert target.read_bytes() == before
+
+
+# ----------------------------------------------------------------------------- properties
+
+# any storable text, biased towards line breaks and markdown marks
+_PIECES = st.characters(blacklist_categories=("Cs",)) | st.sampled_from(
+    ["\n", "\r\n", "\u2028", "\t", "#", "*", "`", "```", "- ", "> ", "[a](b)", "word "]
+)
+_TEXT = st.lists(_PIECES, max_size=80).map("".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(body=_TEXT)
+def test_a_description_guess_is_one_short_line_the_agent_keeps_as_it_is(body: str) -> None:
+    guess = persona._description_from_body(body)
+    assert guess == agent_description(guess)  # one line, as the agent would store it
+    assert len(guess) <= persona.DESCRIPTION_GUESS_LIMIT
+    assert not re.search(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", guess)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(description=_TEXT)
+def test_save_stores_a_description_as_the_agent_would_or_refuses_an_empty_one(
+    tmp_path: Path, description: str
+) -> None:
+    folder_path = Path(tempfile.mkdtemp(dir=tmp_path))  # a fresh folder for each example
+    _agent_file(folder_path, "entry", "Before", "Body")
+    folder = PersonaFolder(folder_path, trash=tmp_path / "trash")
+    entry = folder.read("entry")
+    if not agent_description(description):
+        with pytest.raises(StoreError):
+            folder.save(dataclasses.replace(entry, description=description))
+        return
+    saved = folder.save(dataclasses.replace(entry, description=description))
+    assert saved.description == agent_description(description)
+    assert folder.read("entry").description == agent_description(description)
+
+
+def test_a_link_inside_the_folder_is_not_renamed_and_says_where_its_file_is(
+    folder: PersonaFolder,
+) -> None:
+    entry = folder.read("link-inside")
+    with pytest.raises(StoreError, match="is a link to .*plain-entry.md"):
+        folder.rename(entry, "renamed")
+    assert (folder.path / "link-inside.md").is_symlink()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -422,7 +423,8 @@ def test_agent_view_is_the_prompt_section(page, memory: Path) -> None:
     view = child(page, QPlainTextEdit, "personaAgentView")
     expected = prompt_section(PersonaFolder(memory).entries())
     assert view.toPlainText() == expected
-    assert expected.startswith("## Your memory of the person\n- no-fish-puns (feedback):")
+    assert expected.startswith("## Your memory of the person\nYou keep a memory")
+    assert "\n- no-fish-puns (feedback): Dislikes puns about fish\n" in expected
     button(page, "personaForget").click()
     assert view.toPlainText() == prompt_section(PersonaFolder(memory).entries())
     assert "no-fish-puns" not in view.toPlainText()
@@ -531,3 +533,111 @@ def test_byte_order_mark_is_read_only_until_fixed(page, memory: Path) -> None:
     assert not body(page).isReadOnly()
     assert child(page, QLineEdit, "personaDescription").text() == "Saved by Notepad"
     assert not any("byte-order" in text for text in page.editor.problems.messages())
+
+
+# -- links, descriptions and names the agent reads differently ----------------------------------
+
+
+def test_a_link_to_a_file_outside_is_shown_as_the_agent_reads_it_and_read_only(
+    qtbot, window, page, memory: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "dotfiles"
+    outside.mkdir()
+    target = write_entry(
+        outside, "calls-me-fran", "Call her Fran", updated="2027-01-01T00:00:00.000Z"
+    )
+    before = target.read_bytes()
+    (memory / "calls-me-fran.md").symlink_to(target)
+    page.reload()
+    assert names_in_list(page)[0] == "calls-me-fran"  # the agent lists it, newest first
+    view = child(page, QPlainTextEdit, "personaAgentView")
+    assert "\n- calls-me-fran (user): Call her Fran\n" in view.toPlainText()
+    select(page, "calls-me-fran")
+    assert child(page, QLineEdit, "personaDescription").text() == "Call her Fran"
+    assert body(page).isReadOnly() and child(page, QLineEdit, "personaDescription").isReadOnly()
+    reason = child(page, QLabel, "personaReadOnlyReason")
+    assert reason.isVisible() and str(target) in reason.text()
+    assert "outside the folder" in reason.text()
+    assert not button(page, "personaSave").isEnabled()
+    assert not button(page, "personaRename").isEnabled()
+    assert page.findChild(QPushButton, "personaFix-set-name") is None  # a fix would write it
+    button(page, "personaForget").click()  # removes the link, never the file
+    assert not (memory / "calls-me-fran.md").exists() and target.read_bytes() == before
+    window.findChild(QAction, "undoAction").trigger()
+    assert (memory / "calls-me-fran.md").is_symlink()
+
+
+def test_the_editor_says_a_description_is_needed_before_saving(qtbot, page, memory: Path) -> None:
+    hint = child(page, QLabel, "personaDescriptionHint")
+    assert hint.isHidden()
+    button(page, "personaNew").click()
+    assert hint.isVisible() and "needs a description" in hint.text()
+    child(page, QLineEdit, "personaName").setText("prefers-tabs")
+    body(page).setPlainText("Tabs, not spaces.")
+    child(page, QLineEdit, "personaDescription").setText(" \t ")
+    assert hint.isVisible()  # spaces alone are empty to the agent
+    with qtbot.waitSignal(page.error_raised) as refused:
+        button(page, "personaSave").click()
+    assert "needs a description" in refused.args[0]
+    assert not (memory / "prefers-tabs.md").exists()
+    child(page, QLineEdit, "personaDescription").setText("Indents with tabs")
+    assert hint.isHidden()
+    button(page, "personaSave").click()
+    assert "\ndescription: Indents with tabs\n" in (memory / "prefers-tabs.md").read_text()
+
+
+def test_an_entry_without_description_gets_a_problem_and_a_fill_fix(page, memory: Path) -> None:
+    path = write_entry(
+        memory,
+        "short-answers",
+        "",
+        type="feedback",
+        updated="2027-01-01T00:00:00.000Z",
+        body="**Three lines** at most, please.\n\nWhy: reads on the phone.",
+    )
+    page.reload()
+    select(page, "short-answers")
+    assert child(page, QLabel, "personaDescriptionHint").isVisible()
+    problems = page.editor.problems.messages()
+    assert any("cannot update this entry: it needs a description" in m for m in problems)
+    child(page, QPushButton, "personaFix-fill-description").click()
+    assert "\ndescription: Three lines at most, please.\n" in path.read_text("utf-8")
+    assert child(page, QLineEdit, "personaDescription").text() == "Three lines at most, please."
+    assert child(page, QLabel, "personaDescriptionHint").isHidden()
+
+
+def test_the_set_name_fix_never_writes_a_line_break_into_a_header(
+    window, page, memory: Path
+) -> None:
+    (memory / "Likes\nTea.md").write_bytes(
+        b"---\nname: likes-coffee\ndescription: Drinks tea\ntype: user\n"
+        b"updated: 2027-01-01T00:00:00.000Z\n---\n\nGreen.\n"
+    )
+    page.reload()
+    select(page, "Likes\nTea")
+    child(page, QPushButton, "personaFix-set-name").click()
+    assert not (memory / "Likes\nTea.md").exists()
+    text = (memory / "likes-tea-2.md").read_text("utf-8")  # likes-tea is taken
+    assert "\nname: likes-tea-2\n" in text and "Likes" not in text
+    assert child(page, QLineEdit, "personaName").text() == "likes-tea-2"
+    window.findChild(QAction, "undoAction").trigger()  # a rename, so undoable
+    assert (memory / "Likes\nTea.md").exists()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file names are bytes on POSIX only")
+def test_a_file_name_that_is_not_utf8_opens_and_is_renamed(qtbot, page, memory: Path) -> None:
+    raw = os.path.join(os.fsencode(memory), b"caf\xe9.md")
+    with open(raw, "wb") as handle:
+        handle.write(
+            b"---\nname: cafe\ndescription: Likes coffee\ntype: user\n"
+            b"updated: 2027-01-01T00:00:00.000Z\n---\n\nBlack.\n"
+        )
+    page.reload()
+    view = child(page, QTreeView, "personaList")  # (Qt text drops the name's lone surrogate)
+    view.setCurrentIndex(view.model().index(view.model().row_of("caf\udce9"), 0))
+    assert page.current_name() == "caf\udce9"
+    assert child(page, QLineEdit, "personaDescription").text() == "Likes coffee"
+    assert any("caf\\xe9" in message for message in page.editor.problems.messages())
+    child(page, QPushButton, "personaFix-rename").click()
+    assert (memory / "caf.md").exists() and not os.path.exists(raw)
+    assert page.current_name() == "caf"

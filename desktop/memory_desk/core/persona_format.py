@@ -1,20 +1,30 @@
 """The agent-kit persona file, read exactly as the agent reads it (FORMATS.md, part B).
 
-The agent does not use YAML: it reads a small line grammar of its own, and what Memory Desk
-shows as an entry's type and description must be what the agent reads, quirks included. This
-module is that grammar, as pure functions over text, plus the few helpers that write a header
-line back so the agent reads it as the person typed it. It knows nothing about folders.
+The agent does not use YAML: it reads a small line grammar of its own (agent-kit's
+``frontmatter()``, a few regular expressions), and what Memory Desk shows as an entry's type and
+description must be what the agent reads, quirks included. This module is that grammar, as pure
+functions over text, plus the few helpers that write a header line back so the agent reads it
+as the person typed it. It knows nothing about folders.
 
-The grammar:
+The grammar, with JavaScript's character classes (:mod:`memory_desk.core.jstext`):
 
-- the file must start with ``---`` and a line break (a byte-order mark in front hides the
-  header from the agent); the header ends at the next line that is exactly ``---``;
-- lines break at ``\\n`` or ``\\r\\n`` (JavaScript's ``split(/\\r?\\n/)``);
-- a header line ``key: value`` (key ``[A-Za-z_][\\w-]*``, ASCII) is one field, the last one
-  of a key wins; other lines are skipped;
-- a value is trimmed; ``[a, b]`` is a list; an empty value followed by indented ``- item`` lines
-  is a list; otherwise one leading and one trailing quote (``"`` or ``'``) are stripped;
-- the body is everything after the closing line, trimmed like JavaScript's ``trim()``.
+- the header is ``^---\\r?\\n([\\s\\S]*?)\\r?\\n---\\r?\\n?`` on the whole text: the file must
+  start with ``---`` and a line break (a byte-order mark in front hides the header); the header
+  ends at the first later line that *starts with* ``---``, but never at the line right after the
+  opening one (so a header has at least one line); whatever follows those three dashes on the
+  closing line is the start of the body. No such line: no header, the whole text is the body;
+- header lines break at ``\\n`` or ``\\r\\n`` (``split(/\\r?\\n/)``);
+- a line ``key: value`` (``^([A-Za-z_][\\w-]*):\\s*(.*)$``, ASCII ``\\w``) is one field, the last
+  one of a key wins; other lines are skipped. ``.`` stops at a lone CR, U+2028 or U+2029, so a
+  line holding one after its value starts is skipped too (``\\s*`` after the colon swallows them);
+- the value keeps its trailing spaces: empty, it is the list of the following ``^\\s+-\\s``
+  lines; ``[...]`` exactly, it is a list of its comma-separated items, empty ones dropped;
+  otherwise it is text. Each item and each text is JS-trimmed and loses one leading and one
+  trailing quote (``"`` or ``'``);
+- the memory store reads a field as ``[value].flat().join(", ")``: a list is its items joined by
+  ``", "``; the type is ``feedback`` or ``user`` when that text is exactly one of them, else
+  ``user``;
+- the body is everything after what the header match took, JS-trimmed.
 """
 
 from __future__ import annotations
@@ -25,14 +35,25 @@ from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import NamedTuple
 
-from memory_desk.core.jstext import js_trim
+from memory_desk.core.errors import StoreError
+from memory_desk.core.jstext import JS_LINE_TERMINATORS, JS_SPACE_CLASS, JS_WHITESPACE, js_trim
 
 BOM = "\ufeff"
 HEADER_FENCE = "---"
 QUOTES = "\"'"
-KEY_LINE_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(.*)", re.DOTALL)
-LIST_ITEM_RE = re.compile(r"[ \t]+-(?:[ \t]+(.*))?", re.DOTALL)
+KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*:")
+LIST_ITEM_RE = re.compile(JS_SPACE_CLASS + "+-" + JS_SPACE_CLASS)
+LIST_MARK_RE = re.compile(JS_SPACE_CLASS + "+-" + JS_SPACE_CLASS + "*")
+# An indented dash the agent does not take as a list item: no space after it.
+DASH_WITHOUT_SPACE_RE = re.compile(JS_SPACE_CLASS + "+-(?!" + JS_SPACE_CLASS + ")")
+LINE_TERMINATOR_RE = re.compile("[" + re.escape(JS_LINE_TERMINATORS) + "]")
 ISO_UTC_MS_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z")
+# What the agent's reading of a header line calls the hidden break that makes it skip the line.
+HIDDEN_BREAK_NAMES = {
+    "\r": "a lone carriage return",
+    "\u2028": "a LINE SEPARATOR (U+2028)",
+    "\u2029": "a PARAGRAPH SEPARATOR (U+2029)",
+}
 
 Value = str | tuple[str, ...]
 
@@ -62,12 +83,25 @@ class Field(NamedTuple):
     stop: int  # index just after its last line (block list items included)
 
 
+class AgentReading(NamedTuple):
+    """What the agent's memory store makes of a file: the four things it uses."""
+
+    description: str
+    type: str
+    updated: str
+    body: str
+
+
 @dataclass(frozen=True)
 class ParsedFile:
     """A persona file split the way the agent splits it.
 
     ``header_found`` is what the agent sees. When a byte-order mark hides a header that would be
     read without it, ``bom_hides_header`` is true and ``hidden_fields`` holds what it says.
+    ``closing`` is the three dashes and the line break the agent takes with them (``""`` when
+    text follows the dashes on that line: ``closing_tail`` holds that text, which the agent reads
+    as the start of the body). ``fence_after_opening`` tells that the line right after the
+    opening one starts with ``---``, which never closes the header.
     """
 
     text: str
@@ -77,12 +111,14 @@ class ParsedFile:
     opening: Line | None
     header: tuple[Line, ...]
     closing: Line | None
-    rest: str  # everything after the closing line; the whole text when there is no header
+    rest: str  # everything after the closing dashes and their line break; else the whole text
     fields: tuple[Field, ...]
     body: str  # trimmed like the agent trims it, line breaks as in the file
     newline: str
     bom_hides_header: bool = False
     hidden_fields: tuple[Field, ...] = ()
+    closing_tail: str = ""
+    fence_after_opening: bool = False
     by_key: dict[str, Field] = dataclass_field(default_factory=dict, compare=False, repr=False)
 
     def field(self, key: str) -> Field | None:
@@ -126,7 +162,8 @@ def iter_lines(text: str, start: int = 0) -> Iterator[tuple[Line, int]]:
 
 
 def unquote(value: str) -> str:
-    """Strip one leading and one trailing quote character, as the agent does."""
+    """The agent's ``unquote``: JS-trim, then strip one leading and one trailing quote."""
+    value = js_trim(value)
     if value[:1] in QUOTES and value:
         value = value[1:]
     if value[-1:] in QUOTES and value:
@@ -134,35 +171,81 @@ def unquote(value: str) -> str:
     return value
 
 
-def read_value(raw: str) -> str | tuple[str, ...]:
-    """The value of ``key: raw`` as the agent reads it (a one-line list or a string)."""
-    value = js_trim(raw)
-    if len(value) >= 2 and value.startswith("[") and value.endswith("]"):
-        items = (unquote(js_trim(item)) for item in value[1:-1].split(","))
+def split_field_line(text: str) -> tuple[str, str] | None:
+    """``(key, raw)`` of a header line the agent reads as a field, else None.
+
+    Equivalent to ``^([A-Za-z_][\\w-]*):\\s*(.*)$`` with JavaScript's classes: ``\\s*`` takes
+    every whitespace after the colon (line terminators included), and the rest must hold no
+    line terminator, which JavaScript's ``.`` never matches. Written without the regex because
+    the regex backtracks quadratically on a long run of spaces before a lone CR.
+    """
+    match = KEY_RE.match(text)
+    if match is None:
+        return None
+    raw = text[match.end() :].lstrip(JS_WHITESPACE)
+    if LINE_TERMINATOR_RE.search(raw):
+        return None
+    return match.group()[:-1], raw
+
+
+def hidden_break(text: str) -> str | None:
+    """The lone CR, U+2028 or U+2029 that makes the agent skip a ``key: value`` line, if any."""
+    match = KEY_RE.match(text)
+    if match is None:
+        return None
+    found = LINE_TERMINATOR_RE.search(text[match.end() :].lstrip(JS_WHITESPACE))
+    return found.group() if found else None
+
+
+def read_value(raw: str) -> Value:
+    """The value of a field line whose text after ``key:`` is ``raw``, as the agent reads it.
+
+    Leading whitespace is the regex's ``\\s*``; trailing whitespace stays, so ``[a, b] `` is
+    text, not a list. An empty value is the list of the lines below it (see
+    :func:`parse_fields`); read alone it is ``""``.
+    """
+    raw = raw.lstrip(JS_WHITESPACE)
+    if len(raw) >= 2 and raw.startswith("[") and raw.endswith("]"):
+        items = (unquote(item) for item in raw[1:-1].split(","))
         return tuple(item for item in items if item)
-    return unquote(value)
+    return unquote(raw)
+
+
+def list_item(text: str) -> str | None:
+    """The item of a dash-list line (``^\\s+-\\s``), unquoted; None if it is not one."""
+    if not LIST_ITEM_RE.match(text):
+        return None
+    mark = LIST_MARK_RE.match(text)
+    assert mark is not None
+    return unquote(text[mark.end() :])
 
 
 def parse_fields(lines: tuple[Line, ...]) -> tuple[Field, ...]:
-    """Read the header lines into fields; lines that are not ``key: value`` are skipped."""
+    """Read the header lines into fields; lines that are not ``key: value`` are skipped.
+
+    An empty value with no dash lines below it is the agent's empty list; its reading is
+    ``""`` either way, so it is kept as ``""``.
+    """
     fields: list[Field] = []
     index = 0
     while index < len(lines):
-        match = KEY_LINE_RE.fullmatch(lines[index].text)
-        if not match:
+        text = lines[index].text
+        parts = split_field_line(text)
+        if parts is None:
             index += 1
             continue
-        key, raw = match.group(1), match.group(2)
-        value: Value = read_value(raw)
+        key, raw = parts
         stop = index + 1
-        if js_trim(raw) == "":
+        value: Value
+        if raw == "":
             items: list[str] = []
-            while stop < len(lines) and (item := LIST_ITEM_RE.fullmatch(lines[stop].text)):
-                items.append(unquote(js_trim(item.group(1) or "")))
+            while stop < len(lines) and (item := list_item(lines[stop].text)) is not None:
+                items.append(item)
                 stop += 1
-            if items:
-                value = tuple(items)
-        fields.append(Field(key, value, raw, index, stop))
+            value = tuple(items) if items else ""
+        else:
+            value = read_value(raw)
+        fields.append(Field(key, value, text[len(key) + 1 :], index, stop))
         index = stop
     return tuple(fields)
 
@@ -182,33 +265,46 @@ def detect_newline(text: str) -> str:
     return "\r\n" if nl > 0 and text[nl - 1] == "\r" else "\n"
 
 
+def _closing_tail(text: str, after_dashes: int) -> str:
+    """The text on the closing line after its three dashes, without the line break."""
+    nl = text.find("\n", after_dashes)
+    if nl == -1:
+        return text[after_dashes:]
+    tail = text[after_dashes:nl]
+    return tail[:-1] if tail.endswith("\r") else tail
+
+
 def parse_text(text: str) -> ParsedFile:
     """Split ``text`` into header, fields and body exactly as the agent does."""
     newline = detect_newline(text)
     bom = text.startswith(BOM)
     opening = None if bom else _opening_line(text)
-    if opening is not None:
-        header: list[Line] = []
-        for line, end in iter_lines(text, len(opening.raw)):
-            if line.text == HEADER_FENCE:
-                lines = tuple(header)
-                fields = parse_fields(lines)
-                rest = text[end:]
-                return ParsedFile(
-                    text=text,
-                    bom=False,
-                    header_found=True,
-                    unclosed=False,
-                    opening=opening,
-                    header=lines,
-                    closing=line,
-                    rest=rest,
-                    fields=fields,
-                    body=js_trim(rest),
-                    newline=newline,
-                    by_key={f.key: f for f in fields},  # later lines win, as in a JS object
-                )
-            header.append(line)
+    start = len(opening.raw) if opening else 0
+    # The lazy [\s\S]*? stops at the first "\n---" after the opening line's break.
+    close = text.find("\n" + HEADER_FENCE, start) if opening else -1
+    if opening is not None and close != -1:
+        lines = tuple(line for line, _ in iter_lines(text[start : close + 1]))
+        after_dashes = close + 1 + len(HEADER_FENCE)
+        taken = "\r" if text.startswith("\r", after_dashes) else ""
+        taken += "\n" if text.startswith("\n", after_dashes + len(taken)) else ""
+        rest = text[after_dashes + len(taken) :]
+        fields = parse_fields(lines)
+        return ParsedFile(
+            text=text,
+            bom=False,
+            header_found=True,
+            unclosed=False,
+            opening=opening,
+            header=lines,
+            closing=Line(HEADER_FENCE, taken),
+            rest=rest,
+            fields=fields,
+            body=js_trim(rest),
+            newline=newline,
+            closing_tail=_closing_tail(text, after_dashes),
+            fence_after_opening=lines[0].text.startswith(HEADER_FENCE),
+            by_key={f.key: f for f in fields},  # later lines win, as in a JS object
+        )
     hidden = parse_text(text[1:]) if bom else None
     return ParsedFile(
         text=text,
@@ -224,21 +320,37 @@ def parse_text(text: str) -> ParsedFile:
         newline=newline,
         bom_hides_header=bool(hidden and hidden.header_found),
         hidden_fields=hidden.fields if hidden else (),
+        fence_after_opening=opening is not None and text.startswith(HEADER_FENCE, start),
     )
 
 
 def js_string(value: Value | None) -> str:
-    """A value as JavaScript turns it into text (a list joins with commas; missing is empty)."""
+    """A field as the memory store reads it: ``[value ?? ""].flat().join(", ")``."""
     if value is None:
         return ""
     if isinstance(value, tuple):
-        return ",".join(value)
+        return ", ".join(value)
     return value
 
 
 def agent_type(value: Value | None) -> str:
-    """The type the agent reads: ``feedback`` only when the file says exactly that."""
-    return "feedback" if value == "feedback" else "user"
+    """The type the agent reads: ``feedback`` only when the field reads exactly that."""
+    return "feedback" if js_string(value) == "feedback" else "user"
+
+
+def agent_reading(parsed: ParsedFile) -> AgentReading:
+    """Description, type, updated and body exactly as the agent's memory store reads them."""
+
+    def read(key: str) -> Value | None:
+        found = parsed.field(key)
+        return found.value if found else None
+
+    return AgentReading(
+        description=js_string(read("description")),
+        type=agent_type(read("type")),
+        updated=js_string(read("updated")),
+        body=parsed.body,
+    )
 
 
 def needs_quotes(value: str) -> bool:
@@ -254,7 +366,15 @@ def needs_quotes(value: str) -> bool:
 
 
 def encode_value(value: str) -> str:
-    """Text to write after ``key: `` so that the agent reads back exactly ``value``."""
+    """Text to write after ``key: `` so that the agent reads back exactly ``value``.
+
+    A value holding a line break cannot be written on one header line: StoreError.
+    """
+    if LINE_TERMINATOR_RE.search(value):
+        raise StoreError(
+            "A header value must be on one line: remove its line breaks (including the "
+            "invisible line and paragraph separators)."
+        )
     return f'"{value}"' if needs_quotes(value) else value
 
 
@@ -288,7 +408,8 @@ def rewrite_header(parsed: ParsedFile, changes: dict[str, str]) -> tuple[Line, .
 
     A changed key replaces the line the agent reads (the last one of that key, with its list
     items) in place, keeping that line's line break; a key the header lacks is appended at the
-    end, in the order given.
+    end, in the order given. No written line starts with ``---`` or leaves its value empty, so
+    the agent still closes the header where it did and reads every other line as before.
     """
     lines = list(parsed.header)
     appended: list[Line] = []
@@ -308,15 +429,73 @@ def rewrite_header(parsed: ParsedFile, changes: dict[str, str]) -> tuple[Line, .
 def compose(parsed: ParsedFile, header: tuple[Line, ...], body: str | None) -> str:
     """Reassemble a file that has a header: new header lines, and the body if it changed.
 
-    ``body=None`` keeps everything after the closing line byte-identical; a new body is written
-    the way the agent writes it (blank line, trimmed body, final newline).
+    ``body=None`` keeps everything from the closing dashes on byte-identical (text after the
+    dashes stays the start of the body); a new body is written the way the agent writes it
+    (a plain ``---`` line, a blank line, the trimmed body, a final newline).
     """
-    assert parsed.opening is not None and parsed.closing is not None
+    if parsed.opening is None or parsed.closing is None:
+        raise ValueError("compose() needs a file whose header the agent reads")
     nl = parsed.newline
-    closing = parsed.closing.raw
     if body is None:
-        rest = parsed.rest
+        closing, rest = parsed.closing.raw, parsed.rest
     else:
-        closing = parsed.closing.text + (parsed.closing.end or nl)
-        rest = f"{nl}{file_body(body, nl)}{nl}"
+        end = parsed.closing.end if parsed.closing.end in ("\n", "\r\n") else nl
+        closing, rest = HEADER_FENCE + end, f"{nl}{file_body(body, nl)}{nl}"
     return parsed.opening.raw + "".join(line.raw for line in header) + closing + rest
+
+
+def with_plain_opening(text: str) -> str | None:
+    """The text with a first line of ``---`` and trailing spaces made exactly ``---``.
+
+    None when the first line is not that. This changes what the agent reads on purpose: it
+    needs exactly ``---`` to see a header.
+    """
+    first = next(iter_lines(text), None)
+    if first is None:
+        return None
+    line, after = first
+    if line.text == HEADER_FENCE or not line.text.startswith(HEADER_FENCE) or not line.end:
+        return None
+    if js_trim(line.text[len(HEADER_FENCE) :]):
+        return None
+    return HEADER_FENCE + line.end + text[after:]
+
+
+def split_closing_line(parsed: ParsedFile) -> str:
+    """The file with the text after the closing dashes moved to its own line, after a blank one.
+
+    The agent reads the same body (it trims what follows the dashes), and the file now shows
+    where the header ends and the body begins.
+    """
+    if parsed.opening is None or parsed.closing is None:
+        raise ValueError("split_closing_line() needs a file whose header the agent reads")
+    nl = parsed.newline
+    header = "".join(line.raw for line in parsed.header)
+    rest = parsed.rest.lstrip(JS_WHITESPACE)
+    return f"{parsed.opening.raw}{header}{HEADER_FENCE}{nl}{nl}{rest}"
+
+
+def without_first_header_line(parsed: ParsedFile) -> str:
+    """The file without the header's first line (a stray ``---`` right after the opening).
+
+    That line is never a field nor the closing line, and the header keeps a line after it
+    closes where it did, so the agent reads the same; callers check there is such a line.
+    """
+    if parsed.opening is None or parsed.closing is None or len(parsed.header) < 2:
+        raise ValueError("without_first_header_line() needs a header of two lines or more")
+    header = "".join(line.raw for line in parsed.header[1:])
+    return parsed.opening.raw + header + parsed.closing.raw + parsed.rest
+
+
+def with_hidden_breaks_as_spaces(parsed: ParsedFile) -> str:
+    """The file with every lone CR, U+2028 and U+2029 in its ``key: value`` lines made a space.
+
+    This changes what the agent reads on purpose: those lines become fields it reads.
+    """
+    if parsed.opening is None or parsed.closing is None:
+        raise ValueError("with_hidden_breaks_as_spaces() needs a file whose header is read")
+    header = [
+        Line(LINE_TERMINATOR_RE.sub(" ", line.text), line.end) if hidden_break(line.text) else line
+        for line in parsed.header
+    ]
+    return compose(parsed, tuple(header), None)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from PySide6.QtGui import QUndoCommand
 
 from memory_desk.core import StoreError
-from memory_desk.core.persona import PersonaFolder
+from memory_desk.core.persona import FolderFix, FolderProblem, PersonaFolder
 
 
 class ForgetCommand(QUndoCommand):
@@ -92,3 +92,47 @@ class RenameCommand(QUndoCommand):
             self._failed(str(exc))
             return
         self._changed(self._folder, self._new, self._old)
+
+
+class FolderFixCommand(QUndoCommand):
+    """Fix a problem of the folder itself (rename what stops the agent reading its memory);
+    undo gives it its old name back.
+
+    ``changed(folder, paths)`` runs after every move with the two paths involved, so the page
+    can re-read (and tell the watcher); ``failed(message)`` reports a StoreError, and the
+    command then drops off the stack.
+    """
+
+    def __init__(
+        self,
+        folder: PersonaFolder,
+        problem: FolderProblem,
+        changed: Callable[[PersonaFolder, tuple[str, ...]], None],
+        failed: Callable[[str], None],
+    ) -> None:
+        super().__init__(problem.fix_label or f"Fix {problem.path.name}")
+        self._folder = folder
+        self._problem = problem
+        self._changed = changed
+        self._failed = failed
+        self._done: FolderFix | None = None
+
+    def redo(self) -> None:
+        try:
+            self._done = self._folder.fix_folder_problem(self._problem)
+        except StoreError as exc:
+            self.setObsolete(True)
+            self._failed(str(exc))
+            return
+        self._changed(self._folder, (str(self._done.path), str(self._done.moved_to)))
+
+    def undo(self) -> None:
+        if self._done is None:
+            return
+        try:
+            self._folder.undo_folder_fix(self._done)
+        except StoreError as exc:
+            self.setObsolete(True)
+            self._failed(str(exc))
+            return
+        self._changed(self._folder, (str(self._done.path), str(self._done.moved_to)))

@@ -23,7 +23,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memory_desk.core.persona import ENTRY_TYPES, PersonaEntry, validate_name
+from memory_desk.core.persona import (
+    ENTRY_TYPES,
+    PersonaEntry,
+    agent_description,
+    validate_name,
+)
 from memory_desk.ui.persona.conflict import disk_conflict_banner
 from memory_desk.ui.persona.highlighter import MarkdownHighlighter
 from memory_desk.ui.persona.problems import ProblemsPanel
@@ -33,6 +38,11 @@ DESCRIPTION_SOFT_LIMIT = 150
 
 # How long a note such as "miyagi changed likes-tea; reloaded" stays above the fields.
 NOTE_MS = 5000
+
+NEEDS_DESCRIPTION = (
+    "The entry needs a description: the agent lists it by this line and cannot update it "
+    "without one."
+)
 
 
 def editor_text(body: str) -> str:
@@ -58,6 +68,7 @@ class EntryEditor(QWidget):
         self._new = False
         self._dirty = False
         self._loading = False
+        self._editable = False
         self._build()
         self.load(None)
 
@@ -98,6 +109,11 @@ class EntryEditor(QWidget):
         self.description.setPlaceholderText("One line: what the agent sees in its prompt")
         self.counter = QLabel(self)
         self.counter.setObjectName("personaDescriptionCounter")
+        self.description_hint = QLabel(NEEDS_DESCRIPTION, self)
+        self.description_hint.setObjectName("personaDescriptionHint")
+        self.description_hint.setWordWrap(True)
+        self.description_hint.setStyleSheet("QLabel { color: #8a1c24; }")
+        self.description_hint.hide()
         self.body = QPlainTextEdit(self)
         self.body.setObjectName("personaBody")
         self.body.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
@@ -105,9 +121,13 @@ class EntryEditor(QWidget):
         self.highlighter = MarkdownHighlighter(self.body.document())
         self.problems = ProblemsPanel(self)
 
-        description_row = QHBoxLayout()
-        description_row.addWidget(self.description, 1)
-        description_row.addWidget(self.counter)
+        description_line = QHBoxLayout()
+        description_line.addWidget(self.description, 1)
+        description_line.addWidget(self.counter)
+        description_row = QVBoxLayout()
+        description_row.setSpacing(0)
+        description_row.addLayout(description_line)
+        description_row.addWidget(self.description_hint)
         name_column = QVBoxLayout()
         name_column.setSpacing(0)
         name_column.addWidget(self.name)
@@ -259,6 +279,8 @@ class EntryEditor(QWidget):
         self.body_changed.emit()
 
     def _set_editable(self, editable: bool) -> None:
+        self._editable = editable
+        self._update_description_hint()
         self.type.setEnabled(editable)
         self.description.setReadOnly(not editable)
         self.body.setReadOnly(not editable)
@@ -280,7 +302,14 @@ class EntryEditor(QWidget):
 
     def _on_description_changed(self, _text: str) -> None:
         self._update_counter()
+        self._update_description_hint()
         self._on_field_changed()
+
+    def _update_description_hint(self) -> None:
+        """Say before saving that an empty description will be refused (the agent's rule:
+        spaces and line breaks alone count as empty)."""
+        empty = not agent_description(self.description.text())
+        self.description_hint.setVisible(self._editable and empty)
 
     def _on_body_changed(self) -> None:
         if not self._loading:

@@ -24,7 +24,6 @@ from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
-    QFontDatabase,
     QKeySequence,
     QShortcut,
     QShowEvent,
@@ -34,7 +33,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLineEdit,
     QMessageBox,
-    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -44,19 +42,22 @@ from PySide6.QtWidgets import (
 
 from memory_desk.core import ConflictError, StoreError
 from memory_desk.core.persona import (
+    NAME_RE,
     PROMPT_LIMIT,
+    FolderProblem,
     PersonaEntry,
     PersonaFolder,
-    prompt_section,
     suggest_name,
     validate_name,
 )
 from memory_desk.ui.conflict import CompareDialog
-from memory_desk.ui.persona.commands import ForgetCommand, RenameCommand
+from memory_desk.ui.persona.agent_view import AgentView
+from memory_desk.ui.persona.commands import FolderFixCommand, ForgetCommand, RenameCommand
 from memory_desk.ui.persona.conflict import CHANGED, DELETED, DiskConflict, compare_dialog
 from memory_desk.ui.persona.editor import EntryEditor, editor_text
 from memory_desk.ui.persona.entry_list import EntryListView
-from memory_desk.ui.persona.model import NAME_ROLE, PersonaListModel
+from memory_desk.ui.persona.folder_banner import FolderProblemsBanner
+from memory_desk.ui.persona.model import ENTRY_ROLE, PersonaListModel
 from memory_desk.ui.persona.preview import SafePreview
 from memory_desk.ui.persona.rename import ask_new_name
 
@@ -93,6 +94,7 @@ class PersonaPage(QWidget):
         self._undo_stack = undo_stack
         self._folder: PersonaFolder | None = None
         self._entries: dict[str, PersonaEntry] = {}
+        self._folder_problems: list[FolderProblem] = []
         self._current: str | None = None
         self._syncing = False
         self._status = ""
@@ -123,15 +125,13 @@ class PersonaPage(QWidget):
         self.list.setModel(self.model)
         self.editor = EntryEditor(self)
         self.preview = SafePreview(self)
-        self.agent_view = QPlainTextEdit(self)
-        self.agent_view.setObjectName("personaAgentView")
-        self.agent_view.setReadOnly(True)
-        self.agent_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.agent_view.setToolTip("Exactly the section of the agent's system prompt these build")
+        self.agent_panel = AgentView(self)
+        self.agent_view = self.agent_panel.text
+        self.folder_banner = FolderProblemsBanner(self)
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("personaTabs")
         self.tabs.addTab(self.preview, "&Preview")
-        self.tabs.addTab(self.agent_view, "What the &agent sees")
+        self.tabs.addTab(self.agent_panel, "What the &agent sees")
 
         self.button_row = QHBoxLayout()
         self._build_actions()
@@ -162,7 +162,8 @@ class PersonaPage(QWidget):
         self.splitter.setSizes([560, 480])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.splitter)
+        layout.addWidget(self.folder_banner)
+        layout.addWidget(self.splitter, 1)
 
         self.filter.textChanged.connect(self._on_filter_changed)
         self.list.selectionModel().currentChanged.connect(self._on_current_changed)
@@ -175,6 +176,7 @@ class PersonaPage(QWidget):
         self.editor.banner.keep_requested.connect(self._on_keep_mine)
         self.editor.banner.close_requested.connect(self._on_close_deleted)
         self.preview.anchorClicked.connect(self._on_link_clicked)
+        self.folder_banner.fix_requested.connect(self._on_folder_fix_requested)
 
     def _build_actions(self) -> None:
         """The entry's buttons, each with a shortcut that presses it (so a disabled button's
@@ -299,6 +301,8 @@ class PersonaPage(QWidget):
         (re-read unless ``entries`` were just read)."""
         if entries is None:
             entries = self._read_entries()
+        self._folder_problems = self._read_folder_problems()
+        self.folder_banner.set_problems(self._folder_problems)
         self._entries = {entry.name: entry for entry in entries}
         self._syncing = True
         try:
@@ -319,6 +323,16 @@ class PersonaPage(QWidget):
         except StoreError as exc:
             self.error_raised.emit(str(exc))
             return self.model.entries()
+
+    def _read_folder_problems(self) -> list[FolderProblem]:
+        """What stops the agent reading the folder at all (the banner above the list)."""
+        if self._folder is None:
+            return []
+        try:
+            return self._folder.problems()
+        except StoreError as exc:
+            self.error_raised.emit(str(exc))
+            return []
 
     def _reload_unless_torn(self) -> None:
         """Read the folder; show it, unless a file looks caught in the middle of a write.
@@ -405,9 +419,10 @@ class PersonaPage(QWidget):
             return None
 
     def _show_agent_view(self, entries: list[PersonaEntry]) -> None:
-        text = prompt_section(entries) if self._folder is not None else ""
-        if self.agent_view.toPlainText() != text:
-            self.agent_view.setPlainText(text)
+        if self._folder is None:
+            self.agent_panel.clear()
+        else:
+            self.agent_panel.show_section(entries, self._folder_problems)
 
     def _emit_status(self, entries: list[PersonaEntry]) -> None:
         if self._folder is None:
@@ -416,10 +431,12 @@ class PersonaPage(QWidget):
             visible = sum(entry.agent_visible for entry in entries)
             problems = sum(bool(entry.problems) for entry in entries)
             noun = "entry" if len(entries) == 1 else "entries"
-            text = (
-                f"{len(entries)} {noun} · {min(visible, PROMPT_LIMIT)} in the prompt"
-                f" · {problems} with problems"
+            listed = (
+                "none in the prompt (the agent cannot read this folder)"
+                if self._folder_problems
+                else f"{min(visible, PROMPT_LIMIT)} in the prompt"
             )
+            text = f"{len(entries)} {noun} · {listed} · {problems} with problems"
         if text != self._status:
             self._status = text
             self.status_changed.emit(text)
@@ -429,7 +446,7 @@ class PersonaPage(QWidget):
     def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._syncing:
             return
-        name = current.data(NAME_ROLE)
+        name = _name_at(current)
         if name is None or name == self._current:
             return
         if not self._settle_unsaved():
@@ -629,7 +646,9 @@ class PersonaPage(QWidget):
         entry = self.editor.entry
         if self._folder is None or entry is None or not self._settle_unsaved():
             return
-        if fix_id == "rename":
+        if fix_id == "rename" or (fix_id == "set-name" and not NAME_RE.fullmatch(entry.name)):
+            # a name the agent does not read never goes into a header: rename (undoable) to a
+            # kebab-case name, which also writes the name: line
             self._rename(entry.name, suggest_name(entry.name, self._folder.names()))
             return
         try:
@@ -638,6 +657,24 @@ class PersonaPage(QWidget):
             self.error_raised.emit(str(exc))
             return
         self._after_write(fixed, f"Fixed {fixed.name}")
+
+    def _on_folder_fix_requested(self, problem: FolderProblem) -> None:
+        """Rename what stops the agent reading its folder; Ctrl+Z gives it its name back."""
+        if self._folder is None:
+            return
+        command = FolderFixCommand(self._folder, problem, self._on_folder_fixed, self._fail)
+        self._undo_stack.push(command)
+
+    def _on_folder_fixed(self, folder: PersonaFolder, paths: tuple[str, ...]) -> None:
+        for path in paths:
+            self.file_written.emit(path)
+        if folder is self._folder:
+            self._refresh()
+            self.info_raised.emit(
+                "The agent still cannot read its folder: see above the list"
+                if self._folder_problems
+                else "The agent can read its folder again"
+            )
 
     def _forget(self) -> None:
         name = self._current
@@ -662,7 +699,7 @@ class PersonaPage(QWidget):
         self._current = None
         self.editor.load(None)
         for candidate in range(min(row, self.model.rowCount() - 1), -1, -1):
-            name = self.model.index(candidate, 0).data(NAME_ROLE)
+            name = _name_at(self.model.index(candidate, 0))
             if name is not None:
                 self._open(name)
                 self._select(name, reveal=True)
@@ -744,7 +781,10 @@ class PersonaPage(QWidget):
         )
         self.buttons["personaRevert"].setEnabled(dirty or editor.is_new)
         on_disk = entry is not None and not (self._conflict and self._conflict.kind == DELETED)
-        self.buttons["personaRename"].setEnabled(has_folder and on_disk)
+        # a link is renamed where its file is (the core refuses; the button says so first)
+        self.buttons["personaRename"].setEnabled(
+            has_folder and on_disk and entry.link_target is None
+        )
         self.buttons["personaForget"].setEnabled(has_folder and on_disk)
 
     def _on_preview_due(self) -> None:
@@ -752,6 +792,14 @@ class PersonaPage(QWidget):
 
     def _on_link_clicked(self, url: QUrl) -> None:
         self.info_raised.emit(f"Links do not open from the preview: {url.toString()}")
+
+
+def _name_at(index: QModelIndex) -> str | None:
+    """The name of the entry at ``index`` (None on a divider), taken from the entry itself: a
+    name passed through Qt as text loses what is not valid UTF-8 in a file name (a Python str
+    holds it as a lone surrogate), and would then name no entry."""
+    entry = index.data(ENTRY_ROLE)
+    return entry.name if isinstance(entry, PersonaEntry) else None
 
 
 def looks_half_written(entry: PersonaEntry) -> bool:

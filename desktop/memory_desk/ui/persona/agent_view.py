@@ -1,0 +1,96 @@
+"""What the agent sees: the whole memory section of its system prompt, with the list marked.
+
+The section is mostly the agent's own fixed text (heading, introduction, its rules for using its
+memory); only the list between them changes with the entries. The person reads exactly what the
+model reads, and the shading shows which part their edits move. While the folder has a problem
+that makes the agent's listing fail, there is no section at all, and the view says that instead
+of showing a list the agent will not get.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtGui import QColor, QFontDatabase, QPalette, QTextBlockFormat, QTextCursor
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+
+from memory_desk.core.jstext import utf16_len
+from memory_desk.core.persona import (
+    FolderProblem,
+    PersonaEntry,
+    listing_failure,
+    prompt_parts,
+)
+
+LIST_CAPTION = (
+    "Shaded: the list part, which changes with your entries. The rest is the agent's own text."
+)
+FAILED_CAPTION = "The agent gets no memory section while the folder has the problem above."
+
+
+class AgentView(QWidget):
+    """The prompt section in a read-only, monospaced view (``personaAgentView``), under a
+    caption (``personaAgentViewCaption``) that says what the shading means."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.caption = QLabel(LIST_CAPTION, self)
+        self.caption.setObjectName("personaAgentViewCaption")
+        self.caption.setWordWrap(True)
+        self.text = QPlainTextEdit(self)
+        self.text.setObjectName("personaAgentView")
+        self.text.setReadOnly(True)
+        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.text.setToolTip("Exactly the section of the agent's system prompt these build")
+        self.text.document().setUndoRedoEnabled(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 2, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.text, 1)
+        self._shown: tuple[str, str, str] | str | None = None
+
+    def clear(self) -> None:
+        self._shown = None
+        self.text.clear()
+        self.caption.setText(LIST_CAPTION)
+
+    def show_section(
+        self, entries: Sequence[PersonaEntry], problems: Sequence[FolderProblem] = ()
+    ) -> None:
+        """Show the section these entries build, or why the agent gets none."""
+        failure = listing_failure(problems)
+        shown = failure if failure is not None else prompt_parts(entries)
+        if shown == self._shown:
+            return  # a reload that changed nothing keeps the scroll position
+        self._shown = shown
+        if isinstance(shown, str):
+            self.caption.setText(FAILED_CAPTION)
+            self.text.setPlainText(shown)
+            return
+        self.caption.setText(LIST_CAPTION)
+        self.text.setPlainText("".join(shown))
+        self._mark_list(len(shown[0]), len(shown[1]))
+
+    def list_range(self) -> tuple[int, int] | None:
+        """Where the marked list part is in the text, as (start, end) positions; None if none."""
+        if not isinstance(self._shown, tuple):
+            return None
+        start = len(self._shown[0])
+        return start, start + len(self._shown[1])
+
+    def _mark_list(self, start: int, length: int) -> None:
+        """Shade the blocks of the list part (given in str characters; the document counts
+        UTF-16 code units, so a description with an emoji shifts what follows)."""
+        text = "".join(self._shown) if isinstance(self._shown, tuple) else ""
+        cursor = QTextCursor(self.text.document())
+        cursor.setPosition(utf16_len(text[:start]))
+        cursor.setPosition(utf16_len(text[: start + length]), QTextCursor.MoveMode.KeepAnchor)
+        shade = QTextBlockFormat()
+        shade.setBackground(self._shade_colour())
+        cursor.mergeBlockFormat(shade)
+
+    def _shade_colour(self) -> QColor:
+        colour = QColor(self.palette().color(QPalette.ColorRole.Highlight))
+        colour.setAlpha(48)
+        return colour

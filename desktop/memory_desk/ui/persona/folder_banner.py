@@ -1,0 +1,81 @@
+"""The folder's own problems, above the entry list: what stops the agent reading its memory.
+
+A folder named like an entry (``archive.md/``), a link to a folder or a pipe makes the agent's
+whole listing fail, whatever the entries say: that outweighs any entry's problem, so it is said
+above everything, in the error colours, with the fix one click away.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from memory_desk.core.persona import FolderProblem
+
+
+class FolderProblemsBanner(QFrame):
+    """A red strip listing the folder's problems, hidden while there are none; its button
+    applies the fix of the first problem that has one (the next shows after the reload).
+
+    Signals:
+        fix_requested(object): the FolderProblem whose fix the person asked for
+    """
+
+    fix_requested = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("personaFolderProblems")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setStyleSheet(
+            "#personaFolderProblems { background: #fde7e9; border: 1px solid #8a1c24;"
+            " border-radius: 4px; } #personaFolderProblems QLabel { color: #8a1c24; }"
+        )
+        self.text = QLabel(self)
+        self.text.setObjectName("personaFolderProblemsText")
+        self.text.setWordWrap(True)
+        self.fix_button = QPushButton(self)
+        self.fix_button.setObjectName("personaFolderFixButton")
+        self.fix_button.clicked.connect(self._on_fix_clicked)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(self.fix_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.addWidget(self.text)
+        layout.addLayout(row)
+        self._problems: tuple[FolderProblem, ...] = ()
+        self.hide()
+
+    def problems(self) -> tuple[FolderProblem, ...]:
+        return self._problems
+
+    def set_problems(self, problems: Sequence[FolderProblem]) -> None:
+        """Show these problems (hide when there are none); unchanged problems change nothing,
+        so a reload does not make the strip flicker."""
+        problems = tuple(problems)
+        if problems == self._problems:
+            return
+        self._problems = problems
+        lines = [problem.message for problem in problems]
+        heading = "The agent cannot read its memory of you from this folder."
+        self.text.setText("\n\n".join([heading, *lines]))
+        fixable = self._fixable()
+        self.fix_button.setVisible(fixable is not None)
+        if fixable is not None:
+            self.fix_button.setText(fixable.fix_label)
+            self.fix_button.setToolTip(
+                f"{fixable.fix_label}: the agent then no longer reads it as an entry "
+                "(Ctrl+Z undoes it)"
+            )
+        self.setVisible(bool(problems))
+
+    def _fixable(self) -> FolderProblem | None:
+        return next((p for p in self._problems if p.fix_id), None)
+
+    def _on_fix_clicked(self) -> None:
+        problem = self._fixable()
+        if problem is not None:
+            self.fix_requested.emit(problem)
