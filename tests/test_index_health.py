@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from alisio_fixtures import build_database, copy_database, plugin_connection
-from memory_desk.core import StoreError, alisio, fts_index
-from memory_desk.core.observations import ObservationStore
+from memory_desk.core import StoreError, alisio
+from memory_desk.core.observations import ObservationStore, fts_index
 
 AI = """CREATE TRIGGER {name} AFTER INSERT ON observations BEGIN
     INSERT INTO observations_fts(rowid, title, content, tool_name, type, project, topic_key)

@@ -23,8 +23,9 @@ from alisio_fixtures import (
     read_all,
     text_matches,
 )
-from memory_desk.core import StoreError, observations
+from memory_desk.core import StoreError
 from memory_desk.core.observations import ObservationStore
+from memory_desk.core.observations import sqlite as store_sqlite
 
 LITERAL_ROWS = (
     ('He said "NEAR(cache token)" twice', "a*b -minus 100% under_score back\\slash"),
@@ -305,8 +306,8 @@ def test_a_write_that_cannot_get_the_lock_raises_store_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Shorten the patience so the test does not wait seconds; the code path is the same.
-    monkeypatch.setattr(observations, "_BUSY_TIMEOUT_MS", 20)
-    monkeypatch.setattr(observations, "_WRITE_ATTEMPTS", 2)
+    monkeypatch.setattr(store_sqlite, "BUSY_TIMEOUT_MS", 20)
+    monkeypatch.setattr(store_sqlite, "WRITE_ATTEMPTS", 2)
     path = build_database(tmp_path / "memory.sqlite", 20)
     with ObservationStore(path) as store:
         ids = store.search_ids()[:3]

@@ -44,7 +44,7 @@ def test_wheel_carries_every_resource_inside_the_package(dist: Path) -> None:
     prefix = "memory_desk/resources/"
     in_wheel = {name[len(prefix) :] for name in names if name.startswith(prefix)}
     assert shipped_resources() <= in_wheel
-    assert "memory_desk/core/observations.py" in names
+    assert "memory_desk/core/observations/store.py" in names
     assert not any(name.startswith("tests/") for name in names)
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert (

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memory_desk.core import StoreError, persona
+from memory_desk.core import StoreError
 from memory_desk.core.persona import (
     PROMPT_LIMIT,
     PersonaEntry,
@@ -15,6 +15,7 @@ from memory_desk.core.persona import (
     agent_index,
     default_trash_dir,
 )
+from memory_desk.core.persona import reading as persona_reading
 from persona_corpus import NOT_ENTRIES, build_corpus, snapshot
 
 
@@ -163,7 +164,7 @@ def test_a_folder_that_is_not_one_is_refused(tmp_path: Path) -> None:
 def test_a_listing_never_returns_stale_content(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(persona, "RACY_NS", -1)  # cache even files written just now
+    monkeypatch.setattr(persona_reading, "RACY_NS", -1)  # cache even files written just now
     path = tmp_path / "entry.md"
     path.write_text("---\ndescription: one\n---\nx\n")
     folder = PersonaFolder(tmp_path)

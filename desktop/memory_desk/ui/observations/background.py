@@ -1,12 +1,14 @@
 """One blocking store call at a time, off the main thread, where only the latest answer counts.
 
-The agent-search panel and the index health check both call the store for something that can
-take from milliseconds to seconds on a big database (a bm25 ranking over every match, FTS5's
-``integrity-check`` on a snapshot). The window must keep painting meanwhile, and an answer to
-a question nobody asks any more (the person typed on, or opened another database) must never
-show. This is :mod:`.query`'s shape made generic: a private one-thread pool runs the calls in
-order, each call carries a generation number, a call already superseded when its turn comes is
-skipped, and an answer that is not the latest is dropped on the main thread.
+The page's query (:mod:`.query`), the agent-search panel and the index health check all call
+the store for something that can take from milliseconds to seconds on a big database (every
+matching id in order, a bm25 ranking over every match, FTS5's ``integrity-check`` on a
+snapshot). The window must keep painting meanwhile, and an answer to a question nobody asks
+any more (the person typed on, or opened another database) must never show. So each of them
+owns one of these (Anki's way): a private one-thread pool runs the calls in order, each call
+carries a generation number, a call already superseded when its turn comes is skipped, and an
+answer that is not the latest is dropped on the main thread. The pool's one thread lives as
+long as its owner, so the store gives it one SQLite connection, opened once.
 
 The pool is the runner's child, created before anything else it owns, so it is destroyed (and
 waited for) first: no thread outlives the runner even if :meth:`BackgroundCall.stop` is not
@@ -36,7 +38,7 @@ class _Relay(QObject):
 class _Task(QRunnable):
     """One call on the pool's thread; skipped when a newer one was submitted meanwhile."""
 
-    def __init__(self, generation: int, call: Callable[[], object], runner: BackgroundCall):
+    def __init__(self, generation: int, call: Callable[[], object], runner: BackgroundCall) -> None:
         super().__init__()
         self._generation = generation
         self._call = call
@@ -85,6 +87,7 @@ class BackgroundCall(QObject):
 
     @property
     def stopped(self) -> bool:
+        """True after :meth:`stop` (read by the pool's thread, to skip what is queued)."""
         return self._stopped
 
     def submit(self, call: Callable[[], object]) -> int:

@@ -1,9 +1,11 @@
 """Running the page's query off the main thread, so typing never waits for SQLite.
 
-A private pool of one thread serialises every query (Anki's way). The store gives each thread its own
-SQLite connection, so the worker's searches never block the main thread's row fetches and
-writes. Requests carry a generation number; the worker skips a request already superseded when it
-gets to it, and the page drops any answer that is not the latest.
+The mechanism is :class:`~.background.BackgroundCall`'s (Anki's way: a private pool of one
+thread serialises every call, each call carries a generation number, a call already
+superseded when its turn comes is skipped, and only the latest answer reaches the page).
+The store gives each thread its own SQLite connection, so the worker's searches never block
+the main thread's row fetches and writes. This module only says what a query is and what
+its answer holds.
 
 Signals (QueryRunner):
     finished(QueryResult): the ids, counts and projects of a query, on the main thread
@@ -13,11 +15,12 @@ Signals (QueryRunner):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, Signal
 
-from memory_desk.core import StoreError
 from memory_desk.core.observations import ObservationStore, Totals
+from memory_desk.ui.observations.background import BackgroundCall
 
 
 @dataclass(frozen=True)
@@ -45,14 +48,9 @@ class Query:
 
 
 @dataclass(frozen=True)
-class QueryRequest:
-    generation: int
-    store: ObservationStore
-    query: Query
-
-
-@dataclass(frozen=True)
 class QueryResult:
+    """A query's answer: every matching id in display order, the totals and the projects."""
+
     generation: int
     query: Query
     ids: list[int] = field(repr=False)
@@ -60,48 +58,30 @@ class QueryResult:
     projects: list[str]
 
 
-class _Relay(QObject):
-    """Lives on the main thread: signals emitted on it from the pool arrive queued there."""
+@dataclass(frozen=True)
+class _Answer:
+    """What the pool's thread reads; the runner adds the generation on the main thread."""
 
-    finished = Signal(object)
-    failed = Signal(int, str)
+    query: Query
+    ids: list[int] = field(repr=False)
+    totals: Totals
+    projects: list[str]
 
 
-class _QueryTask(QRunnable):
-    """One query on the pool's thread; skipped if a newer one was submitted meanwhile."""
-
-    def __init__(self, request: QueryRequest, runner: QueryRunner) -> None:
-        super().__init__()
-        self._request = request
-        self._runner = runner
-        self._relay = runner.relay
-
-    def run(self) -> None:
-        request = self._request
-        if request.generation < self._runner.generation:
-            return  # the person already asked for something newer
-        try:
-            store = request.store
-            ids = store.search_ids(
-                request.query.text,
-                **request.query.filters(),
-                sort=request.query.sort,
-                descending=request.query.descending,
-            )
-            result = QueryResult(
-                request.generation, request.query, ids, store.totals(), store.projects()
-            )
-        except StoreError as exc:
-            self._relay.failed.emit(request.generation, str(exc))
-            return
-        self._relay.finished.emit(result)
+def _run_query(store: ObservationStore, query: Query) -> _Answer:
+    """On the pool's thread: the ids, then the totals and projects beside them."""
+    ids = store.search_ids(
+        query.text, **query.filters(), sort=query.sort, descending=query.descending
+    )
+    return _Answer(query, ids, store.totals(), store.projects())
 
 
 class QueryRunner(QObject):
-    """The main thread's handle on the worker: ``submit`` a query, get ``finished``/``failed``.
+    """The page's handle on its worker: ``submit`` a query, get ``finished``/``failed``.
 
-    A private one-thread pool serialises the queries; its destructor waits for a running
-    query, so the page never leaves a thread behind even if ``stop`` is not called.
+    A :class:`BackgroundCall` underneath runs the queries one at a time and keeps only
+    the latest answer; it waits for a running query when destroyed, so the page never
+    leaves a thread behind even if ``stop`` is not called.
 
     Signals:
         finished(QueryResult): the latest query's answer
@@ -113,46 +93,28 @@ class QueryRunner(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._generation = 0
-        self._answered = 0
-        self._stopped = False
-        self._pool = QThreadPool(self)  # created first, so destroyed (and waited for) first
-        self._pool.setMaxThreadCount(1)
-        # One thread for the page's lifetime, so one SQLite connection (see the task's run).
-        self._pool.setExpiryTimeout(-1)
-        self.relay = _Relay(self)
-        self.relay.finished.connect(self._on_finished)
-        self.relay.failed.connect(self._on_failed)
+        self._call = BackgroundCall(self)
+        self._call.finished.connect(self._on_finished)
+        self._call.failed.connect(self.failed)
 
     @property
     def generation(self) -> int:
-        """The latest request's number (read by the pool's thread: a plain int)."""
-        return self._generation
+        """The latest request's number."""
+        return self._call.generation
 
     def submit(self, store: ObservationStore, query: Query) -> int:
         """Queue a query; answers to earlier ones will be dropped. Returns its generation."""
-        if self._stopped:
-            return self._generation
-        self._generation += 1
-        self._pool.start(_QueryTask(QueryRequest(self._generation, store, query), self))
-        return self._generation
+        return self._call.submit(partial(_run_query, store, query))
 
     def is_busy(self) -> bool:
         """True while an answer to the latest request is still to come."""
-        return not self._stopped and self._answered < self._generation
+        return self._call.is_busy()
 
     def stop(self) -> None:
         """Skip queued queries, wait for the running one, accept no more."""
-        self._stopped = True
-        self._pool.clear()
-        self._pool.waitForDone()
+        self._call.stop()
 
-    def _on_finished(self, result: QueryResult) -> None:
-        if result.generation == self._generation and not self._stopped:
-            self._answered = result.generation
-            self.finished.emit(result)
-
-    def _on_failed(self, generation: int, message: str) -> None:
-        if generation == self._generation and not self._stopped:
-            self._answered = generation
-            self.failed.emit(generation, message)
+    def _on_finished(self, generation: int, answer: _Answer) -> None:
+        self.finished.emit(
+            QueryResult(generation, answer.query, answer.ids, answer.totals, answer.projects)
+        )

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from memory_desk.core import jstext
 
 if TYPE_CHECKING:
-    from memory_desk.core.observations import Observation
+    from memory_desk.core.observations.rows import Observation
 
 MATCH_ALL = "all"
 MATCH_ANY = "any"

@@ -1,0 +1,160 @@
+"""Is this Alisio's memory database, in a shape Memory Desk can work on? Checked at open.
+
+Opening refuses a file that is not the plugin's database (no ``observations`` or
+``observations_fts`` table, missing columns) or whose search index is visibly damaged
+(shadow tables, indexed-row count, a few rows found by their own titles), and collects
+warnings for what the person should know but can work with: an unknown or newer plugin
+version, missing index triggers, a read-only file, a journal mode other than WAL.
+Everything here only reads; damage met later by a search is reported as a StoreError
+too (:mod:`.sqlite`).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sqlite3
+from collections.abc import Mapping
+from pathlib import Path
+
+from memory_desk.core import alisio
+from memory_desk.core.errors import StoreError
+from memory_desk.core.observations import fts_index
+from memory_desk.core.observations.rows import COLUMNS
+from memory_desk.core.observations.search import MIN_TRIGRAM_CHARS
+
+_REQUIRED_TABLES = ("observations", "observations_fts")
+# FTS5 names its shadow tables after the FTS table itself: these are SQLite's names.
+_FTS_SHADOW_TABLES = ("observations_fts_data", "observations_fts_idx", "observations_fts_config")
+
+
+def check_path(path: Path) -> None:
+    """Explain a missing or unsuitable path before SQLite gives a vaguer message."""
+    if not path.exists():
+        raise StoreError(f"There is no file at {path}; check the path")
+    if not path.is_file():
+        raise StoreError(f"{path} is not a file; choose Alisio's memory.sqlite")
+
+
+def inspect(conn: sqlite3.Connection, path: Path) -> tuple[frozenset[int], tuple[str, ...]]:
+    """Check this is an Alisio memory database whose index works; return versions, warnings."""
+    names = {
+        row[0]: row[1] for row in conn.execute("SELECT name, type FROM sqlite_master").fetchall()
+    }
+    for table in _REQUIRED_TABLES:
+        if table not in names:
+            raise StoreError(
+                f"{path} is an SQLite file but not Alisio's memory database"
+                f" (it has no {table} table); choose the plugin's memory.sqlite"
+            )
+    present = {row[1] for row in conn.execute("PRAGMA table_info(observations)").fetchall()}
+    missing = [name for name in COLUMNS if name not in present]
+    if missing:
+        raise StoreError(
+            f"{path} has an observations table without the columns "
+            + ", ".join(missing)
+            + "; it was not written by Alisio's memory plugin"
+        )
+    warnings: list[str] = []
+    versions = _schema_versions(conn, "schema_migrations" in names, warnings)
+    _check_index(conn, path, names, warnings)
+    if not os.access(path, os.W_OK):
+        warnings.append("the file is read-only: you can browse, but changes cannot be saved")
+    mode = conn.execute("PRAGMA journal_mode").fetchall()[0][0]
+    if str(mode).lower() != "wal":
+        warnings.append(
+            f"the database is in {mode} journal mode, not the plugin's WAL: while the"
+            " agent runs, Memory Desk's writes may make it wait"
+        )
+    return versions, tuple(warnings)
+
+
+def broken_index_message(path: Path, detail: str) -> str:
+    """What to tell the person when the search index of ``path`` is damaged."""
+    return (
+        f"The search index of {path} is damaged ({detail}). With the agent"
+        f' stopped, rebuild it with: sqlite3 {shlex.quote(str(path))} "INSERT INTO'
+        " observations_fts(observations_fts) VALUES('rebuild')\", or restore a backup"
+    )
+
+
+def _schema_versions(
+    conn: sqlite3.Connection, has_table: bool, warnings: list[str]
+) -> frozenset[int]:
+    if not has_table:
+        warnings.append("no schema_migrations table: the plugin's version is unknown")
+        return frozenset()
+    versions = frozenset(
+        int(row[0]) for row in conn.execute("SELECT version FROM schema_migrations")
+    )
+    newer = sorted(v for v in versions if v > max(alisio.KNOWN_SCHEMA_VERSIONS))
+    if newer:
+        warnings.append(
+            f"written by a newer plugin (schema {newer[-1]}): Memory Desk shows and"
+            " edits only the columns it knows"
+        )
+    return versions
+
+
+def _check_index(
+    conn: sqlite3.Connection, path: Path, names: Mapping[str, str], warnings: list[str]
+) -> None:
+    """Check the FTS index cheaply enough to do it at every open.
+
+    FTS5's own ``integrity-check`` takes seconds on 100,000 rows and, being an
+    INSERT, holds the write lock all along, so the agent's saves would wait on it.
+    Instead: the shadow tables exist, as many rows are indexed as exist, and a few
+    rows (first, middle, last) are found by a search for their own title. All in
+    one short read transaction, so the agent's concurrent saves cannot make it lie.
+    The full check is ``ObservationStore.check_index``, on a snapshot, off the main
+    thread. The triggers are judged by what they do (:func:`fts_index.missing_triggers`),
+    not by their names.
+    """
+    broken = [name for name in _FTS_SHADOW_TABLES if name not in names]
+    if broken:
+        raise StoreError(broken_index_message(path, "missing " + ", ".join(broken)))
+    conn.execute("BEGIN")
+    try:
+        if "observations_fts_docsize" in names:
+            _check_indexed_count(conn, path)
+        _check_rows_are_found(conn, path)
+    finally:
+        conn.execute("COMMIT")
+    missing = fts_index.missing_triggers(conn)
+    if missing:
+        warnings.append(
+            "the search index triggers are missing (" + "; ".join(missing) + "): searches,"
+            " the agent's too, will not see those changes to observations. Restore a backup"
+            " of memory.sqlite, or recreate the plugin's triggers and rebuild the index"
+        )
+
+
+def _check_indexed_count(conn: sqlite3.Connection, path: Path) -> None:
+    indexed, rows = conn.execute(
+        "SELECT (SELECT count(*) FROM observations_fts_docsize),"
+        " (SELECT count(*) FROM observations)"
+    ).fetchall()[0]
+    if indexed != rows:
+        raise StoreError(
+            broken_index_message(path, f"{indexed} rows indexed for {rows} observations")
+        )
+
+
+def _check_rows_are_found(conn: sqlite3.Connection, path: Path) -> None:
+    samples = conn.execute(
+        "SELECT id, title FROM observations WHERE id IN ("
+        " (SELECT min(id) FROM observations), (SELECT max(id) FROM observations),"
+        " (SELECT id FROM observations WHERE id >= ((SELECT min(id) FROM observations)"
+        " + (SELECT max(id) FROM observations)) / 2 ORDER BY id LIMIT 1))"
+    ).fetchall()
+    for id, title in samples:
+        # The index stops reading a value at a NUL; search for what it did read.
+        probe = str(title).split("\x00")[0][:12]
+        if len(probe) < MIN_TRIGRAM_CHARS:
+            continue
+        found = conn.execute(
+            "SELECT count(*) FROM observations_fts WHERE observations_fts MATCH ? AND rowid = ?",
+            ('{title} : "' + probe.replace('"', '""') + '"', id),
+        ).fetchall()[0][0]
+        if not found:
+            raise StoreError(broken_index_message(path, f"observation #{id} is missing from it"))

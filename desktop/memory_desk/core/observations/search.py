@@ -1,0 +1,203 @@
+"""The person's search and the agent's, translated to SQL: filters, FTS queries, ordering.
+
+A search is literal: every word of the person's text must occur (case-insensitive)
+in the title, content or topic_key. Words of three characters or more go through the
+FTS5 trigram index as quoted phrases; shorter words, which trigrams cannot match, go
+through ``LIKE`` with its wildcards escaped (so, as in the plugin, they fold ASCII
+case only). Nothing the person types reaches SQL except as a bound parameter. With
+text and no sort key, results are ranked by the plugin's bm25 weights, boosted for
+recent rows; without text, newest first; a sort key sorts in SQL, id breaking ties.
+
+The agent's ``memory_search`` has its own rules (:mod:`.agent_search`);
+:func:`agent_filter` builds its statement. Pure functions: nothing here runs SQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from memory_desk.core import alisio
+from memory_desk.core.observations import agent_search as agent
+from memory_desk.core.observations.rows import SELECT_WITH_CONTENT, SELECT_WITHOUT_CONTENT
+
+SORT_KEYS: tuple[str, ...] = (
+    "id",
+    "pinned",
+    "type",
+    "title",
+    "project",
+    "scope",
+    "topic_key",
+    "revision_count",
+    "duplicate_count",
+    "access_count",
+    "updated_at",
+    "created_at",
+)
+
+_SORT_SQL: dict[str, str] = {key: f"o.{key}" for key in SORT_KEYS} | {
+    "title": "o.title COLLATE NOCASE",
+    "topic_key": "o.topic_key COLLATE NOCASE",
+}
+
+# The plugin's bm25 weights, in the FTS column order
+# (title, content, tool_name, type, project, topic_key).
+_BM25 = "bm25(observations_fts, 5.0, 1.0, 0.5, 0.5, 0.2, 2.0)"
+# bm25 is negative (lower is better); a fresh row's score is doubled, a month-old
+# row's is multiplied by 1.5, an old row's tends to its plain bm25.
+_RECENCY_MS = 30 * 24 * 3600 * 1000
+_RANK = f"{_BM25} * (1.0 + 1.0 / (1.0 + max(0, :now - o.updated_at) / {_RECENCY_MS}.0))"
+# Only what the person reads is searched, as in the plugin's web tab.
+_FTS_COLUMNS = "{title content topic_key}"
+# Trigrams cannot match shorter words.
+MIN_TRIGRAM_CHARS = 3
+_FTS_JOIN = "observations_fts CROSS JOIN observations o ON o.id = observations_fts.rowid"
+
+
+@dataclass(frozen=True)
+class Filter:
+    """A search translated to SQL: FROM, WHERE and bound parameters."""
+
+    source: str
+    where: str
+    params: dict[str, object]
+    ranked: bool
+
+
+def build_filter(
+    text: str,
+    types: Iterable[str],
+    project: str | None,
+    scope: str | None,
+    include_forgotten: bool,
+    pinned_only: bool,
+) -> Filter:
+    """Translate a search into SQL; the person's words only ever become parameters."""
+    where: list[str] = []
+    params: dict[str, object] = {}
+    if isinstance(types, str):
+        types = (types,)
+    # SQLite reads an FTS query up to its first NUL, so a NUL separates words here.
+    words = text.replace("\x00", " ").split()
+    if not all(_storable(word) for word in words):
+        where.append("0")  # a word no UTF-8 database can hold matches nothing
+        words = [word for word in words if _storable(word)]
+    long_words = [w for w in words if len(w) >= MIN_TRIGRAM_CHARS]
+    short_words = [w for w in words if len(w) < MIN_TRIGRAM_CHARS]
+    if long_words:
+        source = _FTS_JOIN
+        where.append("observations_fts MATCH :match")
+        params["match"] = _fts_query(long_words)
+        params["now"] = alisio.now_ms()
+    else:
+        source = "observations o"
+    for i, word in enumerate(short_words):
+        where.append(
+            f"(o.title LIKE :like{i} ESCAPE '\\' OR o.content LIKE :like{i} ESCAPE '\\'"
+            f" OR o.topic_key LIKE :like{i} ESCAPE '\\')"
+        )
+        params[f"like{i}"] = "%" + _escape_like(word) + "%"
+    type_list = list(types)
+    if type_list:
+        marks = ", ".join(f":type{i}" for i in range(len(type_list)))
+        where.append(f"o.type IN ({marks})")
+        params.update((f"type{i}", value) for i, value in enumerate(type_list))
+    if project is not None:
+        where.append("o.project = :project")
+        params["project"] = project
+    if scope is not None:
+        where.append("o.scope = :scope")
+        params["scope"] = scope
+    if not include_forgotten:
+        where.append("o.deleted_at IS NULL")
+    if pinned_only:
+        where.append("o.pinned != 0")
+    return Filter(source, " AND ".join(where) or "1", params, bool(long_words))
+
+
+def rows_sql(query: Filter, *, with_content: bool, sort: str | None, descending: bool) -> str:
+    """The statement for a page of whole rows (binds ``:limit`` and ``:offset``)."""
+    columns = SELECT_WITH_CONTENT if with_content else SELECT_WITHOUT_CONTENT
+    return (
+        f"SELECT {columns} FROM {query.source} WHERE {query.where}"
+        f" ORDER BY {order_by(query, sort, descending)} LIMIT :limit OFFSET :offset"
+    )
+
+
+def ids_sql(query: Filter, *, sort: str | None, descending: bool) -> str:
+    """The statement for every matching id, in display order."""
+    return (
+        f"SELECT o.id FROM {query.source} WHERE {query.where}"
+        f" ORDER BY {order_by(query, sort, descending)}"
+    )
+
+
+def count_sql(query: Filter) -> str:
+    """The statement counting every match."""
+    return f"SELECT count(*) FROM {query.source} WHERE {query.where}"
+
+
+def order_by(query: Filter, sort: str | None, descending: bool) -> str:
+    """ORDER BY for a sort key (a ValueError for an unknown one: a programming mistake)."""
+    direction = "DESC" if descending else "ASC"
+    if sort is None:
+        if query.ranked:
+            # Best match first: bm25 is negative, so "descending" relevance is ASC.
+            best = "ASC" if descending else "DESC"
+            return f"{_RANK} {best}, o.id {direction}"
+        return f"o.updated_at {direction}, o.id {direction}"
+    if sort not in _SORT_SQL:
+        raise ValueError(f"unknown sort key {sort!r}; expected one of {SORT_KEYS}")
+    if sort == "id":
+        return f"o.id {direction}"
+    return f"{_SORT_SQL[sort]} {direction}, o.id {direction}"
+
+
+def agent_filter(
+    match_query: str,
+    *,
+    project: str | None,
+    all_projects: bool,
+    type: str | None,
+    scope: str | None,
+) -> tuple[str, dict[str, object]]:
+    """The agent's candidate query: live rows matching, best ``agent.CANDIDATES`` by bm25.
+
+    Each selected row is a row without content followed by its bm25 score.
+    """
+    where = ["observations_fts MATCH :match", "o.deleted_at IS NULL"]
+    params: dict[str, object] = {"match": match_query, "candidates": agent.CANDIDATES}
+    if project is not None and not all_projects:
+        where.append("(o.project = :project OR o.scope = 'personal')")
+        params["project"] = project
+    if type is not None:
+        where.append("o.type = :type")
+        params["type"] = type
+    if scope is not None:
+        where.append("o.scope = :scope")
+        params["scope"] = scope
+    sql = (
+        f"SELECT {SELECT_WITHOUT_CONTENT}, {agent.BM25} FROM {_FTS_JOIN}"
+        f" WHERE {' AND '.join(where)} ORDER BY {agent.BM25} LIMIT :candidates"
+    )
+    return sql, params
+
+
+def _fts_query(words: Sequence[str]) -> str:
+    """Every word as a quoted FTS5 phrase (quotes doubled), all required, in the read columns."""
+    phrases = " AND ".join('"' + word.replace('"', '""') + '"' for word in words)
+    return f"{_FTS_COLUMNS} : ({phrases})"
+
+
+def _storable(word: str) -> bool:
+    """False for text with unpaired surrogates, which SQLite's UTF-8 cannot represent."""
+    try:
+        word.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _escape_like(word: str) -> str:
+    return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

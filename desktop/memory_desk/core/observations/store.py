@@ -1,0 +1,418 @@
+"""``ObservationStore``: the public calls on one ``memory.sqlite`` (search, read, pin, forget,
+edit), each a thin layer over the package's parts.
+
+Browsing is pure ``SELECT``: no counter or timestamp changes because a person looked, and
+no read transaction stays open between calls (every statement is read to the end), so the
+agent's checkpoints are never held back. SQL is built in :mod:`.search`, written in
+:mod:`.writes`, run on :mod:`.sqlite`'s connections; opening is checked by :mod:`.schema`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from memory_desk.core import alisio, appdirs
+from memory_desk.core.errors import StoreError
+from memory_desk.core.observations import agent_search as agent
+from memory_desk.core.observations import fts_index, schema, search, writes
+from memory_desk.core.observations.agent_search import AgentSearch
+from memory_desk.core.observations.rows import (
+    SELECT_WITHOUT_CONTENT,
+    EditResult,
+    Observation,
+    Totals,
+    WrittenObservation,
+    as_observation,
+    chunks,
+    fetch_one,
+)
+from memory_desk.core.observations.sqlite import Connections
+from memory_desk.core.observations.topics import (
+    NO_TOPIC_CHANGES,
+    PreviousDeletedAt,
+    TopicChanges,
+)
+
+
+class ObservationStore:
+    """One Alisio ``memory.sqlite``, opened for reading and hand edits beside the agent.
+
+    Thread-safe: every thread that calls the store gets its own connection, created
+    on first use and closed by :meth:`close`.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path).expanduser().absolute()
+        self.label = self.path.name
+        self._db = Connections(self.path)
+        schema.check_path(self.path)
+        try:
+            with self._db.translate("open"):
+                self.schema_versions, self.warnings = schema.inspect(self._db.current(), self.path)
+        except BaseException:
+            self.close()
+            raise
+
+    # ----------------------------------------------------------------- reading
+
+    def search(
+        self,
+        text: str = "",
+        *,
+        types: Iterable[str] = (),
+        project: str | None = None,
+        scope: str | None = None,
+        include_forgotten: bool = False,
+        pinned_only: bool = False,
+        sort: str | None = None,
+        descending: bool = True,
+        limit: int | None = None,
+        offset: int = 0,
+        with_content: bool = False,
+    ) -> list[Observation]:
+        """Matching observations in display order, a page at a time with limit/offset."""
+        query = search.build_filter(text, types, project, scope, include_forgotten, pinned_only)
+        sql = search.rows_sql(query, with_content=with_content, sort=sort, descending=descending)
+        params = dict(query.params, limit=-1 if limit is None else limit, offset=offset)
+        with self._db.translate("search"):
+            rows = self._db.current().execute(sql, params).fetchall()
+        return [as_observation(row) for row in rows]
+
+    def search_ids(
+        self,
+        text: str = "",
+        *,
+        types: Iterable[str] = (),
+        project: str | None = None,
+        scope: str | None = None,
+        include_forgotten: bool = False,
+        pinned_only: bool = False,
+        sort: str | None = None,
+        descending: bool = True,
+    ) -> list[int]:
+        """Every matching id in display order: what a lazily loading table model holds."""
+        query = search.build_filter(text, types, project, scope, include_forgotten, pinned_only)
+        sql = search.ids_sql(query, sort=sort, descending=descending)
+        with self._db.translate("search"):
+            rows = self._db.current().execute(sql, query.params).fetchall()
+        return [row[0] for row in rows]
+
+    def count(
+        self,
+        text: str = "",
+        *,
+        types: Iterable[str] = (),
+        project: str | None = None,
+        scope: str | None = None,
+        include_forgotten: bool = False,
+        pinned_only: bool = False,
+    ) -> int:
+        """How many observations :meth:`search` would return without a limit."""
+        query = search.build_filter(text, types, project, scope, include_forgotten, pinned_only)
+        with self._db.translate("count"):
+            rows = self._db.current().execute(search.count_sql(query), query.params).fetchall()
+        return int(rows[0][0])
+
+    def get(self, id: int) -> Observation | None:
+        """One observation with its content, or None if it no longer exists."""
+        with self._db.translate("read"):
+            return fetch_one(self._db.current(), id)
+
+    def get_many(self, ids: Sequence[int]) -> dict[int, Observation]:
+        """The observations among ``ids`` that still exist, without content (cheap rows)."""
+        result: dict[int, Observation] = {}
+        with self._db.translate("read"):
+            conn = self._db.current()
+            for chunk in chunks(ids):
+                marks = ", ".join("?" * len(chunk))
+                rows = conn.execute(
+                    f"SELECT {SELECT_WITHOUT_CONTENT} FROM observations o WHERE o.id IN ({marks})",
+                    chunk,
+                ).fetchall()
+                result.update((row[0], as_observation(row)) for row in rows)
+        return result
+
+    def projects(self) -> list[str]:
+        """Every project that has an observation, sorted (for the project filter)."""
+        with self._db.translate("read"):
+            rows = (
+                self._db.current()
+                .execute("SELECT DISTINCT project FROM observations ORDER BY project")
+                .fetchall()
+            )
+        return [row[0] for row in rows]
+
+    def totals(self) -> Totals:
+        """Total, live, forgotten and live pinned counts, in one consistent read."""
+        with self._db.translate("count"):
+            row = (
+                self._db.current()
+                .execute(
+                    "SELECT count(*), count(*) FILTER (WHERE deleted_at IS NULL),"
+                    " count(*) FILTER (WHERE deleted_at IS NOT NULL),"
+                    " count(*) FILTER (WHERE deleted_at IS NULL AND pinned != 0)"
+                    " FROM observations"
+                )
+                .fetchall()[0]
+            )
+        return Totals(*(int(value) for value in row))
+
+    def data_version(self) -> int:
+        """A number that changes whenever any connection commits a change to the file.
+
+        It runs on a connection of its own that never writes, so live reload sees the
+        agent's saves and this store's writes alike.
+        """
+        with self._db.translate("check for changes"):
+            return self._db.data_version()
+
+    def agent_search(
+        self,
+        text: str,
+        *,
+        project: str | None,
+        match: str = agent.MATCH_ALL,
+        all_projects: bool = False,
+        type: str | None = None,
+        scope: str | None = None,
+        limit: int = agent.DEFAULT_LIMIT,
+    ) -> AgentSearch:
+        """What the agent's ``memory_search`` would return for ``text``, by its own rules.
+
+        Words under 3 characters are ignored (``ignored_words``), the rest are quoted and
+        joined by AND (``match="all"``) or OR (``"any"``) over all six FTS columns; live rows
+        of ``project`` or personal ones (``project=None`` or ``all_projects``: every
+        project), optionally of one ``type`` and ``scope``; the best 100 by the plugin's bm25,
+        re-scored and cut to ``min(max(limit, 1), 20)``. The re-scoring is an **estimate**
+        (:mod:`memory_desk.core.observations.agent_search`): which rows can appear is exact,
+        their order after bm25 is not. Pure read: no counter or timestamp changes, unlike
+        the agent's own ``memory_get``. Rows come without content.
+        """
+        words, ignored = agent.split_words(alisio.as_written(text))
+        query = agent.fts_query(words, match)
+        if query is None or "\x00" in query:
+            # No word left, or a NUL, which ends SQLite's reading of the query so that the
+            # agent's own search fails: either way the agent finds nothing.
+            return AgentSearch((), tuple(ignored), query)
+        sql, params = search.agent_filter(
+            query, project=project, all_projects=all_projects, type=type, scope=scope
+        )
+        with self._db.translate("search as the agent"):
+            rows = self._db.current().execute(sql, params).fetchall()
+        ranked = agent.rescore(
+            [(as_observation(row[:-1]), row[-1]) for row in rows], alisio.now_ms()
+        )
+        return AgentSearch(tuple(ranked[: agent.result_count(limit)]), tuple(ignored), query)
+
+    def check_index(self) -> str | None:
+        """FTS5's own ``integrity-check`` of the search index: None when healthy, else what to do.
+
+        It compares the index with the rows (rank 1), so it finds what the cheap checks at
+        open cannot: rows the index misses or still holds, damaged pages. It runs on a
+        snapshot (:func:`fts_index.integrity_problem`: the backup API from a read connection
+        into memory, or into a temporary file in Memory Desk's cache folder when the
+        database is big), so it never takes the agent's write lock nor writes beside its
+        file. It takes seconds on a big database and blocks: call it off the main thread.
+        Raises StoreError when the check itself cannot run.
+        """
+        with self._db.translate("check the search index"):
+            conn = self._db.private()
+            try:
+                problem = fts_index.integrity_problem(conn, appdirs.cache_dir(create=False))
+            except OSError as exc:
+                where = exc.filename or "its cache folder"
+                raise StoreError(
+                    "Could not check the search index: Memory Desk could not write its"
+                    f" scratch copy in {where} ({exc.strerror or exc}); free some space"
+                    " there or check that folder's permissions"
+                ) from exc
+            finally:
+                conn.close()
+        if problem is None:
+            return None
+        return schema.broken_index_message(self.path, problem)
+
+    # ----------------------------------------------------------------- writing
+
+    def pin(self, ids: Iterable[int], pinned: bool = True) -> dict[int, bool]:
+        """Set ``pinned`` (and nothing else); returns the previous state of each changed id."""
+        return self._db.write("pin", lambda conn: writes.pin(conn, ids, pinned))
+
+    def forget(self, ids: Iterable[int], *, at: int | None = None) -> PreviousDeletedAt:
+        """Soft-delete live rows (``deleted_at = at or now``); returns their previous deleted_at.
+
+        Forgetting never gives a topic a second live row, so it never asks about topics;
+        the result's ``topic_changes`` is always empty.
+        """
+        when = alisio.now_ms() if at is None else at
+        return self._db.write("forget", lambda conn: writes.forget(conn, ids, when))
+
+    def restore(
+        self, ids: Iterable[int], *, on_topic_conflict: str | None = None
+    ) -> PreviousDeletedAt:
+        """Bring forgotten rows back (``deleted_at = NULL``); returns their previous deleted_at.
+
+        A restored row with a topic_key must not become a second live row of its topic
+        (against rows live now, or against other rows of this call). Without
+        ``on_topic_conflict`` such a call raises TopicConflict listing every clash and writes
+        nothing; with one of the ``TOPIC_*`` choices it applies it to every clash in the same
+        transaction (see :mod:`memory_desk.core.observations.topics`; with
+        ``TOPIC_FORGET_OTHER`` the other restored rows of a clash stay forgotten and are not
+        in the result).
+
+        The result maps each restored row to its previous deleted_at, as always; its
+        ``topic_changes`` holds the previous values of everything else the choice changed
+        (other rows forgotten, keys taken off, restored rows' keys included). Undo: pass the
+        whole result to :meth:`put_back_deleted_at`, which puts all of it back.
+        """
+        return self._db.write("restore", lambda conn: writes.restore(conn, ids, on_topic_conflict))
+
+    def put_back_deleted_at(
+        self, previous: Mapping[int, int | None], *, on_topic_conflict: str | None = None
+    ) -> PreviousDeletedAt:
+        """Set each row's ``deleted_at`` to the given value: the undo of forget and restore.
+
+        When ``previous`` is a :class:`PreviousDeletedAt` (what forget, restore and this call
+        return), its ``topic_changes`` are put back too (rows a topic choice forgot come
+        back, keys it took off return), in the same transaction.
+
+        Bringing rows back can give a topic two live rows (the agent may have saved a new
+        row on the topic since the forget): then, as for :meth:`restore`, TopicConflict
+        without ``on_topic_conflict``, the choice applied with it.
+
+        Returns the values it replaced, for the rows that still exist and differed, with
+        ``topic_changes`` for the other rows: passing the result back here redoes it.
+        """
+        changes = getattr(previous, "topic_changes", NO_TOPIC_CHANGES)
+        return self._db.write(
+            "undo",
+            lambda conn: writes.put_back_deleted_at(conn, previous, changes, on_topic_conflict),
+        )
+
+    def put_back_topic_changes(
+        self, changes: TopicChanges, *, on_topic_conflict: str | None = None
+    ) -> TopicChanges:
+        """Put back what a topic choice changed (e.g. after deleting a re-created row).
+
+        Returns what it replaced, as TopicChanges (passing that back redoes it). May raise
+        TopicConflict like :meth:`put_back_deleted_at`.
+        """
+        previous = PreviousDeletedAt(topic_changes=changes)
+        return self.put_back_deleted_at(previous, on_topic_conflict=on_topic_conflict).topic_changes
+
+    def delete(self, ids: Iterable[int]) -> int:
+        """Delete rows for good (the FTS trigger drops them from the index); returns how many."""
+        return self._db.write("delete", lambda conn: writes.delete(conn, ids))
+
+    def edit(
+        self,
+        id: int,
+        *,
+        title: str | None = None,
+        content: str | None = None,
+        type: str | None = None,
+        topic_key: str | None = None,
+        expected: Observation | None = None,
+        on_topic_conflict: str | None = None,
+    ) -> EditResult:
+        """Rewrite a row as the plugin's topic upsert does, by hand.
+
+        Title and content are stored as the plugin stores them (:func:`alisio.prepare_title`,
+        :func:`alisio.prepare_content`: ``<private>`` redacted, JavaScript-trimmed, capped
+        in UTF-16 units); an empty result raises StoreError. The hash is recomputed,
+        ``revision_count`` + 1 and ``updated_at = last_seen_at = now``. ``topic_key=""``
+        clears the topic. With ``expected`` (the row as the person saw it), the edit is
+        refused with ConflictError if the agent revised it since. An edit that changes
+        nothing writes nothing (``before == after``).
+
+        Giving a live row a topic_key that another live row holds raises TopicConflict
+        unless ``on_topic_conflict`` says what to do (``TOPIC_CLEAR_THIS`` saves the edit
+        without the key). What the choice changed on other rows is in the result's
+        ``topic_changes``; :meth:`undo_edit` puts it back with the edit.
+        """
+        new_title = None if title is None else writes.stored_title(title)
+        new_content = None if content is None else writes.stored_content(content)
+        writes.check_type_and_topic(type, topic_key)
+        return self._db.write(
+            "edit",
+            lambda conn: writes.edit(
+                conn,
+                id,
+                new_title=new_title,
+                new_content=new_content,
+                type=type,
+                topic_key=topic_key,
+                expected=expected,
+                choice=on_topic_conflict,
+            ),
+        )
+
+    def recreate(
+        self,
+        observation: Observation,
+        *,
+        title: str,
+        content: str,
+        type: str,
+        topic_key: str,
+        on_topic_conflict: str | None = None,
+    ) -> WrittenObservation:
+        """Save the person's version of a row the agent deleted meanwhile, as a new row.
+
+        It is the plugin's plain insert: the deleted row's project, scope, session and tool,
+        the person's text (stored as the plugin stores it, refused when empty), counters
+        afresh, its pin kept. The deleted row's id cannot be reused safely (AUTOINCREMENT),
+        so the new row has its own.
+
+        If another live row holds the topic_key, TopicConflict (``row_id`` None) unless
+        ``on_topic_conflict`` says what to do. The returned row's ``topic_changes`` holds
+        what the choice changed on other rows; to undo, delete or forget the new row, then
+        :meth:`put_back_topic_changes`.
+        """
+        new_title = writes.stored_title(title)
+        new_content = writes.stored_content(content)
+        writes.check_type_and_topic(type, topic_key)
+        return self._db.write(
+            "save the observation again",
+            lambda conn: writes.recreate(
+                conn,
+                observation,
+                new_title=new_title,
+                new_content=new_content,
+                type=type,
+                topic_key=topic_key,
+                choice=on_topic_conflict,
+            ),
+        )
+
+    def undo_edit(
+        self, result: EditResult, *, on_topic_conflict: str | None = None
+    ) -> WrittenObservation:
+        """Put back the columns an edit rewrote, if the row is still exactly as it left it.
+
+        The rows the edit's topic choice changed (``result.topic_changes``) are put back
+        too. Giving the row its old topic_key back can clash with a row the agent saved on
+        that topic since: TopicConflict without ``on_topic_conflict``; with
+        ``TOPIC_CLEAR_THIS`` the row comes back without that key. The returned row's
+        ``topic_changes`` holds what this undo changed on the other rows (previous values).
+        """
+        return self._db.write(
+            "undo the edit", lambda conn: writes.undo_edit(conn, result, on_topic_conflict)
+        )
+
+    # ---------------------------------------------------------------- lifetime
+
+    def close(self) -> None:
+        """Close every connection; later calls raise StoreError. Safe to call twice."""
+        self._db.close()
+
+    def __enter__(self) -> ObservationStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"ObservationStore({str(self.path)!r})"

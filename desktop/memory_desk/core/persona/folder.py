@@ -1,0 +1,492 @@
+"""``PersonaFolder``: one agent's memory folder, listed, read and written the way the agent does.
+
+The three promises of :mod:`memory_desk.core.persona` are kept here: reading never writes;
+a write changes only what the person changed, atomically; nothing is lost by accident
+(a file changed on disk is not overwritten, and renamed or forgotten files go to the trash).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+from memory_desk.core.errors import ConflictError, StoreError
+from memory_desk.core.persona.agent_view import PROMPT_LIMIT, agent_order
+from memory_desk.core.persona.atomic import (
+    fsync_dir,
+    publish_new,
+    put_back,
+    same_file,
+    temp_path,
+    write_temp,
+)
+from memory_desk.core.persona.entry import (
+    ENTRY_TYPES,
+    NAME_RE,
+    PersonaEntry,
+    check_description,
+    check_storable,
+    now_iso,
+    os_message,
+    printable_name,
+    suggest_name,
+    utf8,
+    validate_name,
+)
+from memory_desk.core.persona.folder_problems import (
+    RENAME_ASIDE,
+    FolderFix,
+    FolderProblem,
+    aside_name,
+    listing_problems,
+)
+from memory_desk.core.persona.problems import beyond_prompt_problem
+from memory_desk.core.persona.reading import (
+    check_stem,
+    current_sha,
+    entry_from_bytes,
+    is_entry_file_name,
+    read_entry,
+    sha256,
+    stat_key,
+    unreadable_entry,
+    with_problem,
+)
+from memory_desk.core.persona.rewrites import edited_text, fixed_text, renamed_bytes
+from memory_desk.core.persona.trash import (
+    TrashedEntry,
+    default_trash_dir,
+    put_in_trash,
+    read_meta,
+    trashed_from,
+)
+from memory_desk.core.persona_format import render_new_file
+
+
+class PersonaFolder:
+    """One agent's memory folder, read and written the way the agent does.
+
+    ``trash`` is where renamed and forgotten files go (default: :func:`default_trash_dir`); it
+    is created only when something is first put in it.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, trash: Path | None = None) -> None:
+        folder = Path(path).expanduser().absolute()
+        if not folder.is_dir():
+            raise StoreError(f"“{folder}” is not a folder (or it does not exist).")
+        if not os.access(folder, os.R_OK | os.X_OK):
+            raise StoreError(f"Memory Desk is not allowed to read the folder “{folder}”.")
+        self.path = folder
+        self._real = folder.resolve()
+        self.trash = trash if trash is not None else default_trash_dir()
+        self._cache: dict[str, tuple[tuple[int, ...], PersonaEntry]] = {}
+
+    def __repr__(self) -> str:
+        return f"PersonaFolder({str(self.path)!r})"
+
+    # ------------------------------------------------------------------ reading
+
+    def entries(self) -> list[PersonaEntry]:
+        """Every entry: the agent's in its order, then those the agent cannot see, by name.
+
+        Entries beyond the first ``PROMPT_LIMIT`` the agent sees carry a warning that its prompt
+        does not list them.
+        """
+        names = self._entry_names()
+        loaded = [e for e in (self._load(n, use_cache=True) for n in names) if e is not None]
+        self._cache = {n: self._cache[n] for n in names if n in self._cache}
+        visible = agent_order(loaded)
+        hidden = sorted((e for e in loaded if not e.agent_visible), key=lambda e: e.name)
+        beyond = beyond_prompt_problem()
+        visible[PROMPT_LIMIT:] = [with_problem(e, beyond) for e in visible[PROMPT_LIMIT:]]
+        return visible + hidden
+
+    def names(self) -> list[str]:
+        """The names of every file that could be an entry (cheap: no file is read)."""
+        return sorted(self._entry_names())
+
+    def read(self, name: str) -> PersonaEntry:
+        """The entry ``name`` (its file stem) as it is on disk now."""
+        check_stem(name)
+        entry = self._load(name)
+        if entry is None:
+            raise StoreError(f"There is no entry “{name}” in {self.path}.")
+        return entry
+
+    def has_changed(self, entry: PersonaEntry) -> bool:
+        """Whether the file now differs from what ``entry`` was read from, or is gone."""
+        current = self._load(entry.name)
+        return current is None or current.fingerprint.sha256 != entry.fingerprint.sha256
+
+    def problems(self) -> list[FolderProblem]:
+        """What in the folder stops the agent reading its memory at all, by file name.
+
+        Cheap (one listing and a stat per entry name the agent reads; no file is read), so a
+        view can ask at every reload.
+        """
+        return listing_problems(self.path)
+
+    def _entry_names(self) -> list[str]:
+        try:
+            with os.scandir(self.path) as it:
+                return [d.name[:-3] for d in it if is_entry_file_name(d.name)]
+        except OSError as exc:
+            raise StoreError(f"Could not list “{self.path}”: {os_message(exc)}.") from exc
+
+    def _entry_path(self, name: str) -> Path:
+        return self.path / f"{name}.md"
+
+    def _load(self, name: str, *, use_cache: bool = False) -> PersonaEntry | None:
+        """Read one entry; None when the name is not (or no longer) an entry file.
+
+        With ``use_cache`` (listings only), a regular file whose identity, size and times are
+        those of the last read is not read again; :meth:`read` and :meth:`has_changed` always
+        read the bytes.
+        """
+        path = self._entry_path(name)
+        try:
+            lst = os.lstat(path)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return unreadable_entry(name, path, exc)
+        if use_cache and (hit := self._cache.get(name)) and hit[0] == stat_key(lst):
+            return hit[1]
+        entry, cacheable = read_entry(name, path, lst, self._real)
+        if cacheable is not None:
+            self._cache[name] = (stat_key(cacheable), entry)
+        return entry
+
+    # ------------------------------------------------------------------ writing
+
+    def save(self, entry: PersonaEntry, *, force: bool = False) -> PersonaEntry:
+        """Write the person's edits of ``entry``; ``updated`` becomes now.
+
+        Only what changed is rewritten: a changed description or type replaces its own line,
+        a changed body replaces the text after the header; every other byte stays as it is.
+        A description is stored as the agent stores one (on one line) and must not be empty:
+        the agent cannot update an entry without one. Raises ConflictError, leaving the disk
+        untouched, when the file changed since ``entry`` was read (``force=True`` writes
+        anyway), and StoreError for text that cannot be stored.
+        """
+        self._check_editable(entry)
+        if entry.path.name != f"{entry.name}.md":
+            raise StoreError("To change an entry's name, rename it; saving keeps the file name.")
+        description = check_description(entry.description)
+        check_storable("text", entry.body)
+        if entry.type not in ENTRY_TYPES:
+            raise StoreError(f"The type must be one of {', '.join(ENTRY_TYPES)}.")
+        text = edited_text(entry, description)
+        return self._replace(entry, utf8(text), force=force)
+
+    def create(self, *, name: str, type: str, description: str, body: str) -> PersonaEntry:
+        """A new entry, written exactly as the agent writes one; never replaces a file.
+
+        Like the agent, it needs a kebab-case name and a description (stored on one line);
+        text that cannot be stored is refused with a StoreError.
+        """
+        problem = validate_name(name)
+        if problem:
+            raise StoreError(problem)
+        if type not in ENTRY_TYPES:
+            raise StoreError(f"The type must be one of {', '.join(ENTRY_TYPES)}.")
+        description = check_description(description)
+        check_storable("text", body)
+        path = self._entry_path(name)
+        if path.resolve().parent != self._real:
+            raise StoreError(f"“{name}” would not be stored inside {self.path}.")
+        text = render_new_file(
+            name=name, description=description, type=type, updated=now_iso(), body=body
+        )
+        data = utf8(text)
+        try:
+            st = publish_new(path, data, None)
+        except FileExistsError as exc:
+            raise ConflictError(f"An entry named “{name}” already exists.") from exc
+        except OSError as exc:
+            raise StoreError(f"Could not create “{name}”: {os_message(exc)}.") from exc
+        return entry_from_bytes(name, path, data, st)
+
+    def rename(self, entry: PersonaEntry, new_name: str) -> PersonaEntry:
+        """Give ``entry`` a new file name; the old file goes to the trash (undo: undo_rename).
+
+        The ``name:`` line follows the new name; everything else stays byte-identical.
+        """
+        problem = validate_name(new_name)
+        if problem:
+            raise StoreError(problem)
+        if new_name == entry.name:
+            return self.read(new_name)
+        if entry.link_target is not None or entry.fingerprint.sha256 is None:
+            raise StoreError(
+                f"“{printable_name(entry.name)}” cannot be renamed here: {_why_not_renamed(entry)}"
+            )
+        new_path = self._entry_path(new_name)
+        if os.path.lexists(new_path) and not same_file(new_path, entry.path):
+            # (the same file: a change of case on a case-insensitive file system)
+            raise ConflictError(f"An entry named “{new_name}” already exists.")
+        with self._taken_out(entry.name, entry.fingerprint.sha256) as (data, mode):
+            new_data = renamed_bytes(data, new_name)
+            trashed = put_in_trash(
+                self.trash,
+                self._real,
+                entry.name,
+                data,
+                mode,
+                "rename",
+                renamed_to=new_name,
+            )
+            try:
+                st = publish_new(new_path, new_data, mode)
+            except FileExistsError as exc:
+                shutil.rmtree(trashed.path, ignore_errors=True)
+                raise ConflictError(f"An entry named “{new_name}” already exists.") from exc
+            except OSError as exc:
+                shutil.rmtree(trashed.path, ignore_errors=True)
+                raise StoreError(f"Could not rename “{entry.name}”: {os_message(exc)}.") from exc
+        return entry_from_bytes(new_name, new_path, new_data, st)
+
+    def undo_rename(self, renamed: PersonaEntry, old_name: str) -> PersonaEntry:
+        """Put a renamed entry back under ``old_name``, byte for byte as it was.
+
+        ConflictError if the renamed file changed since the rename (undoing would lose that
+        change) or if ``old_name`` is taken again.
+        """
+        trashed = next(
+            (
+                t
+                for t in self.trashed()
+                if t.reason == "rename" and t.name == old_name and t.renamed_to == renamed.name
+            ),
+            None,
+        )
+        if trashed is None:
+            raise StoreError(f"Memory Desk has no record of renaming “{old_name}”.")
+        if os.path.lexists(self._entry_path(old_name)):
+            raise ConflictError(f"An entry named “{old_name}” exists again.")
+        meta = read_meta(trashed.path)
+        try:
+            old_data = (trashed.path / meta["file"]).read_bytes()
+        except OSError as exc:
+            raise StoreError(f"The trash copy of “{old_name}” is missing.") from exc
+        as_renamed = sha256(renamed_bytes(old_data, renamed.name))
+        try:
+            with self._taken_out(renamed.name, as_renamed):
+                return self.unforget(trashed)
+        except ConflictError as exc:
+            raise ConflictError(
+                f"“{renamed.name}” changed since it was renamed, or “{old_name}” exists "
+                "again; the rename was not undone."
+            ) from exc
+
+    def forget(self, name: str) -> TrashedEntry:
+        """Take entry ``name`` out of the folder (the agent forgets it) into the trash."""
+        check_stem(name)
+        path = self._entry_path(name)
+        try:
+            lst = os.lstat(path)
+        except FileNotFoundError as exc:
+            raise StoreError(f"There is no entry “{name}” in {self.path}.") from exc
+        except OSError as exc:
+            raise StoreError(f"Could not forget “{name}”: {os_message(exc)}.") from exc
+        if stat.S_ISLNK(lst.st_mode):
+            return self._forget_link(name, path)
+        if not stat.S_ISREG(lst.st_mode):
+            raise StoreError(f"“{name}.md” is not an entry file (it is a folder or a device).")
+        with self._taken_out(name, None) as (data, mode):
+            return put_in_trash(self.trash, self._real, name, data, mode, "forget")
+
+    def unforget(self, trashed: TrashedEntry) -> PersonaEntry:
+        """Put a trashed file back in the folder; ConflictError if its name is taken again."""
+        meta = read_meta(trashed.path)
+        if Path(meta["folder"]) != self._real:
+            raise StoreError(
+                f"“{trashed.name}” was forgotten from another folder, {meta['folder']}."
+            )
+        path = self._entry_path(trashed.name)
+        try:
+            if meta.get("symlink"):
+                os.symlink(meta["symlink"], path)
+                fsync_dir(self.path)
+            else:
+                data = (trashed.path / meta["file"]).read_bytes()
+                publish_new(path, data, meta.get("mode"))
+        except FileExistsError as exc:
+            raise ConflictError(
+                f"An entry named “{trashed.name}” exists again; rename or forget it first."
+            ) from exc
+        except OSError as exc:
+            raise StoreError(f"Could not put “{trashed.name}” back: {os_message(exc)}.") from exc
+        shutil.rmtree(trashed.path, ignore_errors=True)
+        return self.read(trashed.name)
+
+    def trashed(self) -> list[TrashedEntry]:
+        """What Memory Desk took out of this folder and still keeps, newest first."""
+        return trashed_from(self.trash, self._real)
+
+    def fix(self, entry: PersonaEntry, fix_id: str) -> PersonaEntry:
+        """Apply a one-click fix to the file ``entry`` was read from (its unsaved edits are not
+        written); ConflictError if the file changed since.
+
+        A name the agent does not read is never written into a header (it may hold line
+        breaks): "set-name" on such a file renames it to a kebab-case name instead, which
+        also sets its ``name:`` line.
+        """
+        if fix_id == "rename" or (fix_id == "set-name" and not NAME_RE.fullmatch(entry.name)):
+            taken = set(self.names())
+            return self.rename(entry, suggest_name(entry.name, taken))
+        if entry.fingerprint.sha256 is None or any(
+            p.code in ("not-utf8", "link-outside", "broken-link", "link-loop")
+            for p in entry.problems
+        ):
+            raise StoreError(
+                f"“{printable_name(entry.name)}” cannot be fixed here: {_first_error(entry)}"
+            )
+        return self._replace(entry, utf8(fixed_text(entry, fix_id)), force=False)
+
+    def fix_folder_problem(self, problem: FolderProblem) -> FolderFix:
+        """Apply ``problem``'s fix: rename the culprit to a free name without ``.md``, so the
+        agent no longer reads it; what it holds or points to is not touched. Undo with
+        :meth:`undo_folder_fix`. ConflictError if the folder no longer has that problem."""
+        current = next((p for p in self.problems() if p.path == problem.path), None)
+        if current is None or current.code != problem.code:
+            raise ConflictError(
+                f"“{printable_name(problem.path.name)}” changed since it was checked; "
+                "nothing was renamed."
+            )
+        if problem.fix_id != RENAME_ASIDE:
+            raise StoreError(f"There is no fix for “{printable_name(problem.path.name)}”.")
+        moved_to = self.path / aside_name(self.path, problem.path.name)
+        self._move(problem.path, moved_to)
+        return FolderFix(problem.path, moved_to)
+
+    def undo_folder_fix(self, done: FolderFix) -> None:
+        """Give the culprit of a folder fix its old name back (the problem comes back too)."""
+        if os.path.lexists(done.path):
+            raise ConflictError(
+                f"Something named “{printable_name(done.path.name)}” is in the folder again; "
+                "nothing was renamed."
+            )
+        if not os.path.lexists(done.moved_to):
+            raise StoreError(f"“{printable_name(done.moved_to.name)}” is no longer there.")
+        self._move(done.moved_to, done.path)
+
+    def _move(self, source: Path, target: Path) -> None:
+        """Rename inside the folder, never over something already there."""
+        if os.path.lexists(target):
+            raise ConflictError(f"“{printable_name(target.name)}” exists; nothing was renamed.")
+        try:
+            os.rename(source, target)
+            fsync_dir(self.path)
+        except OSError as exc:
+            raise StoreError(
+                f"Could not rename “{printable_name(source.name)}”: {os_message(exc)}."
+            ) from exc
+
+    # ------------------------------------------------------------------ write helpers
+
+    @staticmethod
+    def _check_editable(entry: PersonaEntry) -> None:
+        if not entry.editable:
+            raise StoreError(
+                f"“{printable_name(entry.name)}” cannot be saved: {_first_error(entry)}"
+            )
+
+    def _replace(self, entry: PersonaEntry, data: bytes, *, force: bool) -> PersonaEntry:
+        """Atomically replace ``entry``'s file with ``data`` unless it changed since read."""
+        target = entry.link_target or entry.path
+        try:
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+        except FileNotFoundError:
+            if not force:
+                raise ConflictError(
+                    f"“{entry.name}” was deleted or renamed on disk since it was opened."
+                ) from None
+            mode = None
+        except OSError as exc:
+            raise StoreError(f"Could not save “{entry.name}”: {os_message(exc)}.") from exc
+        if not force:
+            self._check_unchanged(entry, target)
+        try:
+            tmp, st = write_temp(target.parent, target.name, data, mode)
+        except OSError as exc:
+            raise StoreError(f"Could not save “{entry.name}”: {os_message(exc)}.") from exc
+        try:
+            if not force:
+                self._check_unchanged(entry, target)
+            os.replace(tmp, target)
+            fsync_dir(target.parent)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise StoreError(f"Could not save “{entry.name}”: {os_message(exc)}.") from exc
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        return entry_from_bytes(entry.name, entry.path, data, st, entry.link_target)
+
+    @staticmethod
+    def _check_unchanged(entry: PersonaEntry, target: Path) -> None:
+        if current_sha(target) != entry.fingerprint.sha256:
+            raise ConflictError(
+                f"“{entry.name}” changed on disk since it was opened (perhaps the agent saved "
+                "it). Nothing was written."
+            )
+
+    @contextlib.contextmanager
+    def _taken_out(self, name: str, expected_sha: str | None) -> Iterator[tuple[bytes, int]]:
+        """Move entry ``name`` aside under a hidden name, so the agent no longer sees it.
+
+        Yields its bytes and mode. On success the hidden file is deleted; on any error it is
+        put back (unless the agent wrote a new file of that name meanwhile: then it raises).
+        """
+        path = self._entry_path(name)
+        aside = temp_path(self.path, f"{name}.md")
+        try:
+            os.rename(path, aside)
+        except FileNotFoundError as exc:
+            raise ConflictError(f"“{name}” is no longer in {self.path}.") from exc
+        except OSError as exc:
+            raise StoreError(f"Could not move “{name}”: {os_message(exc)}.") from exc
+        try:
+            data = aside.read_bytes()
+            if expected_sha is not None and sha256(data) != expected_sha:
+                raise ConflictError(
+                    f"“{name}” changed on disk since it was opened. Nothing was changed."
+                )
+            yield data, stat.S_IMODE(os.stat(aside).st_mode)
+        except BaseException:
+            put_back(aside, path)
+            raise
+        aside.unlink(missing_ok=True)
+        fsync_dir(self.path)
+
+    def _forget_link(self, name: str, path: Path) -> TrashedEntry:
+        target = os.readlink(path)
+        trashed = put_in_trash(self.trash, self._real, name, b"", None, "forget", symlink=target)
+        try:
+            path.unlink()
+            fsync_dir(self.path)
+        except OSError as exc:
+            shutil.rmtree(trashed.path, ignore_errors=True)
+            raise StoreError(f"Could not forget “{name}”: {os_message(exc)}.") from exc
+        return trashed
+
+
+def _why_not_renamed(entry: PersonaEntry) -> str:
+    """Why Memory Desk does not rename ``entry``'s file: a link stays where its file is."""
+    if entry.link_target is not None and not entry.has_errors:
+        return (
+            f"it is a link to “{entry.link_target}”. Rename that file, or forget the link and "
+            "create the entry anew."
+        )
+    return _first_error(entry)
+
+
+def _first_error(entry: PersonaEntry) -> str:
+    """The first error of ``entry``, to say why it cannot be written."""
+    errors = [p.message for p in entry.problems if p.severity == "error"]
+    return errors[0] if errors else "it cannot be read."

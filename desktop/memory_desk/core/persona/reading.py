@@ -1,0 +1,312 @@
+"""Reading entry files safely and turning their bytes into entries, as the agent reads them.
+
+Reading never writes and never hangs: files are opened non-blocking and checked after opening
+(a pipe named like an entry must not stop a listing), and a file too large to show is an error
+entry, not a crash. Listings may cache an entry by its file's stat key, only once the file has
+settled (git's "racily clean" rule).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import errno
+import hashlib
+import os
+import stat
+import time
+from pathlib import Path
+
+from memory_desk.core.errors import StoreError
+from memory_desk.core.persona.entry import (
+    KNOWN_KEYS,
+    NAME_RE,
+    Fingerprint,
+    PersonaEntry,
+    Problem,
+    os_message,
+    printable_name,
+)
+from memory_desk.core.persona.problems import (
+    body_problems,
+    field_problems,
+    header_problems,
+    name_problems,
+)
+from memory_desk.core.persona_format import (
+    ParsedFile,
+    agent_reading,
+    js_trim,
+    last_field,
+    normalize_body,
+    parse_text,
+)
+
+MAX_FILE_BYTES = 32 * 1024 * 1024  # larger files are shown as an error, never read
+RACY_NS = 3_000_000_000  # a file changed this recently (ns) is never cached
+
+
+# ----------------------------------------------------------------------------- files
+
+
+def sha256(data: bytes) -> str:
+    """The fingerprint of a file's bytes: what tells one version from another."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def is_entry_file_name(file_name: str) -> bool:
+    """Whether a directory entry's name can be a persona entry (hidden/swap/backup excluded)."""
+    return not file_name.startswith(".") and file_name.endswith(".md") and len(file_name) > 3
+
+
+def check_stem(name: str) -> None:
+    """Refuse a name that would point anywhere but a file directly in the folder."""
+    bad = not name or name.startswith(".") or any(c in name for c in "/\\\0")
+    if bad or not is_entry_file_name(name + ".md"):
+        raise StoreError(f"“{name}” is not the name of an entry file.")
+
+
+def _read_regular(path: Path) -> tuple[bytes, os.stat_result] | None:
+    """The bytes of a regular file, or None if it is gone or not a regular file.
+
+    Opens non-blocking and checks the kind after opening, so a FIFO never hangs a listing.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        if st.st_size > MAX_FILE_BYTES:
+            raise _TooLarge(st)
+        chunks = []
+        while chunk := os.read(fd, max(st.st_size, 65536)):
+            chunks.append(chunk)
+        return b"".join(chunks), st
+    finally:
+        os.close(fd)
+
+
+class _TooLarge(Exception):
+    """A file too large to open; ``st`` says how large."""
+
+    def __init__(self, st: os.stat_result) -> None:
+        super().__init__(st.st_size)
+        self.st = st
+
+
+def current_sha(path: Path) -> str | None:
+    """The hash of what is in ``path`` now, or None if there is no readable file."""
+    try:
+        read = _read_regular(path)
+    except (OSError, _TooLarge):
+        return None
+    return sha256(read[0]) if read else None
+
+
+def stat_key(st: os.stat_result) -> tuple[int, ...]:
+    """What identifies one version of a file without reading it."""
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _settled(st: os.stat_result) -> bool:
+    """Whether a file was last changed long enough ago that its stat key identifies its bytes.
+
+    File times have a coarse clock (a few milliseconds, up to seconds on some file systems): a
+    second write of the same size within the same tick keeps every time. Like git's "racily
+    clean" rule, a file changed within ``RACY_NS`` of being read is never cached.
+    """
+    return time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > RACY_NS
+
+
+# ----------------------------------------------------------------------------- entries
+
+
+def read_entry(
+    name: str, path: Path, lst: os.stat_result, folder: Path
+) -> tuple[PersonaEntry | None, os.stat_result | None]:
+    """Read the entry file ``path`` (``lst`` is its ``os.lstat``) of the agent folder whose
+    real path is ``folder``.
+
+    Returns the entry, or None when it is not (or no longer) an entry file, and the stat of
+    the bytes read when a listing may cache the entry under it: only a regular file that has
+    settled, never a link (its target may change without the link changing).
+    """
+    link_target = None
+    if stat.S_ISLNK(lst.st_mode):
+        link_target = Path(os.path.realpath(path))
+        problem = _link_problem(path, link_target)
+        if problem is not None:
+            text_fp = Fingerprint(sha256(os.fsencode(os.readlink(path))))
+            message, code = problem
+            return _error_entry(name, path, message, code, text_fp, link_target=link_target), None
+    elif not stat.S_ISREG(lst.st_mode):
+        return None, None
+    try:
+        read = _read_regular(path)
+    except _TooLarge as big:
+        return _too_large_entry(name, path, big.st), None
+    except OSError as exc:
+        return unreadable_entry(name, path, exc), None
+    if read is None:
+        return None, None
+    data, st = read
+    entry = entry_from_bytes(name, path, data, st, link_target)
+    if link_target is not None and link_target.parent != folder:
+        return _read_only_outside(entry, link_target), None
+    return entry, (st if link_target is None and _settled(st) else None)
+
+
+def entry_from_bytes(
+    name: str,
+    path: Path,
+    data: bytes,
+    st: os.stat_result,
+    link_target: Path | None = None,
+) -> PersonaEntry:
+    """An entry from the bytes of its file, read with the agent's grammar."""
+    problems: list[Problem] = name_problems(name)
+    try:
+        text = data.decode("utf-8")
+        utf8 = True
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", "replace")
+        utf8 = False
+    parsed = parse_text(text)
+    if not utf8:
+        problems.append(
+            Problem(
+                "error",
+                "The file is not valid UTF-8 text. It is shown with replacement characters "
+                "(as the agent reads it) and Memory Desk will not save it.",
+                None,
+                "not-utf8",
+            )
+        )
+    problems += header_problems(parsed)
+    problems += field_problems(name, parsed)
+    problems += body_problems(parsed.body)
+    type_field = parsed.field("type") or last_field(parsed.hidden_fields, "type")
+    reading = agent_reading(parsed)
+    return PersonaEntry(
+        name=name,
+        path=path,
+        type=reading.type,
+        raw_type=js_trim(type_field.raw) if type_field else None,
+        description=reading.description,
+        updated=reading.updated,
+        body=normalize_body(reading.body),
+        extra=tuple(_extra(parsed)),
+        problems=tuple(problems),
+        agent_visible=bool(NAME_RE.fullmatch(name)),
+        editable=utf8 and not parsed.bom_hides_header,
+        fingerprint=Fingerprint(sha256(data), st.st_size, st.st_mtime_ns),
+        source=text,
+        newline=parsed.newline,
+        link_target=link_target,
+    )
+
+
+def _extra(parsed: ParsedFile) -> list[tuple[str, str]]:
+    """Every header field the agent does not use, as ``(key, raw value)`` in file order."""
+    out = []
+    for f in parsed.fields:
+        if f.key in KNOWN_KEYS:
+            continue
+        items = [line.text for line in parsed.header[f.first + 1 : f.stop]]
+        out.append((f.key, "\n".join([js_trim(f.raw), *items]) if items else js_trim(f.raw)))
+    return out
+
+
+def _link_problem(path: Path, target: Path) -> tuple[str, str] | None:
+    """Why a link cannot be read as an entry, as (message, code), or None if it can.
+
+    A link to a file, inside the folder or outside it, is an entry: the agent follows it.
+    A link to nothing is skipped by the agent (its read finds no file).
+    """
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return (
+            f"This is a link to “{target}”, which does not exist: the agent skips it.",
+            "broken-link",
+        )
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return (
+                "This link leads round in a circle of links: neither the agent nor Memory "
+                "Desk can read it.",
+                "link-loop",
+            )
+        return (f"This link cannot be followed ({os_message(exc)}).", "broken-link")
+    return None
+
+
+def _error_entry(
+    name: str,
+    path: Path,
+    message: str,
+    code: str,
+    fingerprint: Fingerprint,
+    *,
+    agent_visible: bool = False,
+    link_target: Path | None = None,
+) -> PersonaEntry:
+    """An entry Memory Desk can show but not read or write."""
+    return PersonaEntry(
+        name=name,
+        path=path,
+        type="user",
+        raw_type=None,
+        description="",
+        updated="",
+        body="",
+        extra=(),
+        problems=(*name_problems(name), Problem("error", message, None, code)),
+        agent_visible=agent_visible,
+        editable=False,
+        fingerprint=fingerprint,
+        link_target=link_target,
+    )
+
+
+def unreadable_entry(name: str, path: Path, exc: OSError) -> PersonaEntry:
+    """An entry for a file that cannot be read: shown with why, never written."""
+    message = f"Memory Desk cannot read this file ({os_message(exc)}); neither can the agent."
+    return _error_entry(name, path, message, "unreadable", Fingerprint(None))
+
+
+def _too_large_entry(name: str, path: Path, st: os.stat_result) -> PersonaEntry:
+    """An entry for a file too large to open: shown with its size, never read whole."""
+    message = f"The file is {st.st_size // (1024 * 1024)} MB, too large for Memory Desk to open."
+    fp = Fingerprint(None, st.st_size, st.st_mtime_ns)
+    visible = bool(NAME_RE.fullmatch(name))
+    return _error_entry(name, path, message, "too-large", fp, agent_visible=visible)
+
+
+def _read_only_outside(entry: PersonaEntry, target: Path) -> PersonaEntry:
+    """An entry read through a link to a file outside the folder: shown as the agent reads it
+    (the agent follows the link and lists it), but read-only, since Memory Desk writes only
+    inside the folder. Its other problems lose their fixes: those would write the file."""
+    outside = Problem(
+        "error",
+        f"Not editable here: this entry's file lives outside the folder, at “{target}” "
+        f"(“{printable_name(entry.name)}.md” is a link to it). The agent reads it like any "
+        "other entry, but Memory Desk changes only files inside the folder: edit it there. "
+        "Forget removes only the link, never that file.",
+        None,
+        "link-outside",
+    )
+    unfixable = tuple(dataclasses.replace(p, fix=None) for p in entry.problems)
+    return dataclasses.replace(entry, problems=(outside, *unfixable), editable=False)
+
+
+def with_problem(entry: PersonaEntry, problem: Problem) -> PersonaEntry:
+    """``entry`` with one more problem; a shallow copy, much cheaper than
+    ``dataclasses.replace`` for the thousands of entries beyond the prompt."""
+    copied = copy.copy(entry)
+    object.__setattr__(copied, "problems", (*entry.problems, problem))
+    return copied

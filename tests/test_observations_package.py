@@ -1,0 +1,93 @@
+"""The observations store as a package of rooms: the same names as the single module it was,
+rooms that import only the rooms below them, each small enough to read."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import memory_desk.core.observations as observations
+
+PACKAGE = Path(observations.__file__).parent
+PREFIX = "memory_desk.core.observations"
+
+# Every name the single module core/observations.py exported (its __all__, which is also every
+# name desktop/, tests/ and benchmarks/ imported from it): code keeps importing them from here.
+SINGLE_MODULE_NAMES = [
+    "SORT_KEYS",
+    "TOPIC_CHOICES",
+    "TOPIC_CLEAR_OTHER",
+    "TOPIC_CLEAR_THIS",
+    "TOPIC_FORGET_OTHER",
+    "AgentSearch",
+    "EditResult",
+    "Observation",
+    "ObservationStore",
+    "PreviousDeletedAt",
+    "TopicChanges",
+    "TopicClash",
+    "TopicConflict",
+    "Totals",
+    "WrittenObservation",
+]
+
+# The rooms from the bottom up: each imports only rooms before it (no cycles, and a reader can
+# take them in this order). agent_search names the row type for type checkers only.
+ROOMS = (
+    "topics",
+    "rows",
+    "agent_search",
+    "search",
+    "fts_index",
+    "schema",
+    "sqlite",
+    "writes",
+    "store",
+)
+TYPE_ONLY = {"agent_search": {"rows"}}
+
+
+def rooms_imported_by(room: str) -> set[str]:
+    """Both spellings: ``from PREFIX.room import x`` and ``from PREFIX import room``."""
+    tree = ast.parse((PACKAGE / f"{room}.py").read_text("utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom) or not node.module:
+            continue
+        if node.module == PREFIX:
+            found |= {alias.name for alias in node.names}
+        elif node.module.startswith(PREFIX + "."):
+            found.add(node.module.removeprefix(PREFIX + "."))
+    return found - TYPE_ONLY.get(room, set())
+
+
+def test_every_name_of_the_single_module_is_still_importable_from_the_package() -> None:
+    assert sorted(observations.__all__) == sorted(SINGLE_MODULE_NAMES)
+    assert [name for name in SINGLE_MODULE_NAMES if not hasattr(observations, name)] == []
+    namespace: dict[str, object] = {}
+    exec(f"from {PREFIX} import *", namespace)
+    assert set(SINGLE_MODULE_NAMES) <= set(namespace)
+
+
+def test_the_package_is_made_of_the_listed_rooms_and_each_stays_small() -> None:
+    found = {path.stem for path in PACKAGE.glob("*.py")} - {"__init__"}
+    assert found == set(ROOMS)
+    for room in ROOMS:
+        lines = (PACKAGE / f"{room}.py").read_text("utf-8").count("\n")
+        assert lines < 450, f"{room}.py has {lines} lines: split it by what it holds"
+
+
+def test_each_room_imports_only_the_rooms_below_it() -> None:
+    for position, room in enumerate(ROOMS):
+        assert rooms_imported_by(room) <= set(ROOMS[:position]), room
+
+
+def test_the_store_holds_only_the_public_calls() -> None:
+    """SQL for searches lives in search.py, write transactions in writes.py: the store's
+    methods are the public API plus Python's protocol methods."""
+    tree = ast.parse((PACKAGE / "store.py").read_text("utf-8"))
+    (store,) = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    methods = [node.name for node in store.body if isinstance(node, ast.FunctionDef)]
+    private = [name for name in methods if name.startswith("_") and not name.startswith("__")]
+    assert private == []
+    assert [node for node in tree.body if isinstance(node, ast.FunctionDef)] == []
