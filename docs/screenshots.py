@@ -86,6 +86,9 @@ def main(argv: list[str]) -> int:
         widget.grab().save(str(path))
         saved.append(path)
 
+    shoot.out = out  # type: ignore[attr-defined]
+    shoot.saved = saved  # type: ignore[attr-defined]
+
     try:
         table = window.findChild(QAbstractItemView, "observationsTable")
         _wait(app, lambda: table.model().rowCount() > 0)
@@ -102,6 +105,8 @@ def main(argv: list[str]) -> int:
         entry = next(e for e in folder.entries() if e.editable and e.agent_visible)
         _select_entry(entries, entry.name)
         shoot(window, "persona.png")
+        for extra in _PERSONA_SHOTS:
+            extra(app, window, shoot)
     finally:
         window.close()
         window.shutdown()
@@ -110,8 +115,102 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-# Further shots (dialogs, other pages) register here: fn(app, window, shoot).
-_EXTRA_SHOTS: list[Callable] = []
+def _agent_search(app, window, shoot) -> None:
+    """Search as the agent: the ranked hits and the words it ignores."""
+    from PySide6.QtWidgets import QDialog, QLineEdit, QWidget
+
+    window.findChild(QLineEdit, "observationsSearch").setText("note parser in")
+    _settle(app)
+    window.observations_page.agent_search_action.trigger()
+    dialog = window.findChild(QDialog, "agentSearchDialog")
+    dialog.resize(900, 420)
+    results = dialog.findChild(QWidget, "agentSearchResults")
+    _wait(app, lambda: results.rowCount() > 0)
+    shoot(dialog, "agent-search.png")
+    dialog.close()
+    window.findChild(QLineEdit, "observationsSearch").clear()
+
+
+def _stored_note(app, window, shoot) -> None:
+    """The edit form says what the plugin will store: counters and the cut/redaction note."""
+    from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QWidget
+
+    page = window.observations_page
+    page.edit_action.trigger()
+    title = window.findChild(QLineEdit, "editTitle")
+    title.setText(title.text() + " — " + "with a very long explanation " * 7)
+    content = window.findChild(QPlainTextEdit, "editContent")
+    content.setPlainText(content.toPlainText() + "\n\nToken: <private>sk-live-123</private>")
+    _settle(app, 600)
+    shoot(window, "edit-preview.png")
+    window.findChild(QWidget, "cancelEditButton").click()
+
+
+def _topic_question(app, window, shoot) -> None:
+    """Restoring a row whose topic another live row holds asks first."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QAbstractItemView, QApplication, QCheckBox, QDialog
+
+    from memory_desk.core import alisio
+
+    store = window.current_source().store
+    row = next(o for o in store.search(limit=500) if o.topic_key and not o.pinned)
+    store.forget([row.id])
+    agent = alisio.connect_like_plugin(store.path)
+    try:
+        alisio.save_observation(
+            agent,
+            title=row.title + " (saved again by the agent)",
+            content=row.content or "…",
+            type=row.type,
+            project=row.project,
+            scope=row.scope,
+            topic_key=row.topic_key,
+        )
+    finally:
+        agent.close()
+    window.findChild(QCheckBox, "showForgottenFilter").setChecked(True)
+    table = window.findChild(QAbstractItemView, "observationsTable")
+    _settle(app, 600)
+    window.observations_page.show_observation_id(row.id)
+    _settle(app)
+
+    def grab_and_cancel() -> None:
+        dialog = QApplication.activeModalWidget()
+        if isinstance(dialog, QDialog) and dialog.objectName() == "topicConflictDialog":
+            dialog.adjustSize()
+            path = shoot.out / "topic-question.png"
+            dialog.grab().save(str(path))
+            shoot.saved.append(path)
+            dialog.reject()
+
+    QTimer.singleShot(500, grab_and_cancel)
+    window.observations_page.restore_action.trigger()
+    _settle(app)
+    window.findChild(QCheckBox, "showForgottenFilter").setChecked(False)
+    window.message_bar.hide()  # "Nothing was restored": said, read, dismissed
+    table.setFocus()
+
+
+def _persona_shots(app, window, shoot) -> None:
+    """The whole prompt section as the agent reads it, then a folder the agent cannot read."""
+    from PySide6.QtWidgets import QTabWidget, QWidget
+
+    tabs = window.findChild(QTabWidget, "personaTabs")
+    tabs.setCurrentIndex(1)
+    shoot(window, "persona-agent-view.png")
+    folder = window.current_source().store
+    (folder.path / "old-notes.md").mkdir()
+    window.refresh_sources()
+    _wait(app, lambda: window.findChild(QWidget, "personaFolderProblems").isVisible())
+    shoot(window, "persona-folder-problem.png")
+    (folder.path / "old-notes.md").rmdir()
+    tabs.setCurrentIndex(0)
+
+
+# Further shots of the observations page: fn(app, window, shoot).
+_EXTRA_SHOTS: list[Callable] = [_agent_search, _stored_note, _topic_question]
+_PERSONA_SHOTS: list[Callable] = [_persona_shots]
 
 
 if __name__ == "__main__":
