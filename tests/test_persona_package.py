@@ -68,6 +68,7 @@ ROOMS = (
     "reading",
     "atomic",
     "trash",
+    "moves",
     "folder_problems",
     "folder",
 )

@@ -262,7 +262,7 @@ def test_create_never_overwrites(folder: PersonaFolder) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["", "My Note", "snake_case", "a--b", "-a", "a-", "../x", "con", "lpt1", "a" * 101]
+    "name", ["", "My Note", "snake_case", "a--b", "-a", "a-", "../x", "con", "lpt1", "a" * 253]
 )
 def test_create_refuses_bad_names(folder: PersonaFolder, name: str) -> None:
     assert validate_name(name) is not None
@@ -658,3 +658,33 @@ def test_a_link_inside_the_folder_is_not_renamed_and_says_where_its_file_is(
     with pytest.raises(StoreError, match="is a link to .*plain-entry.md"):
         folder.rename(entry, "renamed")
     assert (folder.path / "link-inside.md").is_symlink()
+
+
+# ----------------------------------------------------------------------------- long names
+
+LONGEST = "a" * 120 + "-" + "b" * 130  # 251 characters: "<name>.md" is 254 bytes
+
+
+@pytest.mark.parametrize("length", [251, 252])
+def test_a_name_at_the_file_systems_limit_is_saved_renamed_forgotten_and_undone(
+    tmp_path: Path, length: int
+) -> None:
+    """Temporary, aside and trash names never make a path component longer than the entry's
+    own: every step works where the entry's file name itself just fits (255 bytes)."""
+    name = (LONGEST + "c")[:length]
+    other = "z" + name[1:]
+    folder_path = tmp_path / "memory"
+    folder_path.mkdir()
+    trash = tmp_path / "trash"
+    folder = PersonaFolder(folder_path, trash=trash)
+    assert validate_name(name) is None
+    created = folder.create(name=name, type="user", description="Long", body="First.")
+    saved = folder.save(dataclasses.replace(created, body="Second."))
+    renamed = folder.rename(saved, other)
+    back = folder.undo_rename(renamed, name)
+    trashed = folder.forget(name)
+    component = max(len(p.name.encode()) for p in [*folder_path.iterdir(), *trash.rglob("*")])
+    assert component == len(f"{name}.md")  # the trash copy's own name, and nothing longer
+    assert folder.unforget(trashed).body == "Second."
+    assert back.name == name and folder.names() == [name]
+    assert validate_name(name + "x" * (253 - length)) is not None  # 253: one byte too many

@@ -8,6 +8,8 @@ Three promises shape this package:
 - reading never writes: listing a folder creates, modifies or touches nothing;
 - a write changes only what the person changed: untouched header lines stay byte-identical and
   in place, the line breaks stay the file's own, and every file is replaced atomically;
+  a kill at any instant leaves every entry whole, under its old or its new name or in the
+  trash (what a kill leaves of Memory Desk's own is removed by ``PersonaFolder.tidy``);
 - nothing is lost by accident: a file that changed on disk since it was read is not
   overwritten (:class:`ConflictError`), and renamed or forgotten files go to Memory Desk's own
   trash, outside every agent folder, from where they can be put back.
@@ -20,7 +22,8 @@ Its rooms, each importing only those above it:
 - ``problems``: what is odd about one entry, in plain words;
 - ``reading``: files read safely, and turned into entries;
 - ``atomic``: writes that are all or nothing;
-- ``trash``: where renamed and forgotten entries go, to be put back;
+- ``trash``: where renamed and forgotten entries go, to be put back, and how it is pruned;
+- ``moves``: taking entries out of the folder without ever losing one, even when killed;
 - ``folder_problems``: what in the folder stops the agent reading its memory at all;
 - ``folder``: ``PersonaFolder``, which uses them all.
 
@@ -44,7 +47,12 @@ from memory_desk.core.persona.agent_view import (
     prompt_parts,
     prompt_section,
 )
-from memory_desk.core.persona.atomic import TEMP_SUFFIX
+from memory_desk.core.persona.atomic import (
+    ASIDE_SUFFIX,
+    EMPTY_FOLDER_MODE,
+    STALE_AFTER_S,
+    TEMP_SUFFIX,
+)
 from memory_desk.core.persona.entry import (
     ENTRY_TYPES,
     MAX_NAME_LENGTH,
@@ -68,18 +76,35 @@ from memory_desk.core.persona.folder_problems import (
     listing_failure,
 )
 from memory_desk.core.persona.problems import LARGE_BODY_BYTES, ODD_DESCRIPTIONS
-from memory_desk.core.persona.reading import MAX_FILE_BYTES, RACY_NS
+from memory_desk.core.persona.reading import (
+    LARGE_ENTRY_BYTES,
+    MAX_FILE_BYTES,
+    RACY_NS,
+    START_BYTES,
+    is_start_only,
+)
 from memory_desk.core.persona.rewrites import DESCRIPTION_GUESS_LIMIT, FIX_LABELS
 from memory_desk.core.persona.rewrites import (  # noqa: F401 (the single module's name, for tests)
     description_from_body as _description_from_body,
 )
-from memory_desk.core.persona.trash import TrashedEntry, default_trash_dir
+from memory_desk.core.persona.trash import (
+    DEFAULT_TRASH_LIMITS,
+    TrashedEntry,
+    TrashLimits,
+    default_trash_dir,
+)
 
 __all__ = [
+    "ASIDE_SUFFIX",
+    "DEFAULT_TRASH_LIMITS",
+    "EMPTY_FOLDER_MODE",
+    "STALE_AFTER_S",
+    "TrashLimits",
     "DESCRIPTION_GUESS_LIMIT",
     "ENTRY_TYPES",
     "FIX_LABELS",
     "LARGE_BODY_BYTES",
+    "LARGE_ENTRY_BYTES",
     "MAX_FILE_BYTES",
     "MAX_NAME_LENGTH",
     "NAME_RE",
@@ -93,6 +118,7 @@ __all__ = [
     "RACY_NS",
     "RENAME_ASIDE",
     "RESERVED_NAMES",
+    "START_BYTES",
     "TEMP_SUFFIX",
     "ConflictError",
     "Fingerprint",
@@ -108,6 +134,7 @@ __all__ = [
     "agent_order",
     "default_trash_dir",
     "header_name",
+    "is_start_only",
     "listing_failure",
     "now_iso",
     "prompt_parts",

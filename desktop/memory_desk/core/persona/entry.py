@@ -21,7 +21,7 @@ from memory_desk.core.persona_format import js_trim
 
 NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 ENTRY_TYPES: tuple[str, ...] = ("user", "feedback")
-MAX_NAME_LENGTH = 100
+MAX_NAME_LENGTH = 252  # "<name>.md" fills a file name at the file systems' limit, 255 bytes
 RESERVED_NAMES = frozenset(
     {"con", "prn", "aux", "nul"} | {f"com{i}" for i in range(10)} | {f"lpt{i}" for i in range(10)}
 )

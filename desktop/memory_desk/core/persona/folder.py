@@ -9,19 +9,18 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 
 from memory_desk.core.errors import ConflictError, StoreError
 from memory_desk.core.persona.agent_view import PROMPT_LIMIT, agent_order
 from memory_desk.core.persona.atomic import (
+    STALE_AFTER_S,
     fsync_dir,
+    new_entry_mode,
     publish_new,
-    put_back,
     same_file,
-    temp_path,
+    stale_own_files,
     write_temp,
 )
 from memory_desk.core.persona.entry import (
@@ -44,6 +43,12 @@ from memory_desk.core.persona.folder_problems import (
     aside_name,
     listing_problems,
 )
+from memory_desk.core.persona.moves import (
+    read_for_move,
+    rename_in_place,
+    settle_leftover,
+    take_out,
+)
 from memory_desk.core.persona.problems import beyond_prompt_problem
 from memory_desk.core.persona.reading import (
     check_stem,
@@ -58,10 +63,14 @@ from memory_desk.core.persona.reading import (
 )
 from memory_desk.core.persona.rewrites import edited_text, fixed_text, renamed_bytes
 from memory_desk.core.persona.trash import (
+    DEFAULT_TRASH_LIMITS,
     TrashedEntry,
+    TrashLimits,
     default_trash_dir,
+    prune,
     put_in_trash,
     read_meta,
+    remove_item,
     trashed_from,
 )
 from memory_desk.core.persona_format import render_new_file
@@ -71,10 +80,18 @@ class PersonaFolder:
     """One agent's memory folder, read and written the way the agent does.
 
     ``trash`` is where renamed and forgotten files go (default: :func:`default_trash_dir`); it
-    is created only when something is first put in it.
+    is created only when something is first put in it, and kept within ``trash_limits`` (the
+    person's settings) each time something is. Opening a folder reads it only: call
+    :meth:`tidy` once it is opened to remove what a killed Memory Desk left behind.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, trash: Path | None = None) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        trash: Path | None = None,
+        trash_limits: TrashLimits = DEFAULT_TRASH_LIMITS,
+    ) -> None:
         folder = Path(path).expanduser().absolute()
         if not folder.is_dir():
             raise StoreError(f"“{folder}” is not a folder (or it does not exist).")
@@ -83,6 +100,7 @@ class PersonaFolder:
         self.path = folder
         self._real = folder.resolve()
         self.trash = trash if trash is not None else default_trash_dir()
+        self.trash_limits = trash_limits
         self._cache: dict[str, tuple[tuple[int, ...], PersonaEntry]] = {}
 
     def __repr__(self) -> str:
@@ -144,8 +162,8 @@ class PersonaFolder:
         """Read one entry; None when the name is not (or no longer) an entry file.
 
         With ``use_cache`` (listings only), a regular file whose identity, size and times are
-        those of the last read is not read again; :meth:`read` and :meth:`has_changed` always
-        read the bytes.
+        those of the last read is not read again, and only the start of a large file is read
+        (a start-only entry); :meth:`read` and :meth:`has_changed` always read all the bytes.
         """
         path = self._entry_path(name)
         try:
@@ -156,7 +174,7 @@ class PersonaFolder:
             return unreadable_entry(name, path, exc)
         if use_cache and (hit := self._cache.get(name)) and hit[0] == stat_key(lst):
             return hit[1]
-        entry, cacheable = read_entry(name, path, lst, self._real)
+        entry, cacheable = read_entry(name, path, lst, self._real, start_only=use_cache)
         if cacheable is not None:
             self._cache[name] = (stat_key(cacheable), entry)
         return entry
@@ -204,7 +222,7 @@ class PersonaFolder:
         )
         data = utf8(text)
         try:
-            st = publish_new(path, data, None)
+            st = publish_new(path, data, self._new_mode())
         except FileExistsError as exc:
             raise ConflictError(f"An entry named “{name}” already exists.") from exc
         except OSError as exc:
@@ -215,6 +233,9 @@ class PersonaFolder:
         """Give ``entry`` a new file name; the old file goes to the trash (undo: undo_rename).
 
         The ``name:`` line follows the new name; everything else stays byte-identical.
+        Crash-safe: a copy goes to the trash, the new name is published whole, and only then
+        does the old name go, so at every instant the entry is under its old or its new name
+        (after a kill between the two steps, under both).
         """
         problem = validate_name(new_name)
         if problem:
@@ -229,32 +250,40 @@ class PersonaFolder:
         if os.path.lexists(new_path) and not same_file(new_path, entry.path):
             # (the same file: a change of case on a case-insensitive file system)
             raise ConflictError(f"An entry named “{new_name}” already exists.")
-        with self._taken_out(entry.name, entry.fingerprint.sha256) as (data, mode):
-            new_data = renamed_bytes(data, new_name)
-            trashed = put_in_trash(
-                self.trash,
-                self._real,
-                entry.name,
-                data,
-                mode,
-                "rename",
-                renamed_to=new_name,
-            )
-            try:
-                st = publish_new(new_path, new_data, mode)
-            except FileExistsError as exc:
-                shutil.rmtree(trashed.path, ignore_errors=True)
-                raise ConflictError(f"An entry named “{new_name}” already exists.") from exc
-            except OSError as exc:
-                shutil.rmtree(trashed.path, ignore_errors=True)
-                raise StoreError(f"Could not rename “{entry.name}”: {os_message(exc)}.") from exc
+        data, mode = read_for_move(entry.path, entry.fingerprint.sha256)
+        new_data = renamed_bytes(data, new_name)
+        trashed = put_in_trash(
+            self.trash, self._real, entry.name, data, mode, "rename", renamed_to=new_name
+        )
+        try:
+            if os.path.lexists(new_path):  # the same file under another case
+                rename_in_place(entry.path, new_path, new_data, mode, sha256(data))
+                st = os.stat(new_path)
+            else:
+                st = self._publish_renamed(entry.name, new_path, new_data, mode)
+                take_out(entry.path, sha256(data), trashed.path.name, published=(new_path, st))
+        except BaseException:
+            remove_item(trashed.path)
+            raise
+        self._pruned()
         return entry_from_bytes(new_name, new_path, new_data, st)
+
+    @staticmethod
+    def _publish_renamed(name: str, new_path: Path, data: bytes, mode: int) -> os.stat_result:
+        """Publish a renamed file whole under its new name, never over another file."""
+        try:
+            return publish_new(new_path, data, mode)
+        except FileExistsError as exc:
+            raise ConflictError(f"An entry named “{new_path.stem}” already exists.") from exc
+        except OSError as exc:
+            raise StoreError(f"Could not rename “{name}”: {os_message(exc)}.") from exc
 
     def undo_rename(self, renamed: PersonaEntry, old_name: str) -> PersonaEntry:
         """Put a renamed entry back under ``old_name``, byte for byte as it was.
 
         ConflictError if the renamed file changed since the rename (undoing would lose that
-        change) or if ``old_name`` is taken again.
+        change) or if ``old_name`` is taken again. Crash-safe like :meth:`rename`: the old
+        name is back before the new one goes.
         """
         trashed = next(
             (
@@ -266,25 +295,44 @@ class PersonaFolder:
         )
         if trashed is None:
             raise StoreError(f"Memory Desk has no record of renaming “{old_name}”.")
-        if os.path.lexists(self._entry_path(old_name)):
-            raise ConflictError(f"An entry named “{old_name}” exists again.")
+        old_path = self._entry_path(old_name)
+        changed = ConflictError(
+            f"“{renamed.name}” changed since it was renamed, or “{old_name}” exists "
+            "again; the rename was not undone."
+        )
+        if os.path.lexists(old_path):
+            raise changed
         meta = read_meta(trashed.path)
         try:
             old_data = (trashed.path / meta["file"]).read_bytes()
         except OSError as exc:
             raise StoreError(f"The trash copy of “{old_name}” is missing.") from exc
         as_renamed = sha256(renamed_bytes(old_data, renamed.name))
+        if current_sha(self._entry_path(renamed.name)) != as_renamed:
+            raise changed
         try:
-            with self._taken_out(renamed.name, as_renamed):
-                return self.unforget(trashed)
+            st = publish_new(old_path, old_data, self._mode_of(meta))
+        except FileExistsError as exc:
+            raise changed from exc
+        except OSError as exc:
+            raise StoreError(f"Could not put “{old_name}” back: {os_message(exc)}.") from exc
+        try:
+            take_out(
+                self._entry_path(renamed.name),
+                as_renamed,
+                trashed.path.name,
+                published=(old_path, st),
+            )
         except ConflictError as exc:
-            raise ConflictError(
-                f"“{renamed.name}” changed since it was renamed, or “{old_name}” exists "
-                "again; the rename was not undone."
-            ) from exc
+            raise changed from exc
+        remove_item(trashed.path)
+        return self.read(old_name)
 
     def forget(self, name: str) -> TrashedEntry:
-        """Take entry ``name`` out of the folder (the agent forgets it) into the trash."""
+        """Take entry ``name`` out of the folder (the agent forgets it) into the trash.
+
+        Crash-safe: the file leaves the folder only once its copy in the trash is whole.
+        """
         check_stem(name)
         path = self._entry_path(name)
         try:
@@ -297,11 +345,22 @@ class PersonaFolder:
             return self._forget_link(name, path)
         if not stat.S_ISREG(lst.st_mode):
             raise StoreError(f"“{name}.md” is not an entry file (it is a folder or a device).")
-        with self._taken_out(name, None) as (data, mode):
-            return put_in_trash(self.trash, self._real, name, data, mode, "forget")
+        data, mode = read_for_move(path, None)
+        trashed = put_in_trash(self.trash, self._real, name, data, mode, "forget")
+        try:
+            take_out(path, sha256(data), trashed.path.name)
+        except BaseException:
+            remove_item(trashed.path)
+            raise
+        self._pruned()
+        return trashed
 
     def unforget(self, trashed: TrashedEntry) -> PersonaEntry:
-        """Put a trashed file back in the folder; ConflictError if its name is taken again."""
+        """Put a trashed file back in the folder; ConflictError if its name is taken again.
+
+        The file is whole in the folder before its trash item goes (after a kill in between,
+        it is in both).
+        """
         meta = read_meta(trashed.path)
         if Path(meta["folder"]) != self._real:
             raise StoreError(
@@ -314,15 +373,36 @@ class PersonaFolder:
                 fsync_dir(self.path)
             else:
                 data = (trashed.path / meta["file"]).read_bytes()
-                publish_new(path, data, meta.get("mode"))
+                publish_new(path, data, self._mode_of(meta))
         except FileExistsError as exc:
             raise ConflictError(
                 f"An entry named “{trashed.name}” exists again; rename or forget it first."
             ) from exc
         except OSError as exc:
             raise StoreError(f"Could not put “{trashed.name}” back: {os_message(exc)}.") from exc
-        shutil.rmtree(trashed.path, ignore_errors=True)
+        remove_item(trashed.path)
         return self.read(trashed.name)
+
+    def tidy(self, *, stale_after_s: float | None = None) -> list[Path]:
+        """Housekeeping when a folder is opened; returns the leftovers handled in the folder.
+
+        Memory Desk's own hidden files that a killed Memory Desk left in the folder and that
+        nothing touched for ``stale_after_s`` seconds go: a temporary file is deleted (its
+        bytes were never published); an entry set aside on its way to the trash is deleted if
+        the trash holds the same bytes, else kept in the trash (never lost). Then the trash is
+        pruned to ``trash_limits``. Never touches a file of the agent's or the person's; errors
+        are ignored (it is tried again at the next open). ``stale_after_s`` defaults to
+        ``STALE_AFTER_S`` (see :mod:`~memory_desk.core.persona.atomic` for why 15 minutes).
+        """
+        if stale_after_s is None:
+            stale_after_s = STALE_AFTER_S
+        handled = []
+        for leftover in stale_own_files(self.path, stale_after_s):
+            with contextlib.suppress(OSError, StoreError):
+                settle_leftover(leftover, self.trash, self._real)
+                handled.append(leftover)
+        prune(self.trash, self.trash_limits, stale_after_s=stale_after_s)
+        return handled
 
     def trashed(self) -> list[TrashedEntry]:
         """What Memory Desk took out of this folder and still keeps, newest first."""
@@ -406,13 +486,13 @@ class PersonaFolder:
                 raise ConflictError(
                     f"“{entry.name}” was deleted or renamed on disk since it was opened."
                 ) from None
-            mode = None
+            mode = self._new_mode()
         except OSError as exc:
             raise StoreError(f"Could not save “{entry.name}”: {os_message(exc)}.") from exc
         if not force:
             self._check_unchanged(entry, target)
         try:
-            tmp, st = write_temp(target.parent, target.name, data, mode)
+            tmp, st = write_temp(target.parent, data, mode)
         except OSError as exc:
             raise StoreError(f"Could not save “{entry.name}”: {os_message(exc)}.") from exc
         try:
@@ -436,33 +516,18 @@ class PersonaFolder:
                 "it). Nothing was written."
             )
 
-    @contextlib.contextmanager
-    def _taken_out(self, name: str, expected_sha: str | None) -> Iterator[tuple[bytes, int]]:
-        """Move entry ``name`` aside under a hidden name, so the agent no longer sees it.
+    def _new_mode(self) -> int:
+        """The mode of a new entry file: that of the folder's entries (see new_entry_mode)."""
+        return new_entry_mode(self.path, (f"{n}.md" for n in self._entry_names()))
 
-        Yields its bytes and mode. On success the hidden file is deleted; on any error it is
-        put back (unless the agent wrote a new file of that name meanwhile: then it raises).
-        """
-        path = self._entry_path(name)
-        aside = temp_path(self.path, f"{name}.md")
-        try:
-            os.rename(path, aside)
-        except FileNotFoundError as exc:
-            raise ConflictError(f"“{name}” is no longer in {self.path}.") from exc
-        except OSError as exc:
-            raise StoreError(f"Could not move “{name}”: {os_message(exc)}.") from exc
-        try:
-            data = aside.read_bytes()
-            if expected_sha is not None and sha256(data) != expected_sha:
-                raise ConflictError(
-                    f"“{name}” changed on disk since it was opened. Nothing was changed."
-                )
-            yield data, stat.S_IMODE(os.stat(aside).st_mode)
-        except BaseException:
-            put_back(aside, path)
-            raise
-        aside.unlink(missing_ok=True)
-        fsync_dir(self.path)
+    def _mode_of(self, meta: dict) -> int:
+        """The mode a file put back from the trash gets: its own, else the folder's."""
+        mode = meta.get("mode")
+        return mode if isinstance(mode, int) else self._new_mode()
+
+    def _pruned(self) -> None:
+        """Keep the trash within its limits after something was put in it."""
+        prune(self.trash, self.trash_limits, stale_after_s=STALE_AFTER_S)
 
     def _forget_link(self, name: str, path: Path) -> TrashedEntry:
         target = os.readlink(path)
@@ -471,7 +536,7 @@ class PersonaFolder:
             path.unlink()
             fsync_dir(self.path)
         except OSError as exc:
-            shutil.rmtree(trashed.path, ignore_errors=True)
+            remove_item(trashed.path)
             raise StoreError(f"Could not forget “{name}”: {os_message(exc)}.") from exc
         return trashed
 

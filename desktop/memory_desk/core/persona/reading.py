@@ -3,7 +3,9 @@
 Reading never writes and never hangs: files are opened non-blocking and checked after opening
 (a pipe named like an entry must not stop a listing), and a file too large to show is an error
 entry, not a crash. Listings may cache an entry by its file's stat key, only once the file has
-settled (git's "racily clean" rule).
+settled (git's "racily clean" rule). A listing reads only the start of a file larger than
+``LARGE_ENTRY_BYTES`` (its header is there): a start-only entry is shown, never written, and
+:meth:`PersonaFolder.read` reads the whole file when the person asks for it.
 """
 
 from __future__ import annotations
@@ -44,6 +46,11 @@ from memory_desk.core.persona_format import (
 
 MAX_FILE_BYTES = 32 * 1024 * 1024  # larger files are shown as an error, never read
 RACY_NS = 3_000_000_000  # a file changed this recently (ns) is never cached
+# A listing reads only the first START_BYTES of a larger file: reading, hashing and parsing
+# 30 MB takes a tenth of a second or more, and a listing runs on the window's thread.
+LARGE_ENTRY_BYTES = 1024 * 1024
+START_BYTES = 64 * 1024
+START_ONLY = "start-only"  # the code of the problem that marks a start-only entry
 
 
 # ----------------------------------------------------------------------------- files
@@ -66,10 +73,12 @@ def check_stem(name: str) -> None:
         raise StoreError(f"“{name}” is not the name of an entry file.")
 
 
-def _read_regular(path: Path) -> tuple[bytes, os.stat_result] | None:
+def _read_regular(path: Path, *, start_only: bool = False) -> tuple[bytes, os.stat_result] | None:
     """The bytes of a regular file, or None if it is gone or not a regular file.
 
     Opens non-blocking and checks the kind after opening, so a FIFO never hangs a listing.
+    With ``start_only``, a file larger than ``LARGE_ENTRY_BYTES`` (by the stat of the file
+    opened) is read only up to ``START_BYTES``.
     """
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
@@ -82,12 +91,22 @@ def _read_regular(path: Path) -> tuple[bytes, os.stat_result] | None:
             return None
         if st.st_size > MAX_FILE_BYTES:
             raise _TooLarge(st)
-        chunks = []
-        while chunk := os.read(fd, max(st.st_size, 65536)):
-            chunks.append(chunk)
-        return b"".join(chunks), st
+        limit = START_BYTES if start_only and st.st_size > LARGE_ENTRY_BYTES else None
+        return _read_fd(fd, st.st_size, limit), st
     finally:
         os.close(fd)
+
+
+def _read_fd(fd: int, size: int, limit: int | None) -> bytes:
+    """Everything left in ``fd`` (a file of about ``size`` bytes), or at most ``limit`` bytes."""
+    chunks, total = [], 0
+    while limit is None or total < limit:
+        chunk = os.read(fd, max(size, 65536) if limit is None else limit - total)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
 
 
 class _TooLarge(Exception):
@@ -126,14 +145,16 @@ def _settled(st: os.stat_result) -> bool:
 
 
 def read_entry(
-    name: str, path: Path, lst: os.stat_result, folder: Path
+    name: str, path: Path, lst: os.stat_result, folder: Path, *, start_only: bool = False
 ) -> tuple[PersonaEntry | None, os.stat_result | None]:
     """Read the entry file ``path`` (``lst`` is its ``os.lstat``) of the agent folder whose
     real path is ``folder``.
 
     Returns the entry, or None when it is not (or no longer) an entry file, and the stat of
     the bytes read when a listing may cache the entry under it: only a regular file that has
-    settled, never a link (its target may change without the link changing).
+    settled, never a link (its target may change without the link changing). With
+    ``start_only`` (listings), a large file gives a start-only entry (:func:`start_entry`);
+    without it, a large file is read whole and never cached, so a listing never shows it whole.
     """
     link_target = None
     if stat.S_ISLNK(lst.st_mode):
@@ -146,7 +167,7 @@ def read_entry(
     elif not stat.S_ISREG(lst.st_mode):
         return None, None
     try:
-        read = _read_regular(path)
+        read = _read_regular(path, start_only=start_only)
     except _TooLarge as big:
         return _too_large_entry(name, path, big.st), None
     except OSError as exc:
@@ -154,10 +175,64 @@ def read_entry(
     if read is None:
         return None, None
     data, st = read
-    entry = entry_from_bytes(name, path, data, st, link_target)
+    large = st.st_size > LARGE_ENTRY_BYTES
+    if large and start_only:
+        entry = start_entry(name, path, data, st, link_target)
+    else:
+        entry = entry_from_bytes(name, path, data, st, link_target)
     if link_target is not None and link_target.parent != folder:
         return _read_only_outside(entry, link_target), None
-    return entry, (st if link_target is None and _settled(st) else None)
+    cacheable = link_target is None and _settled(st) and (start_only or not large)
+    return entry, (st if cacheable else None)
+
+
+def start_entry(
+    name: str, path: Path, start: bytes, st: os.stat_result, link_target: Path | None = None
+) -> PersonaEntry:
+    """An entry read from the first bytes of a large file: its header as the agent reads it,
+    the start of its text, and a warning that says how large it is.
+
+    Shown, never written: it is not editable, its problems lose their fixes (both would write
+    the file from its start only) and its fingerprint has no hash (nothing hashed the whole
+    file). :func:`is_start_only` tells it apart; ``PersonaFolder.read`` gives the whole entry.
+    """
+    entry = entry_from_bytes(name, path, _whole_characters(start), st, link_target)
+    problems = [dataclasses.replace(p, fix=None) for p in entry.problems if p.code != "large-body"]
+    size_mb = st.st_size / (1024 * 1024)
+    problems.append(
+        Problem(
+            "warning",
+            f"The file is {size_mb:.1f} MB. The agent reads all of it each time it recalls this "
+            "entry, which fills its context; consider shortening it. Memory Desk shows its "
+            f"first {START_BYTES // 1024} KB, read-only, until you choose to open it whole.",
+            None,
+            START_ONLY,
+        )
+    )
+    return dataclasses.replace(
+        entry,
+        problems=tuple(problems),
+        editable=False,
+        fingerprint=Fingerprint(None, st.st_size, st.st_mtime_ns),
+    )
+
+
+def _whole_characters(data: bytes) -> bytes:
+    """``data`` without the UTF-8 character its end may have cut in two (which would read as
+    a file that is not UTF-8)."""
+    for back in range(1, min(4, len(data)) + 1):
+        byte = data[-back]
+        if byte < 0x80:
+            return data
+        if byte >= 0xC0:  # the first byte of a character of 2, 3 or 4 bytes
+            needed = 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+            return data if back >= needed else data[:-back]
+    return data
+
+
+def is_start_only(entry: PersonaEntry) -> bool:
+    """Whether ``entry`` holds only the start of its file (see :func:`start_entry`)."""
+    return any(p.code == START_ONLY for p in entry.problems)
 
 
 def entry_from_bytes(

@@ -1,0 +1,127 @@
+"""Taking entries out of an agent folder without ever losing one, even when killed.
+
+Rename, forget and their undos all follow one order: a whole copy first (in the trash, or
+under the new name), then the old file goes. The old file is first renamed aside (hidden) and
+compared with the copy, so a write the agent made meanwhile is put back rather than lost.
+A kill at any instant leaves each entry in the folder under its old or new name, or whole in
+the trash; what a kill leaves of Memory Desk's own is settled by :func:`settle_leftover` at
+the next open.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from memory_desk.core.errors import ConflictError, StoreError
+from memory_desk.core.persona.atomic import (
+    aside_item_id,
+    aside_path,
+    fsync_dir,
+    put_back,
+    unlink_if_same,
+    write_temp,
+)
+from memory_desk.core.persona.entry import os_message
+from memory_desk.core.persona.reading import current_sha, sha256
+from memory_desk.core.persona.trash import put_in_trash, read_meta
+
+
+def read_for_move(path: Path, expected_sha: str | None) -> tuple[bytes, int]:
+    """The bytes and mode of the entry file ``path``, to copy before it moves; ConflictError
+    if it is gone or no longer what was read (``expected_sha``)."""
+    name = path.stem
+    try:
+        data = path.read_bytes()
+        mode = stat.S_IMODE(os.lstat(path).st_mode)
+    except FileNotFoundError as exc:
+        raise ConflictError(f"“{name}” is no longer in {path.parent}.") from exc
+    except OSError as exc:
+        raise StoreError(f"Could not move “{name}”: {os_message(exc)}.") from exc
+    if expected_sha is not None and sha256(data) != expected_sha:
+        raise ConflictError(f"“{name}” changed on disk since it was opened. Nothing was changed.")
+    return data, mode
+
+
+def take_out(
+    path: Path,
+    expected_sha: str,
+    item_id: str,
+    *,
+    published: tuple[Path, os.stat_result] | None = None,
+) -> None:
+    """Remove the entry file ``path``, whose copy is already whole (trash item ``item_id``).
+
+    The file is first renamed aside (hidden) and checked: if it is not the copy's bytes (the
+    agent wrote it meanwhile), it is put back and what was ``published`` for this move is
+    removed (ConflictError). A kill at any point leaves the entry in the folder or in the
+    trash; an aside left behind is settled by :func:`settle_leftover`.
+    """
+    name, folder = path.stem, path.parent
+    aside = aside_path(folder, item_id)
+    try:
+        os.rename(path, aside)
+    except OSError as exc:
+        if published is not None:
+            unlink_if_same(*published)
+        if isinstance(exc, FileNotFoundError):
+            raise ConflictError(f"“{name}” is no longer in {folder}.") from exc
+        raise StoreError(f"Could not move “{name}”: {os_message(exc)}.") from exc
+    try:
+        same = sha256(aside.read_bytes()) == expected_sha
+    except OSError:
+        same = False
+    if not same:
+        put_back(aside, path)
+        if published is not None:
+            unlink_if_same(*published)
+        raise ConflictError(
+            f"“{name}” changed on disk while Memory Desk moved it (perhaps the agent saved it). "
+            "Nothing was changed."
+        )
+    aside.unlink(missing_ok=True)
+    fsync_dir(folder)
+
+
+def rename_in_place(old_path: Path, new_path: Path, data: bytes, mode: int, sha: str) -> None:
+    """A change of case on a case-insensitive file system, where both names are one file:
+    replace its bytes atomically, then rename it (one atomic step each)."""
+    try:
+        tmp, _ = write_temp(old_path.parent, data, mode)
+    except OSError as exc:
+        raise StoreError(f"Could not rename “{old_path.stem}”: {os_message(exc)}.") from exc
+    try:
+        if current_sha(old_path) != sha:
+            raise ConflictError(
+                f"“{old_path.stem}” changed on disk since it was opened. Nothing was changed."
+            )
+        os.replace(tmp, old_path)
+        os.rename(old_path, new_path)
+        fsync_dir(old_path.parent)
+    except OSError as exc:
+        raise StoreError(f"Could not rename “{old_path.stem}”: {os_message(exc)}.") from exc
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def settle_leftover(leftover: Path, trash: Path, real_folder: Path) -> None:
+    """Remove one of Memory Desk's own stale files from an agent folder, never losing an entry.
+
+    A temporary file's bytes were never published: it goes. An aside goes once the trash holds
+    its bytes: if its trash item holds others (the agent wrote the entry while it was being
+    moved) or is gone, it is first put in the trash itself, as "recovered".
+    """
+    item_id = aside_item_id(leftover.name)
+    if item_id is not None:
+        data = leftover.read_bytes()
+        try:
+            meta: dict | None = read_meta(trash / item_id)
+        except StoreError:
+            meta = None
+        if meta is None or meta.get("sha256") != sha256(data):
+            name = meta["name"] if meta else f"recovered-{item_id.lower()}"
+            mode = stat.S_IMODE(os.lstat(leftover).st_mode)
+            put_in_trash(trash, real_folder, name, data, mode, "recovered")
+    leftover.unlink()
+    fsync_dir(leftover.parent)
