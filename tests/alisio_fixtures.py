@@ -236,7 +236,7 @@ def read_all(path: str | os.PathLike[str]) -> list[Observation]:
     with plugin_connection(path) as conn:
         conn.row_factory = sqlite3.Row
         rows = conn.execute("SELECT * FROM observations").fetchall()
-    names = Observation.__slots__
+    names = [name for name in Observation.__slots__ if name != "problems"]
     return [
         Observation(**{k: (bool(row[k]) if k == "pinned" else row[k]) for k in names})
         for row in rows

@@ -62,21 +62,21 @@ def checked(qtbot, window) -> None:
 
 
 class Gate:
-    """Holds ``check_index`` of one database on its thread until released (or a timeout)."""
+    """Holds ``check_database`` of one database on its thread until released (or a timeout)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, held: Path, timeout: float = 5.0):
         self.event = threading.Event()
         self.threads: list[int] = []
         self.released: list[bool] = []
-        real = ObservationStore.check_index
+        real = ObservationStore.check_database
 
-        def gated(store: ObservationStore) -> str | None:
+        def gated(store: ObservationStore):
             self.threads.append(threading.get_ident())
             if store.path == held:
                 self.released.append(self.event.wait(timeout))
             return real(store)
 
-        monkeypatch.setattr(ObservationStore, "check_index", gated)
+        monkeypatch.setattr(ObservationStore, "check_database", gated)
 
 
 def test_a_healthy_database_shows_no_warning(qtbot, open_window, healthy: Path) -> None:

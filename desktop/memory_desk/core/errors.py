@@ -17,6 +17,27 @@ class ConflictError(StoreError):
     """What is on disk changed since it was read; the write was not made."""
 
 
+class StoreReplaced(StoreError):
+    """The file at the store's path is no longer the one it has open (deleted, moved, or
+    replaced by another file); the write was not made.
+
+    Writing through the old connections would land in a file nobody reads any more (or
+    one the agent no longer uses), and the person would be told it was saved. Open the
+    path again to work on the file that is there now.
+    """
+
+
+class StoreDamaged(StoreError):
+    """The database was found damaged (SQLite's ``quick_check``, FTS5's ``integrity-check``
+    or an error met while reading it); the store refuses every write until a check finds
+    it healthy again. ``index_only`` is True when only the search index is broken (a
+    rebuild repairs it), False when the database itself is."""
+
+    def __init__(self, message: str, *, index_only: bool = False) -> None:
+        super().__init__(message)
+        self.index_only = index_only
+
+
 @dataclass(frozen=True)
 class TopicClash:
     """One topic that a write would leave with more than one live observation.

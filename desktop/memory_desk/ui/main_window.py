@@ -43,6 +43,7 @@ from memory_desk.ui.live import MODE_POLLING, DatabaseWatcher, FolderWatcher
 from memory_desk.ui.message_bar import MessageBar
 from memory_desk.ui.observations.page import ObservationsPage
 from memory_desk.ui.persona.page import PersonaPage
+from memory_desk.ui.plain import as_shown, from_shown
 from memory_desk.ui.welcome import WelcomePage
 
 if TYPE_CHECKING:
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
         self._persona_group = self._add_group("Memory of the person")
         self.source_info = QLabel(self)
         self.source_info.setObjectName("sourceInfo")
+        self.source_info.setTextFormat(Qt.TextFormat.PlainText)  # paths and messages, not HTML
         self.source_info.setWordWrap(True)
         self.source_info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.source_info.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
@@ -156,6 +158,7 @@ class MainWindow(QMainWindow):
 
         self.status_label = QLabel(self)
         self.status_label.setObjectName("statusCounts")
+        self.status_label.setTextFormat(Qt.TextFormat.PlainText)
         self.statusBar().addPermanentWidget(self.status_label)
         self.live_indicator = QToolButton(self)
         self.live_indicator.setObjectName("liveIndicator")
@@ -257,6 +260,17 @@ class MainWindow(QMainWindow):
         observation.addSeparator()
         observation.addAction(page.agent_search_action)
         self._build_entry_menu()
+        tools = self.menuBar().addMenu("&Tools")
+        tools.setObjectName("toolsMenu")
+        tools.addAction(
+            self._action(
+                "checkDatabaseAction",
+                "&Check database",
+                None,
+                self.check_database,
+                "Check the shown Alisio database and its search index again (after a repair)",
+            )
+        )
         view = self.menuBar().addMenu("&View")
         view.addAction(
             self._action(
@@ -330,7 +344,7 @@ class MainWindow(QMainWindow):
         for warning in store.warnings:
             self.message_bar.show_info(warning)
         label = path.name if path.name != "memory.sqlite" else f"{path.parent.name}/{path.name}"
-        source = Source("db", path, label, store, found, dict(info or {}), file_id=file_id(path))
+        source = Source("db", path, label, store, found, dict(info or {}), file_id=store.identity)
         self._add_source(source)
         if not found or self.sources.currentItem() is None:
             self._select(source)
@@ -347,10 +361,11 @@ class MainWindow(QMainWindow):
                 self._select(existing)
             return True
         try:
-            folder = PersonaFolder(path)
+            folder = PersonaFolder(path, trash_limits=settings_module.trash_limits())
         except StoreError as exc:
             self.message_bar.show_error(str(exc))
             return False
+        folder.tidy()  # what a killed Memory Desk left in it; keeps the trash within limits
         source = Source("persona", path, label or folder_label(path), folder, found)
         self._add_source(source)
         if not found or self.sources.currentItem() is None:
@@ -431,7 +446,7 @@ class MainWindow(QMainWindow):
         self._show_live_state()
         group = self._db_group if source.kind == "db" else self._persona_group
         item = QTreeWidgetItem(group, [source.label, ""])
-        item.setToolTip(0, str(source.path))
+        item.setToolTip(0, as_shown(str(source.path)))
         item.setData(0, SOURCE_ROLE, source)
         group.setExpanded(True)
         self._update_item(item, source)
@@ -444,6 +459,9 @@ class MainWindow(QMainWindow):
         if source.kind == "db":
             source.watcher = DatabaseWatcher(source.path, self, folder_watcher=self.folder_watcher)
             source.watcher.changed.connect(lambda s=source: self._on_database_changed(s))
+            source.watcher.replaced.connect(
+                lambda message, s=source: self._on_database_replaced(s, message)
+            )
             source.watcher.start()
             if not self.is_live():
                 source.watcher.pause()
@@ -480,6 +498,9 @@ class MainWindow(QMainWindow):
 
     def _on_database_changed(self, source: Source) -> None:
         self._note_change()
+        if file_id(source.path) != source.file_id:
+            self._reopen_if_replaced(source)  # a database appeared where there was none
+            return
         if self.current_source() is source:
             self.observations_page.refresh()  # its answer brings the counts
             return
@@ -523,7 +544,7 @@ class MainWindow(QMainWindow):
             text += f" · {stamp}"
             tip += f"\nLast change from disk at {stamp}"
         self.live_indicator.setText(text)
-        self.live_indicator.setToolTip(tip)
+        self.live_indicator.setToolTip(as_shown(tip))
 
     def _find_source(self, kind: str, path: Path) -> Source | None:
         path = Path(path).expanduser().absolute()
@@ -560,25 +581,96 @@ class MainWindow(QMainWindow):
                 self._update_item(item, source)
         self._show_source_info(self.current_source())
 
-    def _reopen_if_replaced(self, source: Source) -> None:
-        """A database deleted and created again is a new file at the same path: the open
-        connection still reads the deleted one, so open the new one in its place."""
-        now = file_id(source.path) if source.kind == "db" else None
-        if now is None or now == source.file_id:
+    def _reopen_if_replaced(self, source: Source, message: str | None = None) -> None:
+        """Switch a database source to the file now at its path, or to none, when the path no
+        longer holds the file its store has open (deleted, moved, or replaced by a rename-over).
+
+        The same for a database opened by hand and one found: the old store's writes are
+        refused by the store itself (StoreReplaced); here the window says what happened and
+        the page shows what is there now. The old store and watcher close *before* the new
+        file is opened: until they do, the old file's ``-wal``/``-shm`` sit at the path's
+        names, and a new connection would read them as the new file's.
+        """
+        if source.kind != "db":
             return
-        try:
-            store = ObservationStore(source.path)
-        except StoreError as exc:
-            self.message_bar.show_error(str(exc))
+        now = file_id(source.path)
+        if now == source.file_id:
             return
-        old = source.store
+        had_file = source.file_id is not None
+        if message is None:
+            message = _what_happened(source.path, now, had_file=had_file)
+        shown = self.current_source() is source
         if source.watcher is not None:
             source.watcher.stop()
-        source.store, source.file_id = store, now
+            source.watcher.deleteLater()
+            source.watcher = None
+        if shown:
+            self.observations_page.set_store(None)
+        source.store.close()
+        source.file_id = None
+        store, problem = self._open_store_at(source.path) if now is not None else (None, None)
+        if store is not None:
+            source.store, source.file_id = store, store.identity
         self._watch(source)
-        if self.current_source() is source:
+        self._tell_switch(source, message, store, problem, had_file=had_file)
+        if shown:
             self.observations_page.set_store(store)
-        old.close()
+            if store is None:
+                self.observations_page.index_banner.show_problem(
+                    problem or f"{message}. Nothing is shown until a database is at that path."
+                )
+        item = self._item_for(source)
+        if item is not None:
+            self._update_item(item, source)
+
+    def _open_store_at(self, path: Path) -> tuple[ObservationStore | None, str | None]:
+        try:
+            return ObservationStore(path), None
+        except StoreError as exc:
+            return None, str(exc)
+
+    def _tell_switch(
+        self,
+        source: Source,
+        message: str,
+        store: ObservationStore | None,
+        problem: str | None,
+        *,
+        had_file: bool,
+    ) -> None:
+        """Say what happened to the file and what the page shows now."""
+        if store is not None and not had_file:
+            self.message_bar.show_info(f"{message}: showing it")
+        elif store is not None:
+            self.message_bar.show_error(
+                f"{message}. Memory Desk now shows the file that is there now; nothing you"
+                " do from now on goes to the old one."
+            )
+        elif problem is not None:
+            self.message_bar.show_error(
+                f"{message}. The file there now cannot be opened: {problem}"
+            )
+        elif had_file:
+            self.message_bar.show_error(
+                f"{message}. Nothing is shown for {source.label} until a database is at that"
+                " path again; if it was moved, open it from its new place (File ▸ Open database)."
+            )
+
+    def _on_database_replaced(self, source: Source, message: str) -> None:
+        """The watcher saw the path lose the open file: switch now, not at the next count."""
+        self._reopen_if_replaced(source, message)
+
+    def check_database(self) -> None:
+        """Tools ▸ Check database: check the shown database again (quick_check and the search
+        index), in the background; the page's banner and write actions follow the answer."""
+        source = self.current_source()
+        if source is None or source.kind != "db":
+            self.message_bar.show_info("Open an Alisio database to check it")
+            return
+        self._reopen_if_replaced(source)
+        self.show_page("observations")
+        self.observations_page.check_database()
+        self.message_bar.show_info(f"Checking {source.path} …")
 
     def _update_item(
         self,
@@ -591,7 +683,7 @@ class MainWindow(QMainWindow):
         """Show a source's counts; ``totals``/``entries`` when a page already has them."""
         if not source.path.exists():
             item.setText(1, "gone")
-            item.setToolTip(1, f"{source.path} is no longer there")
+            item.setToolTip(1, as_shown(f"{source.path} is no longer there"))
             item.setForeground(0, self.palette().mid())
             return
         item.setForeground(0, self.palette().text())
@@ -611,7 +703,7 @@ class MainWindow(QMainWindow):
                 item.setToolTip(1, f"{len(entries)} entries · {problems} with problems")
         except StoreError as exc:
             item.setText(1, "!")
-            item.setToolTip(1, str(exc))
+            item.setToolTip(1, as_shown(str(exc)))
         if self.current_source() is source:
             self._show_source_info(source)
 
@@ -622,7 +714,7 @@ class MainWindow(QMainWindow):
         lines = [str(source.path)]
         item = self._item_for(source)
         if item is not None and item.toolTip(1):
-            lines.append(item.toolTip(1))  # the counts: live/forgotten/pinned, or entries/problems
+            lines.append(from_shown(item.toolTip(1)))  # the counts, or why there are none
         if source.kind == "db":
             versions = ", ".join(str(v) for v in sorted(source.store.schema_versions))
             lines.append(f"Schema {versions}")
@@ -874,6 +966,15 @@ def file_id(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return st.st_dev, st.st_ino
+
+
+def _what_happened(path: Path, now: tuple[int, int] | None, *, had_file: bool) -> str:
+    """The switch's reason when no watcher said it (a count or a presence check saw it)."""
+    if not had_file:
+        return f"A database appeared at {path}"
+    if now is None:
+        return f"{path} is no longer there: it was deleted, or moved elsewhere"
+    return f"{path} was replaced by another file (another program moved or copied one over it)"
 
 
 def alisio_info(alisio: AlisioLocation) -> dict:

@@ -43,6 +43,7 @@ _WRITES_FTS_RE = re.compile(r"""\bINSERT\s+INTO\s+["`\[]?observations_fts["`\]]?
 
 _SQLITE_ERROR = 1
 _SQLITE_CORRUPT = 11
+_SQLITE_NOTADB = 26
 
 
 def missing_triggers(conn: sqlite3.Connection) -> list[str]:
@@ -89,19 +90,58 @@ def integrity_problem(source: sqlite3.Connection, cache: Path) -> str | None:
     say nothing about the index (the cache's disk full, memory) propagate as sqlite3 errors.
     ``source`` is only read; the snapshot is discarded afterwards.
     """
-    size = _database_size(source)
+    return snapshot_problems(source, cache)[1]
+
+
+def snapshot_problems(source: sqlite3.Connection, cache: Path) -> tuple[str | None, str | None]:
+    """``(database, index)``: what SQLite's ``quick_check`` and FTS5's ``integrity-check``
+    found on one snapshot of ``source`` (None: nothing).
+
+    Both run on the copy, so neither holds a read transaction on the agent's file for
+    seconds nor takes its write lock. The backup copies pages as they are, so damaged pages
+    stay damaged in the copy; a file too damaged to copy is reported as the database's
+    problem. The index is checked only when the database itself is sound: on a damaged
+    file its complaint would say nothing more. Errors that say nothing about the file (the
+    cache's disk full, memory) propagate as sqlite3 errors.
+    """
+    try:
+        size = _database_size(source)
+    except sqlite3.DatabaseError as exc:
+        if _code(exc) not in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+            raise
+        return str(exc), None
     with _snapshot_target(size, cache) as target:
-        source.backup(target)
+        try:
+            source.backup(target)
+            damage = _quick_check(target)
+        except sqlite3.DatabaseError as exc:
+            if _code(exc) not in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+                raise
+            return str(exc), None
+        if damage is not None:
+            return damage, None
         try:
             target.execute(
                 "INSERT INTO observations_fts(observations_fts, rank) VALUES('integrity-check', 1)"
             )
         except sqlite3.DatabaseError as exc:
-            code = (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
-            if code in (_SQLITE_CORRUPT, _SQLITE_ERROR):
-                return str(exc)
+            if _code(exc) in (_SQLITE_CORRUPT, _SQLITE_ERROR):
+                return None, str(exc)
             raise
-    return None
+    return None, None
+
+
+def _quick_check(conn: sqlite3.Connection) -> str | None:
+    """SQLite's ``quick_check`` (b-trees, records, NOT NULL; not index contents): its first
+    complaints joined, or None when it says ok."""
+    lines = [str(row[0]) for row in conn.execute("PRAGMA quick_check(5)").fetchall()]
+    if lines == ["ok"]:
+        return None
+    return "; ".join(lines)
+
+
+def _code(exc: sqlite3.Error) -> int:
+    return (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
 
 
 def _database_size(conn: sqlite3.Connection) -> int:

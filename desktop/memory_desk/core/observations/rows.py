@@ -41,11 +41,20 @@ class Observation:
     created_at: int
     updated_at: int
     deleted_at: int | None
+    # What could not be read as stored (text that is not UTF-8, a value of the wrong type),
+    # one sentence per column; the values above then hold a stand-in (see as_observation).
+    problems: tuple[str, ...] = ()
 
     @property
     def forgotten(self) -> bool:
         """Soft-deleted: the agent no longer sees it, but it can be restored."""
         return self.deleted_at is not None
+
+    def unreadable(self, names: Iterable[str]) -> list[str]:
+        """The problems of these columns: writing their shown values back would change
+        what is stored, so a write that would do so refuses instead."""
+        wanted = tuple(f"{name}:" for name in names)
+        return [problem for problem in self.problems if problem.startswith(wanted)]
 
 
 @dataclass(frozen=True)
@@ -94,17 +103,76 @@ class EditResult:
     topic_changes: TopicChanges = NO_TOPIC_CHANGES
 
 
-COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Observation))
+COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Observation) if f.name != "problems")
 _PINNED_INDEX = COLUMNS.index("pinned")
 SELECT_WITH_CONTENT = ", ".join(f"o.{name}" for name in COLUMNS)
 SELECT_WITHOUT_CONTENT = ", ".join("NULL" if name == "content" else f"o.{name}" for name in COLUMNS)
 
 
+class Undecodable(str):
+    """Text stored as bytes that are not valid UTF-8, decoded with U+FFFD in their place."""
+
+
+def decode_text(raw: bytes) -> str:
+    """The connections' ``text_factory``: UTF-8, or an :class:`Undecodable` stand-in.
+
+    Python's default raises on the first invalid byte, which would make every query that
+    reads the row fail (the whole list, the open checks): one bad row must stay one row.
+    """
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return Undecodable(raw.decode("utf-8", "replace"))
+
+
+# What the plugin stores in each column: text or integer, and whether NULL is normal.
+_TEXT_COLUMNS = frozenset(
+    ("session_id", "type", "title", "content", "tool_name", "project", "scope", "topic_key")
+    + ("normalized_hash",)
+)
+_NULLABLE = frozenset(
+    ("session_id", "content", "tool_name", "topic_key", "last_seen_at", "last_accessed_at")
+    + ("deleted_at",)
+)
+_KINDS = {int: "a number", float: "a decimal number", str: "text", bytes: "binary data"}
+
+
 def as_observation(row: Sequence[object]) -> Observation:
-    """An Observation from a row selected with :data:`SELECT_WITH_CONTENT` (or without)."""
+    """An Observation from a row selected with :data:`SELECT_WITH_CONTENT` (or without).
+
+    A value the plugin would never store (text that is not UTF-8, a value of the wrong type,
+    a NULL where it always writes one) becomes a stand-in of the right type, and the row's
+    ``problems`` say so: one such row must not break the list, the detail or the counts.
+    """
     values = list(row)
+    problems: list[str] = []
+    for index, name in enumerate(COLUMNS):
+        value = values[index]
+        if name in _TEXT_COLUMNS:
+            good = type(value) is str or (value is None and name in _NULLABLE)
+        else:
+            good = type(value) is int or (value is None and name in _NULLABLE)
+        if not good:
+            values[index] = _stand_in(name, value, problems)
     values[_PINNED_INDEX] = bool(values[_PINNED_INDEX])
-    return Observation(*values)  # type: ignore[arg-type]
+    return Observation(*values, problems=tuple(problems))  # type: ignore[arg-type]
+
+
+def _stand_in(name: str, value: object, problems: list[str]) -> object:
+    """A value of the column's type for one the plugin would not store; notes the problem."""
+    if isinstance(value, Undecodable):
+        problems.append(f"{name}: not valid UTF-8 text (the unreadable bytes show as \ufffd)")
+        return value
+    found = _KINDS.get(type(value), "nothing (NULL)")
+    if name in _TEXT_COLUMNS:
+        problems.append(f"{name}: {found} where the plugin stores text")
+        if isinstance(value, bytes):
+            return decode_text(value)
+        return "" if value is None else str(value)
+    problems.append(f"{name}: {found} where the plugin stores a whole number")
+    if isinstance(value, float) and value == value and abs(value) < 2**63:
+        return int(value)
+    return None if name in _NULLABLE else 0
 
 
 def fetch_one(conn: sqlite3.Connection, id: int) -> Observation | None:
@@ -130,7 +198,7 @@ def row_values(row: Observation) -> tuple[object, ...]:
 
 def written(row: Observation, changes: TopicChanges) -> WrittenObservation:
     """``row`` as a write returns it, with what its topic choice changed elsewhere."""
-    return WrittenObservation(*row_values(row), topic_changes=changes)
+    return WrittenObservation(*row_values(row), row.problems, topic_changes=changes)
 
 
 def chunks(ids: Iterable[int]) -> Iterator[list[int]]:

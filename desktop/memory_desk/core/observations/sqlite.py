@@ -9,10 +9,25 @@ never VACUUMs or checkpoints, and creates nothing beside the file. Writes are sh
 
 The store is called from a worker thread (searches) and the main thread (writes):
 each thread gets its own connection, so a long search never blocks a pin.
+
+Two guards make sure no write is reported that did not happen where the person thinks:
+
+- **Identity**: the file's device and inode are recorded when the first connection opens
+  it. Every write checks, once it holds the write lock and again just before COMMIT, that
+  the path still holds that file (not deleted, moved away, or replaced by a rename-over);
+  a later connection (a new thread) checks it before use. Otherwise StoreReplaced, and
+  nothing is written.
+- **Damage**: once the database is known damaged (a check found it, or SQLite reported
+  corruption while reading), every write raises StoreDamaged until a check finds it
+  healthy again (:meth:`Connections.set_damage`).
+
+Text is decoded leniently (:func:`rows.decode_text`): one value that is not valid UTF-8
+shows as such on its row instead of making every query that reads it fail.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
@@ -21,7 +36,9 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TypeVar
 
-from memory_desk.core.errors import StoreError
+from memory_desk.core.errors import StoreDamaged, StoreError, StoreReplaced
+from memory_desk.core.observations import write_wait
+from memory_desk.core.observations.rows import decode_text
 from memory_desk.core.observations.schema import broken_index_message
 
 _T = TypeVar("_T")
@@ -56,6 +73,9 @@ class Connections:
         self._connections: dict[int, tuple[threading.Thread, sqlite3.Connection]] = {}
         self._version_connection: sqlite3.Connection | None = None
         self._closed = False
+        # (st_dev, st_ino) of the file the first connection opened; None before that.
+        self.identity: tuple[int, int] | None = None
+        self._damage: StoreDamaged | None = None
 
     def current(self) -> sqlite3.Connection:
         """This thread's connection, opened on first use."""
@@ -88,26 +108,90 @@ class Connections:
             return int(self._version_connection.execute("PRAGMA data_version").fetchall()[0][0])
 
     def write(self, action: str, change: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run ``change`` in one short BEGIN IMMEDIATE transaction, retried while busy."""
+        """Run ``change`` in one short BEGIN IMMEDIATE transaction, retried while busy.
+
+        Refused (nothing written) on a database known damaged, and when the path no longer
+        holds the open file: checked once the write lock is held, and again before COMMIT.
+        """
+        self.refuse_if_damaged(action)
         with self.translate(action):
             conn = self.current()
             _begin_immediate(conn)
             try:
+                self.check_identity(action)
                 result = change(conn)
+                self.check_identity(action)
                 conn.execute("COMMIT")
+                _committed()
             except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
             return result
 
+    # -- identity and damage -----------------------------------------------------------
+
+    def replaced(self, action: str | None = None) -> str | None:
+        """What happened to the open file, in a sentence, or None when the path still holds
+        it. With ``action``, the sentence says that action was refused."""
+        if self.identity is None:
+            return None
+        now = file_identity(self.path)
+        if now == self.identity:
+            return None
+        refused = f"Could not {action}: " if action else ""
+        if now is None:
+            return (
+                f"{refused}{self.path} is no longer there: it was deleted, or moved"
+                " elsewhere, since Memory Desk opened it; nothing was written to it. If it"
+                " was moved, open it from its new place"
+            )
+        return (
+            f"{refused}{self.path} was replaced by another file since Memory Desk opened it"
+            " (another program moved or copied a database over it); nothing was written to"
+            " either file. Open the path again to work on the file that is there now"
+        )
+
+    def check_identity(self, action: str) -> None:
+        """Raise StoreReplaced unless the path still holds the file that is open."""
+        message = self.replaced(action)
+        if message is not None:
+            raise StoreReplaced(message)
+
+    @property
+    def damage(self) -> StoreDamaged | None:
+        """Why the database is read-only (known damaged), or None."""
+        return self._damage
+
+    def set_damage(self, damage: StoreDamaged | None) -> None:
+        """Record what a check found: a StoreDamaged makes writes refused, None lifts it."""
+        self._damage = damage
+
+    def refuse_if_damaged(self, action: str) -> None:
+        damage = self._damage
+        if damage is not None:
+            raise StoreDamaged(
+                f"Could not {action}: Memory Desk does not write to a damaged database. {damage}",
+                index_only=damage.index_only,
+            )
+
     @contextmanager
     def translate(self, action: str) -> Iterator[None]:
-        """Turn SQLite's errors into StoreError with something a person can do about it."""
+        """Turn SQLite's errors into StoreError with something a person can do about it.
+
+        Corruption met on the way marks the database damaged (writes refused from then on)
+        and raises StoreDamaged.
+        """
         try:
             yield
         except sqlite3.Error as exc:
-            raise StoreError(self._error_message(action, exc)) from exc
+            message = self._error_message(action, exc)
+            if _is_damage(exc):
+                damage = StoreDamaged(message, index_only=_is_index_damage(exc))
+                if self._damage is None or not damage.index_only:
+                    self._damage = damage
+                raise damage from exc
+            raise StoreError(message) from exc
         except UnicodeEncodeError as exc:
             raise StoreError(
                 f"Could not {action}: the text contains a character that cannot be stored"
@@ -131,11 +215,27 @@ class Connections:
                 conn.close()
 
     def _open(self) -> sqlite3.Connection:
+        """A new connection on the file that is open (the first one records which file)."""
+        if self.identity is not None:
+            self.check_identity("read it")
+        before = file_identity(self.path)
         conn = sqlite3.connect(self._uri, uri=True, isolation_level=None, check_same_thread=False)
         try:
+            conn.text_factory = decode_text
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             # Our commits never checkpoint: that is the agent's business.
             conn.execute("PRAGMA wal_autocheckpoint = 0")
+            # SQLite opened the path between the two looks: the same file both times means
+            # the connection holds that file.
+            if before is None or file_identity(self.path) != before:
+                raise StoreReplaced(
+                    f"{self.path} changed while Memory Desk was opening it (another program"
+                    " replaced or removed it); open it again"
+                )
+            if self.identity is None:
+                self.identity = before
+            elif before != self.identity:
+                self.check_identity("read it")
         except BaseException:
             conn.close()
             raise
@@ -182,7 +282,28 @@ class Connections:
         return f"Could not {action} in {where}: {exc}"
 
 
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """Which file is at ``path`` (device, inode); None when there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _is_damage(exc: sqlite3.Error) -> bool:
+    return _primary_code(exc) in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+
+
+def _is_index_damage(exc: sqlite3.Error) -> bool:
+    return getattr(exc, "sqlite_errorcode", 0) == _SQLITE_CORRUPT_VTAB
+
+
 def _begin_immediate(conn: sqlite3.Connection) -> None:
+    wait = write_wait.current()
+    if wait is not None:  # a worker thread's write: wait as long as the person lets it
+        wait.begin(conn)
+        return
     for attempt in range(WRITE_ATTEMPTS):
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -193,6 +314,12 @@ def _begin_immediate(conn: sqlite3.Connection) -> None:
             if attempt == WRITE_ATTEMPTS - 1:
                 raise
             time.sleep(0.01 * (attempt + 1))
+
+
+def _committed() -> None:
+    wait = write_wait.current()
+    if wait is not None:
+        wait.committed()
 
 
 def _primary_code(exc: sqlite3.Error) -> int:

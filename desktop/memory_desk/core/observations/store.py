@@ -14,10 +14,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from memory_desk.core import alisio, appdirs
-from memory_desk.core.errors import StoreError
+from memory_desk.core.errors import StoreDamaged
 from memory_desk.core.observations import agent_search as agent
-from memory_desk.core.observations import fts_index, schema, search, writes
+from memory_desk.core.observations import health, schema, search, writes
 from memory_desk.core.observations.agent_search import AgentSearch
+from memory_desk.core.observations.health import Health
 from memory_desk.core.observations.rows import (
     SELECT_WITHOUT_CONTENT,
     EditResult,
@@ -207,32 +208,54 @@ class ObservationStore:
         return AgentSearch(tuple(ranked[: agent.result_count(limit)]), tuple(ignored), query)
 
     def check_index(self) -> str | None:
-        """FTS5's own ``integrity-check`` of the search index: None when healthy, else what to do.
+        """:meth:`check_database`'s message: None when healthy, else what to do."""
+        return self.check_database().message
 
-        It compares the index with the rows (rank 1), so it finds what the cheap checks at
-        open cannot: rows the index misses or still holds, damaged pages. It runs on a
-        snapshot (:func:`fts_index.integrity_problem`: the backup API from a read connection
-        into memory, or into a temporary file in Memory Desk's cache folder when the
-        database is big), so it never takes the agent's write lock nor writes beside its
-        file. It takes seconds on a big database and blocks: call it off the main thread.
-        Raises StoreError when the check itself cannot run.
+    def check_database(self) -> Health:
+        """SQLite's ``quick_check`` and FTS5's ``integrity-check``, on one snapshot.
+
+        ``quick_check`` finds damage in the file itself (pages, records); the integrity
+        check compares the search index with the rows (rank 1), which the cheap checks at
+        open cannot: rows the index misses or still holds. Both run on a snapshot
+        (:func:`health.check`), so it never takes the agent's write lock nor writes
+        beside its file.
+
+        A damaged result makes the store refuse every write (StoreDamaged) until a later
+        check finds it healthy (after the person rebuilt the index or restored a backup):
+        that check lifts it. Takes seconds on a big database and blocks: call it off the
+        main thread. Raises StoreError when the check itself cannot run.
         """
-        with self._db.translate("check the search index"):
-            conn = self._db.private()
-            try:
-                problem = fts_index.integrity_problem(conn, appdirs.cache_dir(create=False))
-            except OSError as exc:
-                where = exc.filename or "its cache folder"
-                raise StoreError(
-                    "Could not check the search index: Memory Desk could not write its"
-                    f" scratch copy in {where} ({exc.strerror or exc}); free some space"
-                    " there or check that folder's permissions"
-                ) from exc
-            finally:
-                conn.close()
-        if problem is None:
-            return None
-        return schema.broken_index_message(self.path, problem)
+        result = health.check(self._db, appdirs.cache_dir(create=False))
+        self._db.set_damage(result.as_error())
+        return result
+
+    @property
+    def damage(self) -> StoreDamaged | None:
+        """Why writes are refused (the database was found damaged), or None."""
+        return self._db.damage
+
+    @property
+    def read_only_reason(self) -> str | None:
+        """The damage's message when writes are refused, else None."""
+        damage = self._db.damage
+        return None if damage is None else str(damage)
+
+    # ---------------------------------------------------------------- identity
+
+    @property
+    def identity(self) -> tuple[int, int] | None:
+        """(device, inode) of the file this store has open."""
+        return self._db.identity
+
+    def replaced(self) -> str | None:
+        """None while the path still holds the open file; else what happened, in words
+        (deleted, moved away, or replaced by another file). Costs one ``stat``."""
+        return self._db.replaced()
+
+    def check_identity(self) -> None:
+        """Raise StoreReplaced unless the path still holds the open file (writes do this
+        themselves, holding the write lock)."""
+        self._db.check_identity("write")
 
     # ----------------------------------------------------------------- writing
 

@@ -173,6 +173,17 @@ def edit(
 ) -> EditResult:
     """Rewrite the row as the plugin's topic upsert does (texts already as stored)."""
     before = fetch_existing(conn, id)
+    kept = [
+        name
+        for name, new in (
+            ("title", new_title),
+            ("content", new_content),
+            ("type", type),
+            ("topic_key", topic_key),
+        )
+        if new is None
+    ]
+    _refuse_unreadable(before, kept, "edited")
     if expected is not None and _differs(before, expected):
         raise ConflictError(
             f"Observation #{id} was changed by the agent since you opened it;"
@@ -214,6 +225,7 @@ def recreate(
     choice: str | None,
 ) -> WrittenObservation:
     """Insert the person's version of a deleted row as the plugin's plain insert does."""
+    _refuse_unreadable(observation, ("session_id", "tool_name", "project", "scope"), "saved again")
     now = alisio.now_ms()
     move = RowMove(
         None,
@@ -304,6 +316,19 @@ def _refuse_unstorable(text: str) -> None:
             "The text contains a character that cannot be stored"
             f" ({exc.reason}: {exc.object[exc.start : exc.end]!r}); remove it"
         ) from exc
+
+
+def _refuse_unreadable(row: Observation, names: Sequence[str], done: str) -> None:
+    """A column that could not be read as stored would be written back as shown (U+FFFD
+    for its bad bytes, a stand-in for a wrong type): refuse rather than change it silently."""
+    problems = row.unreadable(names)
+    if problems:
+        raise StoreError(
+            f"Observation #{row.id} cannot be {done}: "
+            + "; ".join(problems)
+            + ". Saving would store what Memory Desk shows instead of what is there;"
+            " retype those fields in the edit form, or leave the row as it is"
+        )
 
 
 def _differs(current: Observation, seen: Observation) -> bool:

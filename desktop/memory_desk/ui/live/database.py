@@ -8,6 +8,12 @@ instead of at the next tick. The watcher alone is never trusted (it can drop eve
 and the commit becomes visible in the shared-memory index a moment after the ``-wal``
 write), the timer alone is just slower.
 
+At every check the watcher also confirms that the path still holds the file it opened
+(device and inode: one ``stat``). When it does not (the file was deleted, moved away or
+replaced by a rename-over), it closes its connection and emits ``replaced``: the owner
+then closes its store on the old file before anything opens the new one (the old file's
+``-wal`` and ``-shm`` are still at the path's names until then), and opens what is there.
+
 The connection is read-only (``mode=ro``: it works in WAL mode, SQLite maps or creates
 the ``-shm`` index as for any reader) and autocommit with a zero busy timeout: it never
 holds a read transaction between checks, never blocks the UI, never changes the
@@ -25,7 +31,6 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from memory_desk.ui.live.folders import FolderWatcher
 
-_IDENTITY_EVERY = 8  # polls between checks that the file was not replaced (2 s at 250 ms)
 _WAKE_DELAY_MS = 5  # after a -wal event: let the writer publish the commit
 _FOLLOW_UP_MS = 40  # ... and look again if it was not visible yet
 _FOLLOW_UPS = 2
@@ -42,9 +47,13 @@ class DatabaseWatcher(QObject):
         paused_changed(bool): :meth:`pause` / :meth:`resume` took effect.
         error(str): the database cannot be read for change detection (gone, unreadable);
             the watcher keeps retrying and reports ``changed`` once it can read again.
+        replaced(str): the path no longer holds the file that was open (deleted, moved or
+            replaced), in words; the watcher has closed its connection and reports nothing
+            more until the owner stops it or it opens the path again at the next check.
     """
 
     changed = Signal()
+    replaced = Signal(str)
     paused_changed = Signal(bool)
     error = Signal(str)
 
@@ -72,8 +81,6 @@ class DatabaseWatcher(QObject):
         self._last_change: float | None = None
         self._quiet_until = 0.0
         self._follow_ups = 0
-        self._polls = 0
-        self._identity_suspect = False
         self._next_open = 0.0
         self._last_error = ""
 
@@ -157,10 +164,8 @@ class DatabaseWatcher(QObject):
                 return False
             self._announce()  # it appeared, or is back after an error: the pages are stale
             return True
-        if self._identity_suspect:
-            self._identity_suspect = False
-            if self._file_identity() != self._identity:
-                return self._reopen_replaced()
+        if self._file_identity() != self._identity:
+            return self._report_replaced()
         version = self._read_version()
         if version is None or version == self._version:
             return False
@@ -172,9 +177,6 @@ class DatabaseWatcher(QObject):
 
     @Slot()
     def _on_poll(self) -> None:
-        self._polls += 1
-        if self._polls % _IDENTITY_EVERY == 0:
-            self._identity_suspect = True
         self.check_now()
 
     @Slot()
@@ -189,8 +191,7 @@ class DatabaseWatcher(QObject):
         if folder != self._folder or self._paused or os.path.basename(path) not in self._names:
             return
         if os.path.basename(path) == self._path.name:
-            self._identity_suspect = True  # created, deleted or replaced
-            self._next_open = 0.0
+            self._next_open = 0.0  # created, deleted or replaced: look at once
         self._follow_ups = _FOLLOW_UPS
         self._wake_in(_WAKE_DELAY_MS)
 
@@ -241,12 +242,26 @@ class DatabaseWatcher(QObject):
         self._close()
         return None
 
-    def _reopen_replaced(self) -> bool:
-        """The file was deleted or replaced: what the pages show is stale either way."""
+    def _report_replaced(self) -> bool:
+        """The file was deleted, moved or replaced: close, say so, and let the owner act.
+
+        The next check opens whatever is at the path then (reporting ``changed``), in case
+        the owner keeps this watcher.
+        """
+        old = self._path
         self._close()
         self._next_open = 0.0
-        self._open()
-        self._announce()
+        if self._file_identity() is None:
+            message = (
+                f"{old} is no longer there: it was deleted, or moved elsewhere, while Memory"
+                " Desk had it open"
+            )
+        else:
+            message = (
+                f"{old} was replaced by another file while Memory Desk had it open (another"
+                " program moved or copied a database over it)"
+            )
+        self.replaced.emit(message)
         return True
 
     def _file_identity(self) -> tuple[int, int] | None:

@@ -69,6 +69,7 @@ from memory_desk.ui.observations.display import (
     when,
 )
 from memory_desk.ui.observations.stored_note import StoredPreviewPanel
+from memory_desk.ui.plain import refused_resource
 
 # What :meth:`ObservationDetail.follow_edited` did with a new version of the edited row.
 UNCHANGED = "unchanged"  # nothing the form shows changed (or the banner already says so)
@@ -93,7 +94,7 @@ class ContentBrowser(QTextBrowser):
 
     def loadResource(self, kind: int, name: QUrl | str) -> object:  # noqa: N802 (Qt override)
         """Images and style sheets named in a memory are not loaded: nothing leaves the machine."""
-        return None
+        return refused_resource(kind)  # (None would let QTextDocument read a local file itself)
 
 
 class ObservationDetail(QWidget):
@@ -191,6 +192,7 @@ class ObservationDetail(QWidget):
         self.stored = StoredPreviewPanel(self.edit_title, self.edit_content, page)
         self.edit_error = QLabel(page)
         self.edit_error.setObjectName("editError")
+        self.edit_error.setTextFormat(Qt.TextFormat.PlainText)  # messages quote titles and keys
         self.edit_error.setStyleSheet("color: #b42318;")
         self.edit_error.setWordWrap(True)
         self.edit_error.hide()
@@ -545,6 +547,9 @@ def metadata_html(observation: Observation) -> str:
     ]
     if observation.deleted_at is not None:
         rows.append(("Forgotten", f"<b>{when(observation.deleted_at, now)}</b>"))
+    if observation.problems:
+        unreadable = "<br>".join(html.escape(problem) for problem in observation.problems)
+        rows.append(("Unreadable", f'<span style="color:#b42318;">⚠ {unreadable}</span>'))
     cells = "".join(
         f'<tr><td style="color:gray; padding-right:8px;">{name}</td><td>{value}</td></tr>'
         for name, value in rows

@@ -1,15 +1,18 @@
-"""The search index's health, checked in the background each time a database is opened.
+"""The database's health (file and search index), checked in the background on open and
+from Tools ▸ Check database.
 
-FTS5's own ``integrity-check`` is the only honest answer to "does the agent's search still
-find what is stored?", and it takes seconds on a big database (the store runs it on a snapshot
-so the agent's writes never wait). The page must keep painting meanwhile, so the check runs on
-a :class:`~.background.BackgroundCall`; its answer is shown only if it is about the database
-the page still shows: switching or closing the database while it runs drops it. A healthy
-index shows nothing; a damaged one shows a warning banner that stays until dismissed or until
-another database is shown.
+SQLite's ``quick_check`` and FTS5's own ``integrity-check`` are the only honest answers to
+"is the file sound, does the agent's search still find what is stored?", and they take seconds
+on a big database (the store runs them on a snapshot so the agent's writes never wait). The
+page must keep painting meanwhile, so the check runs on a :class:`~.background.BackgroundCall`;
+its answer is shown only if it is about the database the page still shows: switching or
+closing the database while it runs drops it. A damaged database makes the store read-only
+(it refuses writes by itself); the page disables its write actions and shows a banner naming
+the real cause, until a later check (after the person's repair) finds it healthy.
 
 Signals (IndexHealth):
     checked(object, object): the store checked and its message (None: healthy), current only
+    announced(str): a passing notice for a check the person asked for ("… is healthy")
 """
 
 from __future__ import annotations
@@ -68,24 +71,31 @@ class IndexHealth(QObject):
 
     Signals:
         checked(object, object): the store and its message (None when healthy)
+        announced(str): the answer to a check the person asked for, when healthy
     """
 
     checked = Signal(object, object)
+    announced = Signal(str)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._store: ObservationStore | None = None
+        self._asked = False
         self._runner = BackgroundCall(self)
         self._runner.finished.connect(self._on_finished)
         self._runner.failed.connect(self._on_failed)
 
-    def check(self, store: ObservationStore | None) -> None:
-        """Start checking ``store`` (None: stop caring); an earlier check's answer is dropped."""
+    def check(self, store: ObservationStore | None, *, asked: bool = False) -> None:
+        """Start checking ``store`` (None: stop caring); an earlier check's answer is dropped.
+
+        ``asked``: the person asked (Tools ▸ Check database), so a healthy answer is said too.
+        """
         self._store = store
+        self._asked = asked
         if store is None:
             self._runner.cancel()
             return
-        self._runner.submit(store.check_index)
+        self._runner.submit(store.check_database)
 
     def is_busy(self) -> bool:
         return self._runner.is_busy()
@@ -95,12 +105,17 @@ class IndexHealth(QObject):
         self._store = None
         self._runner.stop()
 
-    def _on_finished(self, _generation: int, message: object) -> None:
-        if self._store is not None:
-            self.checked.emit(self._store, message)
+    def _on_finished(self, _generation: int, health: object) -> None:
+        store = self._store
+        if store is None:
+            return
+        message = getattr(health, "message", None)
+        self.checked.emit(store, message)
+        if message is None and self._asked:
+            self.announced.emit(f"{store.path}: the database and its search index are healthy")
 
     def _on_failed(self, _generation: int, message: str) -> None:
         # The check could not run (the file went away, or was closed meanwhile): say so only
         # for the database still shown; a closed store's complaint is stale by definition.
         if self._store is not None:
-            self.checked.emit(self._store, f"The search index could not be checked: {message}")
+            self.checked.emit(self._store, f"The database could not be checked: {message}")

@@ -47,6 +47,7 @@ from memory_desk.ui.observations.display import (
     relative_time,
     type_colour,
 )
+from memory_desk.ui.plain import as_shown
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 FORGOTTEN_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -151,7 +152,7 @@ def format_row(obs: Observation, now: int) -> RowRecord:
         str(obs.id),
         pin_glyph() if obs.pinned else "",
         obs.type,
-        obs.title,
+        f"⚠ {obs.title}" if obs.problems else obs.title,
         obs.project,
         obs.scope,
         obs.topic_key or "",
@@ -182,7 +183,10 @@ def tooltip(obs: Observation, column: int) -> str | None:
         return exact_time(obs.created_at)
     forgotten = f"Forgotten {exact_time(obs.deleted_at)}" if obs.deleted_at is not None else None
     if column == Column.TITLE:
-        return obs.title if forgotten is None else f"{obs.title}\n({forgotten})"
+        text = obs.title if forgotten is None else f"{obs.title}\n({forgotten})"
+        if obs.problems:
+            return "\n".join(("Cannot be read as stored:", *obs.problems, text))
+        return text
     if column == Column.PINNED and obs.pinned:
         return "Pinned"
     return forgotten
@@ -269,7 +273,7 @@ class ObservationTableModel(QAbstractTableModel):
         if role == _DISPLAY:
             return record.display[column]
         if role == _TOOLTIP:
-            return self._tooltip(record.observation, column)
+            return as_shown(self._tooltip(record.observation, column))  # titles are not HTML
         if role == _FORGOTTEN:
             return record.forgotten
         if role == _BADGE:
