@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from alisio_fixtures import build_database, plugin_connection
 from memory_desk.app import create_main_window
 from memory_desk.ui.observations.model import Column
+from window_helpers import writes_done
 
 AGENTS = Path(__file__).parent / "agents"
 ALISIO_AGENT = AGENTS / "alisio_agent.py"
@@ -135,6 +136,7 @@ def click(qtbot, window, name: str) -> None:
     assert widget is not None, name
     assert widget.isVisible() and widget.isEnabled(), f"{name} cannot be clicked"
     qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)
+    writes_done(window)  # writes run in the background
 
 
 def click_row(qtbot, window, row: int, modifier=Qt.KeyboardModifier.NoModifier) -> None:

@@ -168,7 +168,7 @@ def test_every_worker_of_the_page_is_a_background_call(qtbot, store: Observation
         page.set_store(store)
     page.on_agent_search()  # the panel builds its worker when first shown
     pools = page.findChildren(QThreadPool)
-    assert len(pools) == 3  # the query, the index health check, the agent's search
+    assert len(pools) == 4  # the query, the index health check, the agent's search, writes
     assert all(isinstance(pool.parent(), BackgroundCall) for pool in pools)
     query_runner = page.findChild(QueryRunner)
     assert len(query_runner.findChildren(BackgroundCall)) == 1

@@ -26,6 +26,7 @@ from memory_desk.app import create_main_window
 from memory_desk.core import alisio
 from memory_desk.ui.observations.display import pin_glyph
 from memory_desk.ui.observations.model import Column
+from window_helpers import writes_done
 
 MINUTE = 60_000
 CONTENT = (
@@ -117,6 +118,7 @@ def click(qtbot, window, name: str) -> None:
     assert button is not None, name
     assert button.isEnabled(), f"{name} is disabled"
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    writes_done(window)  # writes run in the background
 
 
 def settle(qtbot, window) -> None:
@@ -128,6 +130,7 @@ def undo(window) -> None:
     action = window.findChild(QAction, "undoAction")
     assert action.isEnabled()
     action.trigger()
+    writes_done(window)
 
 
 def column(db: Path, name: str, oid: int):
@@ -451,6 +454,8 @@ def test_keyboard_delete_forgets_and_ctrl_z_brings_back(qtbot, window, db: Path)
     view.setFocus()
     qtbot.waitUntil(view.hasFocus)
     qtbot.keyClick(view, Qt.Key.Key_Delete)
+    writes_done(window)
     assert column(db, "deleted_at", 4) is not None
     qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    writes_done(window)
     assert column(db, "deleted_at", 4) is None

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QPushButton, QT
 
 from memory_desk.core import alisio, jstext
 from memory_desk.ui.observations import stored_note
-from window_helpers import make_database, table
+from window_helpers import make_database, table, writes_done
 
 pytest_plugins = ["window_fixture"]  # the open_window fixture
 
@@ -57,6 +57,7 @@ def stored(db: Path, column: str) -> str:
 
 def save(qtbot, window) -> None:
     qtbot.mouseClick(window.findChild(QPushButton, "saveEditButton"), Qt.MouseButton.LeftButton)
+    writes_done(window)  # writes run in the background
 
 
 def test_counters_count_utf16_units_as_the_person_types(qtbot, form) -> None:

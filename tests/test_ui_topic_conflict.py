@@ -27,6 +27,7 @@ from window_helpers import (
     live_topic_rows,
     stored_row,
     table,
+    writes_done,
 )
 
 pytest_plugins = ["window_fixture"]  # the open_window fixture
@@ -127,12 +128,14 @@ def click(qtbot, window, name: str) -> None:
     widget = page(window).findChild(QWidget, name)
     assert widget is not None and widget.isEnabled(), name
     qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)
+    writes_done(window)  # writes run in the background
 
 
 def trigger(window, name: str) -> None:
     action = window.findChild(QAction, name)
     assert action.isEnabled(), f"{name} is disabled"
     action.trigger()
+    writes_done(window)
 
 
 def deleted_at(db: Path, oid: int):

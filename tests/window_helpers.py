@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QTableView, QTreeWidget, QTreeWidgetItem
 
 from memory_desk.core import alisio
@@ -136,3 +138,11 @@ def live_topic_rows(path: Path, topic_key: str) -> list[int]:
     finally:
         conn.close()
     return [row[0] for row in rows]
+
+
+def writes_done(window: MainWindow, timeout_s: float = 10.0) -> None:
+    """Wait until the observations page's background write (if any) is done and reported."""
+    deadline = time.monotonic() + timeout_s
+    while window.observations_page.is_writing():
+        assert time.monotonic() < deadline, "a background write did not finish"
+        QTest.qWait(2)

@@ -123,23 +123,28 @@ def _check_window(test: SelfTest) -> None:
         obs_id = model.index(0, 0).data(Qt.ItemDataRole.UserRole)
         before = store.get(obs_id).pinned
         window.findChild(QAbstractButton, "pinButton").click()
+        page = window.observations_page  # writes run in the background: wait for each
         test.check(
-            "pin reaches the database", test.wait(lambda: store.get(obs_id).pinned != before)
+            "pin reaches the database",
+            test.wait(lambda: store.get(obs_id).pinned != before and not page.is_writing()),
         )
         window.undo_action.trigger()
-        test.check("undo puts the pin back", test.wait(lambda: store.get(obs_id).pinned == before))
+        test.check(
+            "undo puts the pin back",
+            test.wait(lambda: store.get(obs_id).pinned == before and not page.is_writing()),
+        )
 
         table.selectRow(0)
         obs_id = model.index(0, 0).data(Qt.ItemDataRole.UserRole)
         window.findChild(QAbstractButton, "forgetButton").click()
         test.check(
             "forget reaches the database",
-            test.wait(lambda: store.get(obs_id).deleted_at is not None),
+            test.wait(lambda: store.get(obs_id).deleted_at is not None and not page.is_writing()),
         )
         window.undo_action.trigger()
         test.check(
             "undo restores the forgotten observation",
-            test.wait(lambda: store.get(obs_id).deleted_at is None),
+            test.wait(lambda: store.get(obs_id).deleted_at is None and not page.is_writing()),
         )
 
         window.show_page("persona")

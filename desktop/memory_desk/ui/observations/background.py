@@ -108,6 +108,10 @@ class BackgroundCall(QObject):
         """True while the answer to the latest call is still to come."""
         return not self._stopped and self._answered < self._generation
 
+    def wait(self) -> None:
+        """Block until the queued and running calls are done (their answers still come)."""
+        self._pool.waitForDone()
+
     def stop(self) -> None:
         """Skip queued calls, wait for the running one, accept no more."""
         self._stopped = True

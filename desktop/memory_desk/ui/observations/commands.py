@@ -12,14 +12,25 @@ undo of a forget, an edit of the topic key, a re-creation, the undo of an edit) 
 the store with TopicConflict. The command asks the page (:meth:`WriteHost.choose_topic`,
 a modal question) and runs the write again with the person's choice; whatever the choice
 changed on other rows comes back in the store's result, so the next undo puts those rows back
-too. Cancel writes nothing: on the first run the command leaves the stack; on an undo or redo
-the stack is stepped back where it was (:meth:`WriteHost.restore_stack_position`), so Ctrl+Z
-still offers the same step.
+too. Cancel writes nothing: on the first run the command never reaches the stack; on an undo
+or redo the stack is stepped back where it was (:meth:`WriteHost.restore_stack_position`), so
+Ctrl+Z still offers the same step.
+
+Every write runs off the main thread (:meth:`WriteHost.run_write`, the page's
+:class:`~.write_runner.WriteRunner`), so the window keeps painting while the agent holds the
+write lock. The first run is :meth:`StoreCommand.start`: the command is pushed on the undo
+stack only once its write is done (pushing calls ``redo()``, which then skips). An undo or
+redo asked by the stack starts its write and the stack moves at once; when that write is
+cancelled (the topic question, or Cancel while waiting for the agent) the stack is stepped
+back, and when it fails the command is dropped from the stack, as the synchronous writes
+did. The steps (``_do``/``_undo``) run on the worker: they only call the store and
+:meth:`WriteHost.choose_topic`, which asks on the main thread and waits for the answer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Protocol, TypeVar
 
 from PySide6.QtCore import QObject, QTimer
@@ -31,6 +42,7 @@ from memory_desk.core.observations import (
     Observation,
     ObservationStore,
     PreviousDeletedAt,
+    WriteCancelled,
     WrittenObservation,
 )
 from memory_desk.ui.observations.display import count_noun
@@ -44,12 +56,22 @@ from memory_desk.ui.observations.topic import (
     UNDO_FORGET,
     TopicAction,
 )
+from memory_desk.ui.observations.write_runner import Outcome
 
 _T = TypeVar("_T")
 
 
 class WriteHost(Protocol):
-    """What a command needs from the page: show results and errors, ask about topics."""
+    """What a command needs from the page: run writes in the background, show results and
+    errors, ask about topics, put commands on the undo stack."""
+
+    def run_write(
+        self, what: str, step: Callable[[], str], done: Callable[[Outcome], None]
+    ) -> bool: ...
+
+    def push(self, command: QUndoCommand) -> None: ...
+
+    def drop_from_stack(self, command: QUndoCommand, *, undone: bool) -> None: ...
 
     def after_write(self, store: ObservationStore, ids: Sequence[int], message: str) -> None: ...
 
@@ -71,7 +93,7 @@ class Cancelled(Exception):
 
 
 class StoreCommand(QUndoCommand):
-    """Runs a write against one store and reports through the page, success or failure."""
+    """Runs a write against one store in the background and reports through the page."""
 
     def __init__(
         self, host: WriteHost, store: ObservationStore, ids: Sequence[int], text: str
@@ -80,45 +102,104 @@ class StoreCommand(QUndoCommand):
         self._host = host
         self._store = store
         self._ids = list(ids)
+        self._label = text  # the text, kept in Python: the stack may delete the C++ side
         self._done = False  # the first run went through: the command is on the stack
         self._skip_next = False  # the stack is catching up after a cancelled step
+        self._then: Callable[[], None] | None = None
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt override)
+        self._label = text
+        super().setText(text)
+
+    @property
+    def written(self) -> bool:
+        """True once the first run's write is done (the command is on the undo stack)."""
+        return self._done
+
+    def start(self, then: Callable[[], None] | None = None) -> bool:
+        """The first run, in the background: the command is pushed on the undo stack once
+        written. ``then`` runs on the main thread after the outcome was reported. False
+        (nothing started) while another write is still running."""
+        self._then = then
+        return self._host.run_write(self._label, self._do, self._first_run_done)
 
     def redo(self) -> None:
         if self._skip_next:
             self._skip_next = False
             return
-        self._run(self._do, undoing=False)
-        self._done = self._done or not self.isObsolete()
+        self._step(self._do, undoing=False)
 
     def undo(self) -> None:
         if self._skip_next:
             self._skip_next = False
             return
-        self._run(self._undo, prefix="Undone: ", undoing=True)
+        self._step(self._undo, undoing=True)
 
-    def _run(self, step: Callable[[], str], *, undoing: bool, prefix: str = "") -> None:
+    def _step(self, step: Callable[[], str], *, undoing: bool) -> None:
+        """An undo or redo the stack asked for (it has already moved): write it in the
+        background; when another write still runs, write nothing and step the stack back."""
+        what = f"{'Undo' if undoing else 'Redo'} “{self._label}”"
+        if self._host.run_write(what, step, partial(self._step_done, undoing=undoing)):
+            return
+        self._skip_next = True
+        self._host.restore_stack_position(self, undone=undoing)
+        verb = "undone" if undoing else "redone"
+        self._host.after_write(
+            self._store,
+            [],
+            f"Nothing was {verb}: an earlier change is still being written; try again once it is",
+        )
+
+    def _first_run_done(self, outcome: Outcome) -> None:
         try:
-            message = step()
-        except Cancelled as cancelled:
-            self._cancelled(str(cancelled), undoing=undoing)
-            return
-        except StoreError as exc:
-            self.setObsolete(True)
-            self._report(exc)
+            if outcome.ok:
+                self._done = True
+                self._skip_next = True  # pushing calls redo(): the write is already made
+                self._host.push(self)
+                self._host.after_write(self._store, self._ids, str(outcome.value))
+            else:
+                self._failed(outcome.error, undoing=False)
+        finally:
+            then, self._then = self._then, None
+            if then is not None:
+                then()
+
+    def _step_done(self, outcome: Outcome, *, undoing: bool) -> None:
+        if outcome.ok:
+            message = str(outcome.value)
+            self._host.after_write(
+                self._store, self._ids, "Undone: " + message if undoing else message
+            )
+        else:
+            self._failed(outcome.error, undoing=undoing)
+
+    def _failed(self, error: BaseException | None, *, undoing: bool) -> None:
+        """Cancelled: nothing written, the stack as it was. A store error: reported, and an
+        undo or redo that failed leaves the stack. Anything else is a bug: raised."""
+        if isinstance(error, Cancelled):
+            self._cancelled(str(error), undoing=undoing)
+        elif isinstance(error, WriteCancelled):
+            self._cancelled(
+                f"You cancelled “{self._label}” while the agent was writing: nothing was written",
+                undoing=undoing,
+            )
+        elif isinstance(error, StoreError):
+            self._report(error)
+            if self._done:
+                self._host.drop_from_stack(self, undone=undoing)
             self._host.after_write(self._store, self._ids, "")
-            return
-        self._host.after_write(self._store, self._ids, prefix + message if prefix else message)
+        elif error is not None:
+            raise error
 
     def _cancelled(self, first_run_message: str, *, undoing: bool) -> None:
         """Nothing was written: say so, and leave the stack as it was before this step."""
         if not self._done:
-            message = first_run_message
-            self.setObsolete(True)  # never pushed
+            message = first_run_message  # never pushed: nothing to put back
         else:
             message = (
-                f"Nothing was undone (you cancelled); Ctrl+Z still offers “{self.text()}”"
+                f"Nothing was undone (you cancelled); Ctrl+Z still offers “{self._label}”"
                 if undoing
-                else f"Nothing was redone (you cancelled); redo still offers “{self.text()}”"
+                else f"Nothing was redone (you cancelled); redo still offers “{self._label}”"
             )
             self._skip_next = True
             self._host.restore_stack_position(self, undone=undoing)
@@ -172,7 +253,7 @@ class PinCommand(StoreCommand):
         changed = [oid for oid, was in self._previous.items() if bool(was) != self._pinned]
         if changed:
             self._store.pin(changed, pinned=not self._pinned)
-        return self.text()
+        return self._label
 
 
 class ForgetCommand(StoreCommand):
@@ -192,7 +273,7 @@ class ForgetCommand(StoreCommand):
 
     def _undo(self) -> str:
         self._previous = self._put_back(self._previous, UNDO_FORGET)
-        return self.text()
+        return self._label
 
 
 class RestoreCommand(StoreCommand):
@@ -216,7 +297,7 @@ class RestoreCommand(StoreCommand):
 
     def _undo(self) -> str:
         self._previous = self._put_back(self._previous, PUT_BACK)
-        return self.text()
+        return self._label
 
 
 class EditCommand(StoreCommand):
@@ -292,7 +373,7 @@ class EditCommand(StoreCommand):
                 if self._restored:  # the row was forgotten again just above: bring it back
                     self._restored = self._store.put_back_deleted_at(self._restored)
                 raise
-        return self.text()
+        return self._label
 
     def _report(self, exc: StoreError) -> None:
         if isinstance(exc, ConflictError) and self._seen is not None:
@@ -345,7 +426,7 @@ class RecreateCommand(StoreCommand):
 
     def _undo(self) -> str:
         self._previous = self._put_back(self._previous, PUT_BACK)
-        return f"{self.text()} (#{self.created_id} is forgotten; Show forgotten lists it)"
+        return f"{self._label} (#{self.created_id} is forgotten; Show forgotten lists it)"
 
 
 def step_back_later(

@@ -3,7 +3,9 @@
 Data flows one way. The filter bar and the sortable header describe a query; the query runs
 on a worker thread (:mod:`.query`) and its ids come back to the table model, which loads the
 visible rows lazily. Writes go through undo commands (:mod:`.commands`) that call the store
-and then :meth:`ObservationsPage.refresh`, which re-runs the same query and applies only the
+on a thread of their own (:mod:`.write_runner`: one write at a time; while the agent holds
+the write lock a banner says so and offers Cancel) and then
+:meth:`ObservationsPage.refresh`, which re-runs the same query and applies only the
 difference, so the selection, the current row, the scroll position and the detail pane stay
 where the person left them. Live reload calls the same ``refresh`` when another program
 commits: rows that arrived since the previous answer are marked for a few seconds (a new
@@ -26,8 +28,9 @@ Signals:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+import shiboken6
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
@@ -43,7 +46,7 @@ from PySide6.QtWidgets import (
 )
 
 from memory_desk.core import StoreError, TopicConflict
-from memory_desk.core.observations import Observation, ObservationStore, Totals
+from memory_desk.core.observations import Observation, ObservationStore, Totals, WriteCancelled
 from memory_desk.ui.observations.agent_search import AgentSearchDialog
 from memory_desk.ui.observations.commands import (
     EditCommand,
@@ -65,6 +68,8 @@ from memory_desk.ui.observations.model import (
 )
 from memory_desk.ui.observations.query import Query, QueryResult, QueryRunner
 from memory_desk.ui.observations.topic import TopicAction, ask_topic_choice
+from memory_desk.ui.observations.write_banner import WriteWaitBanner
+from memory_desk.ui.observations.write_runner import Outcome, WriteRunner
 
 COLUMN_WIDTHS: dict[Column, int] = {
     Column.ID: 64,
@@ -114,6 +119,7 @@ class ObservationsPage(QWidget):
         self._cancelled: str | None = None  # the person cancelled a topic question
         self._retrying_save = False
         self._pending_select: int | None = None  # a row this page just created: show it
+        self._triage_next: int | None = None  # after a forget or delete: the row to go on to
         self.totals: Totals | None = None  # with the last answer: the window's counts reuse it
         self._select_first = False  # the store's first answer selects its first row
         self._showing = 0
@@ -121,8 +127,14 @@ class ObservationsPage(QWidget):
         self.agent_search: AgentSearchDialog | None = None  # built when first asked for
 
         self.index_banner = IndexHealthBanner(self)
+        self.write_banner = WriteWaitBanner(self)
+        self._writes = WriteRunner(self)
+        self._writes.waiting.connect(self.write_banner.show_waiting)
+        self._writes.finished.connect(self.write_banner.clear)
+        self.write_banner.cancel_requested.connect(self.cancel_write)
         self._index_health = IndexHealth(self)
         self._index_health.checked.connect(self._on_index_checked)
+        self._index_health.announced.connect(self.info_raised)
         self.filters = FilterBar(self)
         self.model = ObservationTableModel(self)
         self.table = self._build_table()
@@ -263,6 +275,7 @@ class ObservationsPage(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
         layout.addWidget(self.index_banner)
+        layout.addWidget(self.write_banner)
         layout.addWidget(self.filters)
         layout.addLayout(buttons)
         layout.addWidget(splitter, 1)
@@ -283,6 +296,8 @@ class ObservationsPage(QWidget):
             self.refresh()
             return
         self.detail.cancel_edit()
+        if self._writes.is_busy():
+            self._writes.abandon()  # its store may be closed next: never write it half-way
         self._store = store
         self._projects = []
         self.model.set_store(store)
@@ -312,6 +327,7 @@ class ObservationsPage(QWidget):
         self.model.clear_marks()
         self.filters.stop()
         self._runner.stop()
+        self._writes.stop()
         self._index_health.stop()
         if self.agent_search is not None:
             self.agent_search.stop()
@@ -325,14 +341,35 @@ class ObservationsPage(QWidget):
         """True while a search is pending (typing not settled, or the answer not back yet)."""
         return self.filters.has_pending_search() or self._runner.is_busy()
 
+    def is_writing(self) -> bool:
+        """True while a write runs in the background (perhaps waiting for the agent)."""
+        return self._writes.is_busy()
+
+    def cancel_write(self) -> None:
+        """Cancel the write waiting for the agent: nothing of it is written, and the person
+        is told when its outcome comes back. Too late once part of it is written."""
+        if self._writes.is_busy() and not self._writes.cancel():
+            self.write_banner.show_too_late()
+
     def is_checking_index(self) -> bool:
         """True while the opened database's search index is being checked in the background."""
         return self._index_health.is_busy()
 
     def _on_index_checked(self, store: ObservationStore, message: str | None) -> None:
-        """A damaged index gets a banner; a healthy one, or a stale answer, shows nothing."""
-        if store is self._store and message:
+        """A damaged database gets a banner and read-only actions (the store refuses writes);
+        a healthy one lifts both; a stale answer changes nothing."""
+        if store is not self._store:
+            return
+        if message:
             self.index_banner.show_problem(message)
+        else:
+            self.index_banner.clear()
+        self._update_actions()
+
+    def check_database(self) -> None:
+        """Check the shown database again (Tools ▸ Check database), e.g. after a repair."""
+        if self._store is not None:
+            self._index_health.check(self._store, asked=True)
 
     # -- querying -------------------------------------------------------------------------------
 
@@ -389,6 +426,7 @@ class ObservationsPage(QWidget):
             self._select_ids([self._pending_select], self._pending_select)
             self._scroll_to_id(self._pending_select)
             self._pending_select = None
+        self._go_on_after_triage()
         self._showing = len(result.ids)
         totals = self.totals = result.totals
         self.status_changed.emit(
@@ -399,8 +437,12 @@ class ObservationsPage(QWidget):
         self._projects = list(result.projects)
         if self.agent_search is not None:
             self.agent_search.set_projects(self._projects)
-        self._show_current(announce=not new_query)
-        self._follow_edited_row()
+        # A write of ours in flight may commit before its outcome is back: its own change is
+        # neither "changed by another program" nor a conflict with the form it saves.
+        writing = self._writes.is_busy()
+        self._show_current(announce=not new_query and not writing)
+        if not writing:
+            self._follow_edited_row()
         self._update_actions()
         self.refreshed.emit()
 
@@ -610,32 +652,93 @@ class ObservationsPage(QWidget):
         self.restore_action.setEnabled(bool(ids) and any_forgotten)
         self.delete_action.setEnabled(bool(ids) and not editing)
         self.edit_action.setEnabled(self.detail.shown_id is not None and not editing)
+        if self._store is not None and self._store.damage is not None:
+            # A damaged database is read-only: the banner says why.
+            for action in (self.pin_action, self.forget_action, self.restore_action):
+                action.setEnabled(False)
+            self.delete_action.setEnabled(False)
+            self.edit_action.setEnabled(False)
 
     # -- actions --------------------------------------------------------------------------------
 
     def on_pin(self) -> None:
         """Pin the selection, or unpin it when every selected row is already pinned."""
+        if self._still_writing():
+            return
         rows = self._selected_observations()
         if not rows:
             return
         pinned = not all(o.pinned for o in rows.values())
-        self._undo_stack.push(PinCommand(self, self._store, list(rows), pinned))
+        PinCommand(self, self._store, list(rows), pinned).start()
 
     def on_forget(self) -> None:
+        if self._still_writing():
+            return
         rows = self._selected_observations()
         live = [oid for oid, o in rows.items() if not o.forgotten]
         if rows and not live:
             self.info_raised.emit("The selected observations are already forgotten")
         if live:
-            self._undo_stack.push(ForgetCommand(self, self._store, live))
+            # The row to go on to is known now: a live refresh may drop these rows from
+            # view before the write's outcome is back.
+            after = None if self.filters.show_forgotten.isChecked() else self._row_after(live)
+            command = ForgetCommand(self, self._store, live)
+            command.start(then=lambda: self._after_triage(command.written, after))
 
     def on_restore(self) -> None:
+        if self._still_writing():
+            return
         rows = self._selected_observations()
         forgotten = [oid for oid, o in rows.items() if o.forgotten]
         if rows and not forgotten:
             self.info_raised.emit("None of the selected observations is forgotten")
         if forgotten:
-            self._undo_stack.push(RestoreCommand(self, self._store, forgotten))
+            RestoreCommand(self, self._store, forgotten).start()
+
+    def _after_triage(self, written: bool, after: int | None) -> None:
+        """Rows that leave the view (forgotten while forgotten rows are hidden, or deleted):
+        once the write is done, ``after``, the row below them when it was asked for, becomes
+        current and selected (with the query's next answer, which the write triggered), so
+        that a person triaging with the keyboard goes on with the next press."""
+        if written:
+            self._triage_next = after
+
+    def _row_after(self, ids: Sequence[int]) -> int | None:
+        """The first row below the last of ``ids`` that is not one of them, else the nearest
+        above the first (None when no row is left)."""
+        leaving = set(ids)
+        rows = [row for row in (self.model.row_of(oid) for oid in ids) if row >= 0]
+        if not rows:
+            return None
+        count = self.model.rowCount()
+        for row in [*range(max(rows) + 1, count), *range(min(rows) - 1, -1, -1)]:
+            oid = self.model.id_at(row)
+            if oid is not None and oid not in leaving:
+                return oid
+        return None
+
+    def _go_on_after_triage(self) -> None:
+        """Apply :meth:`_after_triage` with the answer that follows the write (once)."""
+        target, self._triage_next = self._triage_next, None
+        if target is not None and self.model.row_of(target) >= 0:
+            self._select_ids([target], target)
+            self._scroll_to_id(target)
+
+    def _still_writing(self) -> bool:
+        """One write at a time: while one runs, say so instead of starting another."""
+        if not self._writes.is_busy():
+            return False
+        self.info_raised.emit(self._busy_message())
+        return True
+
+    def _busy_message(self) -> str:
+        running = self._writes.running or "The previous change"
+        if self._writes.is_waiting():
+            return (
+                f"“{running}” is still waiting for the agent to finish writing; wait for it,"
+                " or Cancel it in the banner above, then try again"
+            )
+        return f"“{running}” is still being written; try again in a moment"
 
     def on_edit(self) -> None:
         if self.detail.start_edit():
@@ -690,14 +793,28 @@ class ObservationsPage(QWidget):
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel,
         )
-        if answer != QMessageBox.StandardButton.Yes:
+        if answer != QMessageBox.StandardButton.Yes or self._still_writing():
             return
-        try:
-            deleted = self._store.delete(ids)
-        except StoreError as exc:
-            self.report_error(str(exc))
-            return
-        self.after_write(self._store, ids, f"Deleted {count_noun(deleted)} permanently")
+        store, after = self._store, self._row_after(ids)
+        self.run_write(
+            f"Delete {count_noun(len(ids))} permanently",
+            lambda: store.delete(ids),
+            lambda outcome: self._after_delete(store, ids, after, outcome),
+        )
+
+    def _after_delete(
+        self, store: ObservationStore, ids: list[int], after: int | None, outcome: Outcome
+    ) -> None:
+        if outcome.ok:
+            self._after_triage(store is self._store, after)
+            self.after_write(store, ids, f"Deleted {count_noun(outcome.value)} permanently")
+        elif isinstance(outcome.error, WriteCancelled):
+            self.after_write(store, ids, "You cancelled the delete: nothing was deleted")
+        elif isinstance(outcome.error, StoreError):
+            self.report_error(str(outcome.error))
+            self.after_write(store, ids, "")
+        elif outcome.error is not None:
+            raise outcome.error
 
     def _selected_observations(self) -> dict[int, Observation]:
         """The selected rows as they are in the database now (one query, no content)."""
@@ -712,14 +829,29 @@ class ObservationsPage(QWidget):
         return {oid: found[oid] for oid in ids if oid in found}
 
     def _on_save_requested(self, seen: Observation, changes: dict[str, str], restore: bool) -> None:
+        """Save the form in the background; the form stays open until the write is done."""
         if self._store is None:
             return
+        if self._writes.is_busy():
+            self.detail.show_edit_error(f"Not saved yet: {self._busy_message()}")
+            return
         self._last_error = self._save_conflict = self._cancelled = None
-        self._undo_stack.push(EditCommand(self, self._store, seen, changes, restore=restore))
+        command = EditCommand(self, self._store, seen, changes, restore=restore)
+        command.start(then=lambda: self._after_save(seen.id))
+
+    def _after_save(self, observation_id: int) -> None:
+        """The save's outcome, back on the main thread: close the form, or say what stopped it
+        (on the form when it is still open on that row, else in the message bar)."""
+        retried, self._retrying_save = self._retrying_save, False
+        problem = self._last_error or self._cancelled
+        if self.detail.editing_id != observation_id:
+            if self._save_conflict is not None:
+                self.error_raised.emit(self._save_conflict)
+            return
         if self._save_conflict is not None:
-            self._on_save_conflict(self._save_conflict)
-        elif self._last_error is not None or self._cancelled is not None:
-            self.detail.show_edit_error(self._last_error or self._cancelled or "")
+            self._on_save_conflict(self._save_conflict, retried=retried)
+        elif problem is not None:
+            self.detail.show_edit_error(problem)
         else:
             self.detail.finish_edit()
 
@@ -728,37 +860,68 @@ class ObservationsPage(QWidget):
         a new observation (undoable), and show that one."""
         if self._store is None:
             return
+        if self._writes.is_busy():
+            self.detail.show_edit_error(f"Not saved yet: {self._busy_message()}")
+            return
         self._last_error = self._cancelled = None
         command = RecreateCommand(self, self._store, deleted, values)
-        self._undo_stack.push(command)
-        if self._last_error is not None or self._cancelled is not None:
-            self.detail.show_edit_error(self._last_error or self._cancelled or "")
+        command.start(then=lambda: self._after_recreate(deleted.id, command))
+
+    def _after_recreate(self, deleted_id: int, command: RecreateCommand) -> None:
+        problem = self._last_error or self._cancelled
+        if problem is not None:
+            if self.detail.editing_id == deleted_id:
+                self.detail.show_edit_error(problem)
             return
-        self.detail.finish_edit()
+        if self.detail.editing_id == deleted_id:
+            self.detail.finish_edit()
         self._pending_select = command.created_id
         self.refresh()
 
-    def _on_save_conflict(self, message: str) -> None:
+    def _on_save_conflict(self, message: str, *, retried: bool) -> None:
         """The store refused the save because the row changed since the form's base: show
         the banner. When only a pin, a read or a duplicate changed it, the edit still
         applies to the new base: save once more (once: the banner takes over after that)."""
         self._follow_edited_row()
         if self.detail.conflict is not None or not self.detail.is_editing:
             return
-        if self._retrying_save:
+        if retried:
             self.detail.show_edit_error(message)
             return
         self._retrying_save = True
-        try:
-            self.detail.on_save_clicked()
-        finally:
-            self._retrying_save = False
+        self.detail.on_save_clicked()
+        if not self._writes.is_busy():
+            self._retrying_save = False  # nothing was left to save
 
     def _on_edit_finished(self) -> None:
         self._show_current()
         self._update_actions()
 
     # -- what commands call (WriteHost) ---------------------------------------------------------
+
+    def run_write(
+        self, what: str, step: Callable[[], object], done: Callable[[Outcome], None]
+    ) -> bool:
+        """Run ``step`` (store writes) in the background, one at a time; ``done(outcome)``
+        follows on this thread. False when another write is still running."""
+        return self._writes.run(what, step, done)
+
+    def push(self, command: QUndoCommand) -> None:
+        """A command whose first write is done goes on the undo stack (redo() skips)."""
+        self._undo_stack.push(command)
+
+    def drop_from_stack(self, command: QUndoCommand, *, undone: bool) -> None:
+        """An undo (``undone``) or redo of ``command`` failed: the stack, which has already
+        moved past it, forgets it, as it does a command made obsolete during a step."""
+        if not shiboken6.isValid(command):
+            return  # the stack has already let it go (a newer command cleared the redo side)
+        stack = self._undo_stack
+        index = stack.index()
+        command.setObsolete(True)
+        if undone and index < stack.count() and stack.command(index) is command:
+            stack.redo()  # an obsolete command is removed without being run
+        elif not undone and index > 0 and stack.command(index - 1) is command:
+            stack.undo()
 
     def after_write(self, store: ObservationStore, ids: Sequence[int], message: str) -> None:
         """Show a write at once in the cached rows, then re-run the query for the rest."""
@@ -798,8 +961,11 @@ class ObservationsPage(QWidget):
     def choose_topic(
         self, store: ObservationStore, conflict: TopicConflict, action: TopicAction
     ) -> str | None:
-        """Ask which row keeps the topic (a modal question naming the rows by their titles)."""
-        return ask_topic_choice(store, conflict, action, self)
+        """Ask which row keeps the topic (a modal question naming the rows by their titles).
+
+        Called by a write on the worker thread: the question is asked on this one, and the
+        write waits for the answer (None, "cancel", when the page closes meanwhile)."""
+        return self._writes.ask(lambda: ask_topic_choice(store, conflict, action, self))
 
     def restore_stack_position(self, command: QUndoCommand, *, undone: bool) -> None:
         """An undo (``undone``) or redo of ``command`` was cancelled and wrote nothing, but the
