@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QDialog,
@@ -70,6 +70,7 @@ class ConflictBanner(QFrame):
         )
         self._label = QLabel(self)
         self._label.setObjectName("conflictMessage")
+        self._label.setTextFormat(Qt.TextFormat.PlainText)  # messages name entries and rows
         self._label.setWordWrap(True)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 4, 4, 4)

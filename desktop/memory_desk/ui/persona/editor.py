@@ -3,6 +3,12 @@
 The editor knows what it loaded and what the person typed; it says whether they differ (dirty)
 and hands the page only the fields that changed, so saving never rewrites a header line the
 person did not touch. It never talks to the folder itself: the page does.
+
+A large text never freezes the window: a body longer than ``SLICED_ABOVE`` characters goes into
+the editor one slice per turn of the event loop (the highlighter colours each slice as it
+lands), and whether it was edited is the document's own modified flag, not a comparison of
+megabytes at every keystroke. An entry that holds only the start of a large file (the folder's
+listing reads no more) is shown read-only, with its size and an "Open anyway" button.
 """
 
 from __future__ import annotations
@@ -10,8 +16,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from PySide6.QtCore import QTimer, Signal
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QFontDatabase, QTextCursor
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -19,14 +25,17 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
 from memory_desk.core.persona import (
     ENTRY_TYPES,
+    START_BYTES,
     PersonaEntry,
     agent_description,
+    is_start_only,
     validate_name,
 )
 from memory_desk.ui.persona.conflict import disk_conflict_banner
@@ -38,6 +47,12 @@ DESCRIPTION_SOFT_LIMIT = 150
 
 # How long a note such as "miyagi changed likes-tea; reloaded" stays above the fields.
 NOTE_MS = 5000
+
+# A body longer than this (characters) goes into the editor SLICE_CHARS at a time, one slice per
+# turn of the event loop: one slice costs a few tens of milliseconds with its highlighting, a
+# whole 30 MB body in one go about ten seconds of frozen window.
+SLICE_CHARS = 64 * 1024
+SLICED_ABOVE = 4 * SLICE_CHARS
 
 NEEDS_DESCRIPTION = (
     "The entry needs a description: the agent lists it by this line and cannot update it "
@@ -60,6 +75,8 @@ class EntryEditor(QWidget):
 
     dirty_changed = Signal(bool)
     body_changed = Signal()
+    open_whole_requested = Signal()
+    loading_finished = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -69,6 +86,12 @@ class EntryEditor(QWidget):
         self._dirty = False
         self._loading = False
         self._editable = False
+        self._large = False  # the body loaded was long: dirty is the document's modified flag
+        self._slices: list[str] = []  # what is still to go into the body, last slice first
+        self._keep_view: tuple[int, int] | None = None  # cursor and scroll to restore
+        self._slice_timer = QTimer(self)
+        self._slice_timer.setInterval(0)
+        self._slice_timer.timeout.connect(self._put_next_slice)
         self._build()
         self.load(None)
 
@@ -78,6 +101,7 @@ class EntryEditor(QWidget):
         self.banner = disk_conflict_banner(self)
         self.note = QLabel(self)
         self.note.setObjectName("personaDiskNote")
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
         self.note.setStyleSheet(
             "QLabel { background: #e6f0fb; color: #1c3d8a; border: 1px solid #9bb8e0;"
@@ -90,6 +114,7 @@ class EntryEditor(QWidget):
         self._note_timer.timeout.connect(self.note.hide)
         self.reason = QLabel(self)
         self.reason.setObjectName("personaReadOnlyReason")
+        self.reason.setTextFormat(Qt.TextFormat.PlainText)
         self.reason.setWordWrap(True)
         self.reason.setStyleSheet(
             "QLabel { background: #fde7e9; color: #8a1c24; border: 1px solid #8a1c24;"
@@ -100,6 +125,7 @@ class EntryEditor(QWidget):
         self.name.setPlaceholderText("kebab-case-name (the file name)")
         self.name_hint = QLabel(self)
         self.name_hint.setObjectName("personaNameHint")
+        self.name_hint.setTextFormat(Qt.TextFormat.PlainText)
         self.type = QComboBox(self)
         self.type.setObjectName("personaType")
         self.type.addItems(list(ENTRY_TYPES))
@@ -120,6 +146,7 @@ class EntryEditor(QWidget):
         self.body.setPlaceholderText("The entry itself, in markdown")
         self.highlighter = MarkdownHighlighter(self.body.document())
         self.problems = ProblemsPanel(self)
+        self.large_bar = self._build_large_bar()
 
         description_line = QHBoxLayout()
         description_line.addWidget(self.description, 1)
@@ -146,6 +173,7 @@ class EntryEditor(QWidget):
         layout.addWidget(self.banner)
         layout.addWidget(self.note)
         layout.addWidget(self.reason)
+        layout.addWidget(self.large_bar)
         layout.addLayout(form)
         layout.addWidget(self.body, 1)
         layout.addWidget(self.problems)
@@ -154,6 +182,31 @@ class EntryEditor(QWidget):
         self.type.currentTextChanged.connect(self._on_field_changed)
         self.description.textChanged.connect(self._on_description_changed)
         self.body.textChanged.connect(self._on_body_changed)
+
+    def _build_large_bar(self) -> QWidget:
+        """The line over a large entry: its size and how much is shown, and "Open anyway"."""
+        bar = QWidget(self)
+        bar.setObjectName("personaLargeBar")
+        bar.setStyleSheet(
+            "#personaLargeBar { background: #fff4e0; border: 1px solid #d9a441;"
+            " border-radius: 4px; }"
+        )
+        self.large_note = QLabel(bar)
+        self.large_note.setObjectName("personaLargeNote")
+        self.large_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.large_note.setWordWrap(True)
+        self.open_large = QPushButton("Open anyway", bar)
+        self.open_large.setObjectName("personaOpenLargeButton")
+        self.open_large.setToolTip(
+            "Read the whole file into the editor (in the background; the window stays usable)"
+        )
+        self.open_large.clicked.connect(self.open_whole_requested)
+        row = QHBoxLayout(bar)
+        row.setContentsMargins(6, 4, 6, 4)
+        row.addWidget(self.large_note, 1)
+        row.addWidget(self.open_large)
+        bar.hide()
+        return bar
 
     # -- what is open -----------------------------------------------------------------------------
 
@@ -169,10 +222,19 @@ class EntryEditor(QWidget):
     def is_dirty(self) -> bool:
         return self._dirty
 
-    def load(self, entry: PersonaEntry | None) -> None:
-        """Show ``entry`` (or nothing); any edits are dropped, the banner and note are hidden."""
+    def is_loading(self) -> bool:
+        """True while a long body is still going into the editor, slice by slice."""
+        return bool(self._slices)
+
+    def load(self, entry: PersonaEntry | None, *, keep_view: tuple[int, int] | None = None) -> None:
+        """Show ``entry`` (or nothing); any edits are dropped, the banner and note are hidden.
+
+        ``keep_view`` (cursor position, scroll value) is put back once the body is all in.
+        """
+        self._stop_slices()
         self._entry = entry
         self._new = False
+        self._keep_view = keep_view
         self.banner.hide()
         self.hide_note()
         editable = entry is not None and entry.editable
@@ -188,10 +250,44 @@ class EntryEditor(QWidget):
         self._set_editable(editable)
         errors = [p.message for p in entry.problems if p.severity == "error"] if entry else []
         self.reason.setText("Read-only: " + " ".join(errors) if errors else "Read-only.")
-        self.reason.setVisible(entry is not None and not entry.editable)
+        start_only = entry is not None and is_start_only(entry)
+        self.reason.setVisible(entry is not None and not entry.editable and not start_only)
+        self._show_large_bar(entry)
         self.problems.set_problems(entry.problems if entry else ())
         self.problems.setVisible(bool(entry and entry.problems))
         self._set_dirty(False)
+
+    def show_reading(self, text: str) -> None:
+        """Say over a start-only entry that its whole file is being read (the button waits)."""
+        self.large_note.setText(text)
+        self.open_large.setEnabled(False)
+        self.large_bar.show()
+
+    def _show_large_bar(self, entry: PersonaEntry | None) -> None:
+        """Over a start-only entry: its size, and "Open anyway"; over a long body still going
+        in: how far it got; otherwise nothing."""
+        if entry is not None and is_start_only(entry):
+            self.large_note.setText(
+                f"{_size_text(entry.fingerprint.size)}: only the first {START_BYTES // 1024} KB "
+                "are shown, read-only, so the window stays quick. Open anyway reads the whole "
+                "file (you can go on working meanwhile)."
+            )
+            self.open_large.setEnabled(True)
+            self.open_large.show()
+            self.large_bar.show()
+        elif self._slices:
+            self.open_large.hide()
+            self.large_bar.show()
+            self._say_slicing()
+        else:
+            self.large_bar.hide()
+
+    def _say_slicing(self) -> None:
+        done = self.body.document().characterCount()
+        left = sum(len(piece) for piece in self._slices)
+        self.large_note.setText(
+            f"Loading the text into the editor: {100 * done // max(done + left, 1)}%…"
+        )
 
     def show_note(self, text: str) -> None:
         """A passing line above the fields (the entry was reloaded from disk): it says why the
@@ -218,12 +314,11 @@ class EntryEditor(QWidget):
     def adopt(self, entry: PersonaEntry) -> None:
         """Take ``entry`` as what is on disk while keeping the person's edits (after a rename,
         or a re-read that found the same bytes with other problems, e.g. past the prompt's cut)."""
-        values = self.values()
         self._entry = entry
         self._new = False
         self.problems.set_problems(entry.problems, fixes_enabled=not self._dirty)
         self.problems.setVisible(bool(entry.problems))
-        self._set_dirty(self._differs(values))
+        self._set_dirty(self._differs_now())
 
     # -- what the person typed --------------------------------------------------------------------
 
@@ -272,18 +367,88 @@ class EntryEditor(QWidget):
             self.type.setCurrentText(type_)
             self.description.setText(description)
             self.description.setCursorPosition(0)
-            self.body.setPlainText(body)
+            self._large = len(body) > SLICED_ABOVE
+            if self._large:
+                self._start_slices(body)
+            else:
+                self.body.setPlainText(body)
+                self._restore_view()
             self._update_counter()
         finally:
             self._loading = False
+        if not self._slices:
+            self.body_changed.emit()
+
+    # -- a long body, one slice at a time ---------------------------------------------------------
+
+    def _start_slices(self, body: str) -> None:
+        """Empty the body, then put ``body`` in one slice per turn of the event loop (read-only
+        and without undo meanwhile: the person cannot type into half a text)."""
+        self.body.setUndoRedoEnabled(False)
+        self.body.setReadOnly(True)
+        self.body.setPlainText("")
+        self._slices = [body[at : at + SLICE_CHARS] for at in range(0, len(body), SLICE_CHARS)][
+            ::-1
+        ]
+        self._slice_timer.start()
+
+    def _put_next_slice(self) -> None:
+        if not self._slices:
+            self._slice_timer.stop()
+            return
+        cursor = QTextCursor(self.body.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        self._loading = True
+        try:
+            cursor.insertText(self._slices.pop())
+        finally:
+            self._loading = False
+        if self._slices:
+            self._say_slicing()
+            return
+        self._slice_timer.stop()
+        self.body.document().setModified(False)
+        self.body.setUndoRedoEnabled(True)
+        self.body.setReadOnly(not self._editable)
+        self._show_large_bar(self._entry)
+        self._restore_view()
         self.body_changed.emit()
+        self.loading_finished.emit()
+
+    def _stop_slices(self) -> None:
+        """Drop what was still to go in (another entry is being shown)."""
+        if self._slices:
+            self._slices = []
+            self._slice_timer.stop()
+            self.body.setUndoRedoEnabled(True)
+            self.loading_finished.emit()
+
+    def _restore_view(self) -> None:
+        if self._keep_view is None:
+            return
+        position, scroll = self._keep_view
+        self._keep_view = None
+        cursor = self.body.textCursor()
+        cursor.setPosition(min(position, self.body.document().characterCount() - 1))
+        self.body.setTextCursor(cursor)
+        self.body.verticalScrollBar().setValue(scroll)
+
+    def body_start(self, limit: int) -> str:
+        """At most the first ``limit`` characters of the body, without copying all of it."""
+        document = self.body.document()
+        end = min(limit, document.characterCount() - 1)
+        if end == document.characterCount() - 1:
+            return self.body.toPlainText()
+        cursor = QTextCursor(document)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        return cursor.selection().toPlainText()
 
     def _set_editable(self, editable: bool) -> None:
         self._editable = editable
         self._update_description_hint()
         self.type.setEnabled(editable)
         self.description.setReadOnly(not editable)
-        self.body.setReadOnly(not editable)
+        self.body.setReadOnly(not editable or bool(self._slices))
 
     def _set_dirty(self, dirty: bool) -> None:
         if dirty != self._dirty:
@@ -292,8 +457,20 @@ class EntryEditor(QWidget):
             self.dirty_changed.emit(dirty)
 
     def _on_field_changed(self, *_args: object) -> None:
-        if not self._loading:
-            self._set_dirty(self._differs(self.values()))
+        if not self._loading and not self._slices:
+            self._set_dirty(self._differs_now())
+
+    def _differs_now(self) -> bool:
+        """Whether the fields differ from what was loaded; a long body by the document's
+        modified flag (comparing megabytes at each keystroke would freeze the typing)."""
+        entry = self._entry
+        if not self._large or self._new or entry is None:
+            return self._differs(self.values())
+        return (
+            self.body.document().isModified()
+            or self.type.currentText() != entry.type
+            or self.description.text() != (entry.description or "")
+        )
 
     def _on_name_changed(self, _text: str) -> None:
         if self._new:
@@ -312,8 +489,9 @@ class EntryEditor(QWidget):
         self.description_hint.setVisible(self._editable and empty)
 
     def _on_body_changed(self) -> None:
-        if not self._loading:
-            self.body_changed.emit()
+        if self._loading or self._slices:
+            return
+        self.body_changed.emit()
         self._on_field_changed()
 
     def _update_counter(self) -> None:
@@ -324,3 +502,8 @@ class EntryEditor(QWidget):
         )
         too_long = length > DESCRIPTION_SOFT_LIMIT
         self.counter.setStyleSheet("QLabel { color: #8a1c24; }" if too_long else "")
+
+
+def _size_text(size: int) -> str:
+    """A file's size as the person reads it: ``30.0 MB``."""
+    return f"The file is {size / (1024 * 1024):.1f} MB"

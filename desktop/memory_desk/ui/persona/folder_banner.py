@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from memory_desk.core.persona import FolderProblem
@@ -35,6 +35,7 @@ class FolderProblemsBanner(QFrame):
         )
         self.text = QLabel(self)
         self.text.setObjectName("personaFolderProblemsText")
+        self.text.setTextFormat(Qt.TextFormat.PlainText)  # file names are any text
         self.text.setWordWrap(True)
         self.fix_button = QPushButton(self)
         self.fix_button.setObjectName("personaFolderFixButton")

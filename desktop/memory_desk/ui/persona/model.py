@@ -17,6 +17,7 @@ from PySide6.QtGui import QFont
 
 from memory_desk.core.persona import PROMPT_LIMIT, PersonaEntry
 from memory_desk.ui.persona.problems import severity_icon
+from memory_desk.ui.plain import as_shown
 
 NAME_ROLE = Qt.ItemDataRole.UserRole
 SEPARATOR_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -241,7 +242,7 @@ class PersonaListModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(entry, column)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(entry, column)
+            return as_shown(self._tooltip(entry, column))  # the file's text, never HTML
         if role == Qt.ItemDataRole.DecorationRole and column == NAME and entry.problems:
             return severity_icon(_worst(entry))
         return None

@@ -15,6 +15,11 @@ is not taken for the agent's. The open entry follows the disk quietly while it h
 with edits, or when its file is deleted, the conflict banner asks. The agent rewrites files in
 place, so a read can catch one half-written: such a read is not shown, the folder is read again
 a moment later.
+
+Large entries: the folder's listing holds only the start of a file over ``LARGE_ENTRY_BYTES``;
+the editor shows that start read-only with "Open anyway", which reads the whole file on a
+background thread (only the latest answer, for the entry still open, is shown) and puts it in
+the editor slice by slice. Nothing on the window's thread grows with the size of one entry.
 """
 
 from __future__ import annotations
@@ -47,10 +52,12 @@ from memory_desk.core.persona import (
     FolderProblem,
     PersonaEntry,
     PersonaFolder,
+    is_start_only,
     suggest_name,
     validate_name,
 )
 from memory_desk.ui.conflict import CompareDialog
+from memory_desk.ui.observations.background import BackgroundCall
 from memory_desk.ui.persona.agent_view import AgentView
 from memory_desk.ui.persona.commands import FolderFixCommand, ForgetCommand, RenameCommand
 from memory_desk.ui.persona.conflict import CHANGED, DELETED, DiskConflict, compare_dialog
@@ -58,8 +65,9 @@ from memory_desk.ui.persona.editor import EntryEditor, editor_text
 from memory_desk.ui.persona.entry_list import EntryListView
 from memory_desk.ui.persona.folder_banner import FolderProblemsBanner
 from memory_desk.ui.persona.model import ENTRY_ROLE, PersonaListModel
-from memory_desk.ui.persona.preview import SafePreview
+from memory_desk.ui.persona.preview import PREVIEW_CHARS, SafePreview
 from memory_desk.ui.persona.rename import ask_new_name
+from memory_desk.ui.plain import as_shown
 
 PREVIEW_DELAY_MS = 150
 # A read that caught a file half-written is held back and the folder read again this much later,
@@ -109,6 +117,9 @@ class PersonaPage(QWidget):
         self._recheck_timer.setSingleShot(True)
         self._recheck_timer.setInterval(RECHECK_MS)
         self._recheck_timer.timeout.connect(self._on_recheck_due)
+        self._whole_reader = BackgroundCall(self)  # "Open anyway": the whole file, off the thread
+        self._whole_reader.finished.connect(self._on_whole_read)
+        self._whole_reader.failed.connect(self._on_whole_failed)
         self._build()
         self._update_actions()
 
@@ -175,6 +186,7 @@ class PersonaPage(QWidget):
         self.editor.banner.reload_requested.connect(self._on_reload_theirs)
         self.editor.banner.keep_requested.connect(self._on_keep_mine)
         self.editor.banner.close_requested.connect(self._on_close_deleted)
+        self.editor.open_whole_requested.connect(self._on_open_whole)
         self.preview.anchorClicked.connect(self._on_link_clicked)
         self.folder_banner.fix_requested.connect(self._on_folder_fix_requested)
 
@@ -257,9 +269,14 @@ class PersonaPage(QWidget):
     def shutdown(self) -> None:
         self._preview_timer.stop()
         self._recheck_timer.stop()
+        self._whole_reader.stop()
         self.editor.hide_note()
         if self._compare is not None:
             self._compare.close()
+
+    def is_loading_large(self) -> bool:
+        """True while "Open anyway" is reading a file or the editor is still taking it in."""
+        return self._whole_reader.is_busy() or self.editor.is_loading()
 
     def entries(self) -> list[PersonaEntry]:
         """The folder's entries as the page last read them (the window counts these)."""
@@ -366,9 +383,10 @@ class PersonaPage(QWidget):
         fresh = self._entries.get(name)
         if fresh is None:
             self._on_open_entry_deleted(name)
-        elif fresh.fingerprint.sha256 == editor.entry.fingerprint.sha256:
+        elif same_version(fresh, editor.entry):
             self._settle_conflict()
-            if fresh != editor.entry:
+            # (a whole entry the person opened stays, not the listing's start of it)
+            if fresh != editor.entry and is_start_only(fresh) == is_start_only(editor.entry):
                 editor.adopt(fresh)
         elif editor.is_dirty():
             self._on_open_entry_changed(fresh)
@@ -461,8 +479,36 @@ class PersonaPage(QWidget):
     def _open(self, name: str | None) -> None:
         self._current = name
         self._conflict = None
+        self._whole_reader.cancel()
         self.editor.load(self._entries.get(name) if name else None)
         self._update_actions()
+
+    # -- a large entry, opened anyway -------------------------------------------------------------
+
+    def _on_open_whole(self) -> None:
+        """Read the whole file of the start-only entry shown, off the window's thread."""
+        entry, folder = self.editor.entry, self._folder
+        if folder is None or entry is None or not is_start_only(entry):
+            return
+        self.editor.show_reading(f"Reading the whole of {entry.name}…")
+        self._whole_reader.submit(lambda: folder.read(entry.name))
+
+    def _on_whole_read(self, _generation: int, whole: object) -> None:
+        """Show the whole entry, if the start of the same version is still what is open."""
+        shown = self.editor.entry
+        if not isinstance(whole, PersonaEntry) or shown is None or not is_start_only(shown):
+            return
+        if whole.name != self._current or shown.name != whole.name:
+            return
+        if not same_version(whole, shown):  # it changed meanwhile: show its new start
+            self._refresh()
+            return
+        self.editor.load(whole)
+        self._update_actions()
+
+    def _on_whole_failed(self, _generation: int, message: str) -> None:
+        self.editor.load(self.editor.entry)
+        self.error_raised.emit(message)
 
     def _select(self, name: str | None, *, reveal: bool = False) -> None:
         """Point the list at ``name`` without asking anything (the editor already shows it)."""
@@ -507,7 +553,7 @@ class PersonaPage(QWidget):
         answer = QMessageBox.question(
             self,
             "Unsaved edits",
-            f"You have unsaved edits to {what}. Save them?",
+            as_shown(f"You have unsaved edits to {what}. Save them?"),
             Answer.Save | Answer.Discard | Answer.Cancel,
             Answer.Save,
         )
@@ -581,13 +627,8 @@ class PersonaPage(QWidget):
 
     def _load_keeping_cursor(self, entry: PersonaEntry) -> None:
         body = self.editor.body
-        position = body.textCursor().position()
-        scroll = body.verticalScrollBar().value()
-        self.editor.load(entry)
-        cursor = body.textCursor()
-        cursor.setPosition(min(position, len(body.toPlainText())))
-        body.setTextCursor(cursor)
-        body.verticalScrollBar().setValue(scroll)
+        view = (body.textCursor().position(), body.verticalScrollBar().value())
+        self.editor.load(entry, keep_view=view)
 
     def _on_new(self) -> None:
         if self._folder is None or not self._settle_unsaved():
@@ -788,7 +829,8 @@ class PersonaPage(QWidget):
         self.buttons["personaForget"].setEnabled(has_folder and on_disk)
 
     def _on_preview_due(self) -> None:
-        self.preview.show_markdown(self.editor.body.toPlainText())
+        # (one character more than the preview shows, so that it knows to say it is cut)
+        self.preview.show_markdown(self.editor.body_start(PREVIEW_CHARS + 1))
 
     def _on_link_clicked(self, url: QUrl) -> None:
         self.info_raised.emit(f"Links do not open from the preview: {url.toString()}")
@@ -800,6 +842,15 @@ def _name_at(index: QModelIndex) -> str | None:
     holds it as a lone surrogate), and would then name no entry."""
     entry = index.data(ENTRY_ROLE)
     return entry.name if isinstance(entry, PersonaEntry) else None
+
+
+def same_version(fresh: PersonaEntry, shown: PersonaEntry) -> bool:
+    """Whether two readings of an entry are of the same version of its file: the same bytes,
+    or, when one holds only the start of a large file (no hash), the same size and time."""
+    if is_start_only(fresh) or is_start_only(shown):
+        a, b = fresh.fingerprint, shown.fingerprint
+        return (a.size, a.mtime_ns) == (b.size, b.mtime_ns)
+    return fresh.fingerprint.sha256 == shown.fingerprint.sha256
 
 
 def looks_half_written(entry: PersonaEntry) -> bool:

@@ -3,6 +3,9 @@
 A memory file is text someone (or an agent) wrote; rendering it must not fetch a tracking image,
 follow a link, or read a file elsewhere on the disk. Links are reported, never opened; resources
 load only when they resolve to a file inside the folder.
+
+Rendering markdown takes about a millisecond per kilobyte, on the window's thread: a long text
+is rendered only up to ``PREVIEW_CHARS``, with a line that says so.
 """
 
 from __future__ import annotations
@@ -14,7 +17,11 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from memory_desk.ui.plain import refused_resource
+
 PREVIEW_RESOURCE_LIMIT = 5 * 1024 * 1024
+PREVIEW_CHARS = 32 * 1024
+PREVIEW_CUT_NOTE = "*The preview shows only the first {kb} KB of the text.*"
 _IMAGE = QTextDocument.ResourceType.ImageResource.value
 
 
@@ -40,8 +47,12 @@ class SafePreview(QTextBrowser):
         self.document().setBaseUrl(base)
 
     def show_markdown(self, text: str) -> None:
-        """Render ``text``; the list of resources refused is reset for each rendering."""
+        """Render ``text`` (its first ``PREVIEW_CHARS`` characters, and a line saying so when
+        there are more); the list of resources refused is reset for each rendering."""
         self.blocked = []
+        if len(text) > PREVIEW_CHARS:
+            cut = PREVIEW_CUT_NOTE.format(kb=PREVIEW_CHARS // 1024)
+            text = f"{text[:PREVIEW_CHARS]}\n\n---\n\n{cut}\n"
         self.setMarkdown(text)
 
     def loadResource(self, kind: int, url: QUrl) -> Any:  # noqa: N802 (Qt override)
@@ -50,7 +61,7 @@ class SafePreview(QTextBrowser):
         if local is None:
             if url.toString() not in self.blocked:
                 self.blocked.append(url.toString())
-            return None
+            return refused_resource(kind)
         return super().loadResource(kind, QUrl.fromLocalFile(str(local)))
 
     def _local_path(self, url: QUrl) -> Path | None:

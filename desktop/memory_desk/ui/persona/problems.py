@@ -79,6 +79,7 @@ class ProblemsPanel(QScrollArea):
         icon.setPixmap(severity_icon(problem.severity).pixmap(16, 16))
         icon.setToolTip(problem.severity.capitalize())
         text = QLabel(problem.message, content)
+        text.setTextFormat(Qt.TextFormat.PlainText)  # messages quote the file's own text
         text.setWordWrap(True)
         text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         grid.addWidget(icon, row, 0, Qt.AlignmentFlag.AlignTop)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -32,6 +33,7 @@ class RenameDialog(QDialog):
         self.name_edit.selectAll()
         self._hint = QLabel(self)
         self._hint.setObjectName("personaRenameHint")
+        self._hint.setTextFormat(Qt.TextFormat.PlainText)
         self._hint.setWordWrap(True)
         self._buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
