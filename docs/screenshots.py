@@ -208,8 +208,32 @@ def _persona_shots(app, window, shoot) -> None:
     tabs.setCurrentIndex(0)
 
 
+def _write_wait(app, window, shoot) -> None:
+    """A pin while the agent holds the write lock: it waits in the background, cancellable."""
+    from PySide6.QtWidgets import QAbstractItemView, QWidget
+
+    from memory_desk.core import alisio
+
+    store = window.current_source().store
+    agent = alisio.connect_like_plugin(store.path)
+    agent.execute("BEGIN EXCLUSIVE")
+    try:
+        table = window.findChild(QAbstractItemView, "observationsTable")
+        _select_row(table, 4)
+        window.observations_page.pin_action.trigger()
+        _wait(app, lambda: window.findChild(QWidget, "writeWaitBanner").isVisible())
+        _settle(app, 1200)
+        shoot(window, "write-wait.png")
+        window.findChild(QWidget, "cancelWriteButton").click()
+        _wait(app, lambda: not window.observations_page.is_writing())
+    finally:
+        agent.execute("ROLLBACK")
+        agent.close()
+    window.message_bar.hide()
+
+
 # Further shots of the observations page: fn(app, window, shoot).
-_EXTRA_SHOTS: list[Callable] = [_agent_search, _stored_note, _topic_question]
+_EXTRA_SHOTS: list[Callable] = [_agent_search, _stored_note, _topic_question, _write_wait]
 _PERSONA_SHOTS: list[Callable] = [_persona_shots]
 
 
