@@ -26,10 +26,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QCheckBox, QLineEdit, QTableView, QWidget
 
+from heartbeat import Heartbeat
 from memory_desk.core import alisio
 
 AGENT = Path(__file__).parent / "agents" / "alisio_agent.py"
@@ -65,33 +66,6 @@ class LoadReport:
             f"longest event-loop stall: {self.longest_stall_s * 1000:.1f} ms",
             f"errors shown: {len(self.errors)}; accounting problems: {len(self.problems)}",
         ]
-
-
-class Heartbeat:
-    """A 10 ms timer; ``longest`` is the longest gap between its beats (the worst freeze)."""
-
-    def __init__(self) -> None:
-        self.longest = 0.0
-        self._last = time.perf_counter()
-        self._timer = QTimer()
-        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
-        self._timer.setInterval(10)
-        self._timer.timeout.connect(self._beat)
-
-    def start(self) -> Heartbeat:
-        self._last = time.perf_counter()
-        self._timer.start()
-        return self
-
-    def stop(self) -> float:
-        self._beat()
-        self._timer.stop()
-        return self.longest
-
-    def _beat(self) -> None:
-        now = time.perf_counter()
-        self.longest = max(self.longest, now - self._last)
-        self._last = now
 
 
 def make_person_database(path: Path) -> Path:

@@ -7,11 +7,10 @@ freeze the person would feel. Everything is driven by object names, as a person 
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from heartbeat import Heartbeat
 from memory_desk.app import create_main_window
 from memory_desk.core.persona import LARGE_ENTRY_BYTES, PersonaFolder
 from window_helpers import make_persona_folder
@@ -48,31 +48,6 @@ def write_large(folder: Path, name: str, size: int, updated: str) -> bytes:
     data = agent_entry(name, "Everything about the garden", updated, body)
     (folder / f"{name}.md").write_bytes(data)
     return data
-
-
-class Heartbeat:
-    """A timer on the main thread: the longest gap between its beats is the longest freeze."""
-
-    def __init__(self, parent: QWidget) -> None:
-        self.longest = 0.0
-        self._last = time.perf_counter()
-        self._timer = QTimer(parent)
-        self._timer.setInterval(10)
-        self._timer.timeout.connect(self._beat)
-
-    def _beat(self) -> None:
-        now = time.perf_counter()
-        self.longest = max(self.longest, now - self._last)
-        self._last = now
-
-    def start(self) -> None:
-        self._last = time.perf_counter()
-        self._timer.start()
-
-    def stop(self) -> float:
-        self._timer.stop()
-        self._beat()
-        return self.longest
 
 
 @pytest.fixture

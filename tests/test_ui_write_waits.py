@@ -19,10 +19,11 @@ import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QWidget
 
+from heartbeat import Heartbeat
 from memory_desk.core import alisio
 from memory_desk.core.observations import ObservationStore, WriteCancelled, WriteWait
 from memory_desk.ui.observations.model import Column
@@ -79,33 +80,6 @@ class Holder:
         qtbot.waitUntil(lambda: not self.holding(), timeout=int(HOLD_S * 1000) + 20_000)
         assert self.process.returncode == 0, self.process.stderr.read()
         self.process.stderr.close()
-
-
-class Heartbeat:
-    """A 10 ms timer; ``longest`` is the longest gap between beats (the worst freeze)."""
-
-    def __init__(self) -> None:
-        self.longest = 0.0
-        self._last = time.perf_counter()
-        self._timer = QTimer()
-        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
-        self._timer.setInterval(10)
-        self._timer.timeout.connect(self._beat)
-
-    def start(self) -> Heartbeat:
-        self._last = time.perf_counter()
-        self._timer.start()
-        return self
-
-    def stop(self) -> float:
-        self._beat()
-        self._timer.stop()
-        return self.longest
-
-    def _beat(self) -> None:
-        now = time.perf_counter()
-        self.longest = max(self.longest, now - self._last)
-        self._last = now
 
 
 def read(db: Path, sql: str, params: tuple = ()) -> list[tuple]:

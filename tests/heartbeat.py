@@ -1,0 +1,39 @@
+"""The freeze meter the window tests share: a 10 ms ``QTimer`` on the main thread.
+
+The longest gap between two of its beats is the longest time the event loop could not run,
+i.e. the worst freeze the person would have seen. A figure, never an absolute time to assert
+alone: tests compare it with a limit far above a healthy loop's gaps and far below a freeze.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QObject, Qt, QTimer
+
+
+class Heartbeat:
+    """Beats every 10 ms from :meth:`start`; :meth:`stop` returns the longest gap (seconds)."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        self.longest = 0.0
+        self._last = time.perf_counter()
+        self._timer = QTimer(parent)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(10)
+        self._timer.timeout.connect(self._beat)
+
+    def start(self) -> Heartbeat:
+        self._last = time.perf_counter()
+        self._timer.start()
+        return self
+
+    def stop(self) -> float:
+        self._beat()
+        self._timer.stop()
+        return self.longest
+
+    def _beat(self) -> None:
+        now = time.perf_counter()
+        self.longest = max(self.longest, now - self._last)
+        self._last = now
