@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from memory_desk import APP_ID, __version__
 from memory_desk.cli import parse_args
+from memory_desk.qt_check import platform_problem
 
 
 def create_main_window(args: Sequence[str]):
@@ -58,6 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from memory_desk.selftest import run_self_test
 
         return run_self_test()
+    problem = platform_problem()  # missing system libraries, said before Qt would abort
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 1
 
     from PySide6.QtWidgets import QApplication
 
