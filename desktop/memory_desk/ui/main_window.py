@@ -44,6 +44,8 @@ from memory_desk.ui.message_bar import MessageBar
 from memory_desk.ui.observations.page import ObservationsPage
 from memory_desk.ui.persona.page import PersonaPage
 from memory_desk.ui.plain import as_shown, from_shown
+from memory_desk.ui.shortcuts import ShortcutsDialog
+from memory_desk.ui.undo_focus import UndoKeyRouter
 from memory_desk.ui.welcome import WelcomePage
 
 if TYPE_CHECKING:
@@ -95,8 +97,11 @@ class MainWindow(QMainWindow):
         self.redo_action: QAction = self.undo_stack.createRedoAction(self, "&Redo")
         self.redo_action.setObjectName("redoAction")
         self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
+        self.undo_action.setWhatsThis("Undo the last change (its text says which)")
+        self.redo_action.setWhatsThis("Redo the change just undone")
         self.addAction(self.undo_action)
         self.addAction(self.redo_action)
+        self._undo_keys = UndoKeyRouter(self)  # Ctrl+Z from a field with nothing to undo
 
         self.message_bar = MessageBar(self)
         self.sources = QTreeWidget(self)
@@ -291,6 +296,15 @@ class MainWindow(QMainWindow):
             )
         )
         help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction(
+            self._action(
+                "shortcutsAction",
+                "&Keyboard shortcuts",
+                QKeySequence.StandardKey.HelpContents,
+                self.show_shortcuts,
+                "List every keyboard shortcut",
+            )
+        )
         help_menu.addAction(
             self._action(
                 "aboutAction",
@@ -856,6 +870,17 @@ class MainWindow(QMainWindow):
         if path.is_dir():
             return self.add_persona_folder(path)
         return self.open_database(path)
+
+    def show_shortcuts(self) -> ShortcutsDialog:
+        """Help ▸ Keyboard shortcuts: read from the window's actions each time it opens."""
+        dialog = self.findChild(ShortcutsDialog, "shortcutsDialog")
+        if dialog is None:
+            dialog = ShortcutsDialog(self)
+        dialog.fill_from(self)
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        return dialog
 
     def _on_about(self) -> None:
         QMessageBox.about(

@@ -87,6 +87,8 @@ class WriteHost(Protocol):
 
     def restore_stack_position(self, command: QUndoCommand, *, undone: bool) -> None: ...
 
+    def undo_keys(self) -> str: ...
+
 
 class Cancelled(Exception):
     """The person cancelled a topic question: nothing was written."""
@@ -156,7 +158,7 @@ class StoreCommand(QUndoCommand):
                 self._done = True
                 self._skip_next = True  # pushing calls redo(): the write is already made
                 self._host.push(self)
-                self._host.after_write(self._store, self._ids, str(outcome.value))
+                self._host.after_write(self._store, self._ids, self._announce(outcome.value))
             else:
                 self._failed(outcome.error, undoing=False)
         finally:
@@ -166,10 +168,8 @@ class StoreCommand(QUndoCommand):
 
     def _step_done(self, outcome: Outcome, *, undoing: bool) -> None:
         if outcome.ok:
-            message = str(outcome.value)
-            self._host.after_write(
-                self._store, self._ids, "Undone: " + message if undoing else message
-            )
+            message = "Undone: " + str(outcome.value) if undoing else self._announce(outcome.value)
+            self._host.after_write(self._store, self._ids, message)
         else:
             self._failed(outcome.error, undoing=undoing)
 
@@ -224,6 +224,11 @@ class StoreCommand(QUndoCommand):
             lambda choice: self._store.put_back_deleted_at(previous, on_topic_conflict=choice),
         )
 
+    def _announce(self, value: object) -> str:
+        """The message for a write just done (or redone), on the main thread: a command whose
+        message tells how to undo it asks the page which keys do that from where the focus is."""
+        return str(value)
+
     def _report(self, exc: StoreError) -> None:
         self._host.report_error(str(exc))
 
@@ -269,7 +274,10 @@ class ForgetCommand(StoreCommand):
             self._previous = self._put_back(self._previous, PUT_BACK)
         else:
             self._previous = self._store.forget(self._ids)
-        return f"Forgot {count_noun(len(self._ids))} (Ctrl+Z brings them back)"
+        return f"Forgot {count_noun(len(self._ids))}"
+
+    def _announce(self, value: object) -> str:
+        return f"{value} ({self._host.undo_keys()} brings them back)"
 
     def _undo(self) -> str:
         self._previous = self._put_back(self._previous, UNDO_FORGET)

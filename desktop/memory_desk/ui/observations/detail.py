@@ -211,8 +211,12 @@ class ObservationDetail(QWidget):
         self.banner.reload_requested.connect(self.on_reload_theirs)
         self.banner.keep_requested.connect(self.on_keep)
         self.banner.close_requested.connect(self.cancel_edit)
-        QShortcut(QKeySequence.StandardKey.Save, page, self.on_save_clicked)
-        QShortcut(QKeySequence(QKeySequence.StandardKey.Cancel), page, self.cancel_edit)
+        save = QShortcut(QKeySequence.StandardKey.Save, page, self.on_save_clicked)
+        save.setWhatsThis("Save the edit form")
+        # Esc leaves the form only from inside it: in the search box it clears the search.
+        leave = QShortcut(QKeySequence(QKeySequence.StandardKey.Cancel), page, self.cancel_edit)
+        leave.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        leave.setWhatsThis("Leave the edit form without saving")
 
         fields = QFormLayout()
         title_label = QLabel("&Title", page)

@@ -5,15 +5,21 @@ it into a :class:`~memory_desk.ui.observations.query.Query`. The search box is d
 with a timer the bar owns: a trailing delay so a query runs when typing pauses, plus a
 maximum latency so results still follow a person who types without pausing.
 
+The search box also steers the table, so a person can search and triage without leaving
+it: Up/Down/Page Up/Page Down are handed to the table (``navigate_requested``), Escape
+clears the search. Each filter shows its state at a glance: its text says what it holds
+("Types: 2") and it is bold while it hides something.
+
 Signals:
     search_changed(): the search text settled (debounced)
     filters_changed(): a type, project, scope or switch changed (immediately)
+    navigate_requested(int, Qt.KeyboardModifier): a moving key pressed in the search box
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QElapsedTimer, QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -26,6 +32,29 @@ from PySide6.QtWidgets import (
 
 from memory_desk.core.alisio import OBSERVATION_TYPES, SCOPES
 
+# Keys the search box has no use for and hands to the table: they move its current row.
+_TABLE_KEYS = frozenset({Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown})
+
+
+class StayOpenMenu(QMenu):
+    """A menu whose checkable entries toggle without closing it, so several types can be
+    ticked in one visit (a plain QMenu closes on every click). Other entries close it."""
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
+        action = self.actionAt(event.position().toPoint())
+        if action is not None and action.isCheckable() and action.isEnabled():
+            action.trigger()
+            return
+        super().mouseReleaseEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        action = self.activeAction()
+        toggles = event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if toggles and action is not None and action.isCheckable() and action.isEnabled():
+            action.trigger()
+            return
+        super().keyPressEvent(event)
+
 
 class FilterBar(QWidget):
     """Search text and filters (see the module docstring).
@@ -33,10 +62,12 @@ class FilterBar(QWidget):
     Signals:
         search_changed(): the search text settled (debounced)
         filters_changed(): a type, project, scope or switch changed
+        navigate_requested(int, Qt.KeyboardModifier): a moving key pressed in the search box
     """
 
     search_changed = Signal()
     filters_changed = Signal()
+    navigate_requested = Signal(int, Qt.KeyboardModifier)
 
     SEARCH_DELAY_MS = 150
     SEARCH_MAX_LATENCY_MS = 500
@@ -49,8 +80,10 @@ class FilterBar(QWidget):
         self.search.setPlaceholderText("Search titles, content and topic keys  (Ctrl+F)")
         self.search.setToolTip(
             "Every word must match, anywhere in the title, content or topic key; "
-            "the text is taken literally"
+            "the text is taken literally. Up/Down move in the table, Return reads the"
+            " observation, Esc clears the search"
         )
+        self.search.installEventFilter(self)
         self.type_button = self._build_type_button()
         self.project = QComboBox(self)
         self.project.setObjectName("projectFilter")
@@ -98,13 +131,16 @@ class FilterBar(QWidget):
         self.scope.currentIndexChanged.connect(self.filters_changed)
         self.pinned_only.toggled.connect(self.filters_changed)
         self.show_forgotten.toggled.connect(self.filters_changed)
+        self.filters_changed.connect(self.show_state)
+        self.show_state()
 
     def _build_type_button(self) -> QToolButton:
         button = QToolButton(self)
         button.setObjectName("typeFilter")
         button.setToolTip("Show only some types (several can be chosen)")
         button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        menu = QMenu(button)
+        menu = StayOpenMenu(button)
+        menu.setObjectName("typeFilterMenu")
         self._all_types = menu.addAction("All types")
         self._all_types.setObjectName("typeFilterAll")
         self._all_types.triggered.connect(self.clear_types)
@@ -155,6 +191,7 @@ class FilterBar(QWidget):
         self.project.addItems(["All projects" if name is None else name for name in names])
         self._projects = names
         self.project.blockSignals(False)
+        self.show_state()
 
     def clear(self) -> None:
         """Show everything live again: no text, every type, project and scope, not only pinned.
@@ -175,7 +212,43 @@ class FilterBar(QWidget):
             action.blockSignals(True)
             action.setChecked(False)
             action.blockSignals(False)
-        self.type_button.setText("All types")
+        self.show_state()
+
+    def show_state(self) -> None:
+        """Say what each filter holds: the type button names its choice, and a filter that
+        hides something is bold, so a short list is never a mystery."""
+        chosen = self.types()
+        if not chosen:
+            label, tip = "All types", "Show only some types (several can be chosen)"
+        else:
+            label = f"Type: {chosen[0]}" if len(chosen) == 1 else f"Types: {len(chosen)}"
+            tip = f"Showing only: {', '.join(chosen)} (several can be chosen)"
+        self.type_button.setText(label)
+        self.type_button.setToolTip(tip)
+        for widget, narrowed in (
+            (self.type_button, bool(chosen)),
+            (self.project, self.project_name() is not None),
+            (self.scope, self.scope_name() is not None),
+            (self.pinned_only, self.pinned_only.isChecked()),
+            (self.show_forgotten, self.show_forgotten.isChecked()),
+        ):
+            font = widget.font()
+            if font.bold() != narrowed:
+                font.setBold(narrowed)
+                widget.setFont(font)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        """The search box's keys that steer the table, and Escape that clears it."""
+        if watched is self.search and event.type() == QEvent.Type.KeyPress:
+            key = event.key()
+            if key in _TABLE_KEYS:
+                self.navigate_requested.emit(key, event.modifiers())
+                return True
+            if key == Qt.Key.Key_Escape and self.search.text():
+                self.search.clear()
+                self._settle_search()  # no need to wait: clearing is one decision
+                return True
+        return super().eventFilter(watched, event)
 
     def has_pending_search(self) -> bool:
         return self._timer.isActive()
@@ -205,13 +278,4 @@ class FilterBar(QWidget):
         self._on_type_toggled()
 
     def _on_type_toggled(self) -> None:
-        chosen = self.types()
-        if not chosen:
-            label = "All types"
-        elif len(chosen) == 1:
-            label = f"Type: {chosen[0]}"
-        else:
-            label = f"Types: {len(chosen)}"
-        self.type_button.setText(label)
-        self.type_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        self.filters_changed.emit()
+        self.filters_changed.emit()  # show_state follows

@@ -15,6 +15,14 @@ whose row changed underneath keeps the person's text behind a conflict banner (:
 When a store's first answer arrives and nothing is selected, the first row is selected so the
 detail pane is not empty; a refresh never moves the person's selection.
 
+Keyboard triage, as in a mail client: the current row is always selected, so Del, Ctrl+P or
+F2 can be pressed again at once. When the current row leaves the view (forgotten, deleted,
+unpinned under "Pinned only", or removed by the agent), the row below it becomes current
+and selected once the answer that follows is in. The row actions work wherever the focus is
+on the page (a text field keeps the keys it edits with); from the search box, Up/Down move
+in the table, Return (there or in the table) moves to the detail to read it, and Esc in the
+detail goes back to the table.
+
 Opening a database also checks its search index in the background (:mod:`.index_health`): a
 damaged index shows a warning banner on the page. "Search as the agent…" (:mod:`.agent_search`)
 shows what the agent's own ``memory_search`` would return beside the table.
@@ -31,10 +39,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import shiboken6
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence, QUndoCommand, QUndoStack
+from PySide6.QtCore import (
+    QEvent,
+    QItemSelection,
+    QItemSelectionModel,
+    QModelIndex,
+    QObject,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QHBoxLayout,
     QHeaderView,
     QMessageBox,
@@ -70,6 +88,7 @@ from memory_desk.ui.observations.query import Query, QueryResult, QueryRunner
 from memory_desk.ui.observations.topic import TopicAction, ask_topic_choice
 from memory_desk.ui.observations.write_banner import WriteWaitBanner
 from memory_desk.ui.observations.write_runner import Outcome, WriteRunner
+from memory_desk.ui.undo_focus import has_own_undo
 
 COLUMN_WIDTHS: dict[Column, int] = {
     Column.ID: 64,
@@ -152,7 +171,10 @@ class ObservationsPage(QWidget):
 
         self.filters.search_changed.connect(self._on_query_changed)
         self.filters.filters_changed.connect(self._on_query_changed)
-        self.filters.search.returnPressed.connect(self._focus_table)
+        self.filters.search.returnPressed.connect(self.open_detail)
+        self.filters.navigate_requested.connect(self._navigate_table)
+        self.table.installEventFilter(self)
+        self.detail.content_view.installEventFilter(self)
         self.model.fetch_failed.connect(self.error_raised, Qt.ConnectionType.QueuedConnection)
         self.table.horizontalHeader().sortIndicatorChanged.connect(self._on_sort_changed)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_changed)
@@ -179,6 +201,7 @@ class ObservationsPage(QWidget):
         table.setWordWrap(False)
         table.setTextElideMode(Qt.TextElideMode.ElideRight)
         table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        table.setTabKeyNavigation(False)  # rows are the unit here: Tab leaves the table
         table.setItemDelegateForColumn(Column.TYPE, TypeBadgeDelegate(table))
         # The header would scan every row to draw its "column selected" state (a million
         # flags() calls after Ctrl+A on 100,000 rows); its own, always empty, selection
@@ -201,7 +224,8 @@ class ObservationsPage(QWidget):
         return table
 
     def _build_actions(self) -> None:
-        """Row actions: shortcuts work while the table has focus; the buttons work anywhere."""
+        """Row actions: their shortcuts work wherever the focus is on this page (the page is
+        hidden when another one is current, and so are its shortcuts)."""
         self.pin_action = self._table_action(
             "Pin", "Ctrl+P", "Pin or unpin the selected observations", self.on_pin
         )
@@ -224,6 +248,7 @@ class ObservationsPage(QWidget):
             self.on_delete,
         )
         find = QAction("Find", self)
+        find.setWhatsThis("Go to the search box")
         find.setShortcut(QKeySequence.StandardKey.Find)
         find.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         find.triggered.connect(self._focus_search)
@@ -245,22 +270,30 @@ class ObservationsPage(QWidget):
         action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         action.setToolTip(f"{tip} ({sequence.toString(QKeySequence.SequenceFormat.NativeText)})")
         action.triggered.connect(slot)
-        self.table.addAction(action)
+        self.table.addAction(action)  # its context menu
+        self.addAction(action)  # its shortcut, from the search box or the detail too
         return action
 
     def _build_layout(self) -> None:
         buttons = QHBoxLayout()
         buttons.setContentsMargins(0, 0, 0, 0)
+        row: list[QWidget] = []
         for action, name in (
             (self.pin_action, "pinButton"),
             (self.forget_action, "forgetButton"),
             (self.restore_action, "restoreButton"),
             (self.edit_action, "editButton"),
         ):
-            buttons.addWidget(self._button(action, name))
+            row.append(self._button(action, name))
+            buttons.addWidget(row[-1])
         buttons.addStretch(1)
-        buttons.addWidget(self._button(self.agent_search_action, "agentSearchButton"))
-        buttons.addWidget(self._button(self.delete_action, "deleteButton"))
+        for action, name in (
+            (self.agent_search_action, "agentSearchButton"),
+            (self.delete_action, "deleteButton"),
+        ):
+            row.append(self._button(action, name))
+            buttons.addWidget(row[-1])
+        self._set_tab_order(row)
 
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setObjectName("observationsSplitter")
@@ -279,6 +312,15 @@ class ObservationsPage(QWidget):
         layout.addWidget(self.filters)
         layout.addLayout(buttons)
         layout.addWidget(splitter, 1)
+
+    def _set_tab_order(self, buttons: list[QWidget]) -> None:
+        """Tab follows the page as it reads: search and filters, the buttons below them, the
+        table, then the detail (the buttons were built last, so Qt would put them last)."""
+        f = self.filters
+        chain = [f.search, f.type_button, f.project, f.scope, f.pinned_only, f.show_forgotten]
+        chain += [*buttons, self.table, self.detail.content_view]
+        for first, second in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(first, second)
 
     def _button(self, action: QAction, name: str) -> QToolButton:
         button = QToolButton(self)
@@ -469,12 +511,27 @@ class ObservationsPage(QWidget):
         arrived = [oid for oid in ids if self.model.row_of(oid) < 0]
         anchor = self._top_id()
         offset = 0 if anchor is None else self.table.rowViewportPosition(self.model.row_of(anchor))
+        current = self._current_id()
+        before = self.model.ids() if current is not None else []
         if not self.model.apply_ids(ids):
             self._show_new_query(ids)
-            return arrived
-        if anchor is not None:
+        elif anchor is not None:
             self._keep_on_screen(anchor, offset)
+        if current is not None and self.model.row_of(current) < 0:
+            self._go_on_from(current, before)
         return arrived
+
+    def _go_on_from(self, gone: int, before: list[int]) -> None:
+        """The current row left the view: the first row below it that is still shown becomes
+        current and selected (else the nearest above), as a mail client goes on to the next
+        message. Qt alone would move to the row above and leave nothing selected."""
+        row = before.index(gone) if gone in before else -1
+        if row < 0:
+            return
+        for index in [*range(row + 1, len(before)), *range(row - 1, -1, -1)]:
+            if self.model.row_of(before[index]) >= 0:
+                self._select_ids([before[index]], before[index])
+                return
 
     def _keep_on_screen(self, anchor: int, offset: int) -> None:
         """Scroll so that ``anchor`` is again ``offset`` pixels from the top of the viewport."""
@@ -611,10 +668,57 @@ class ObservationsPage(QWidget):
         self.filters.search.setFocus()
         self.filters.search.selectAll()
 
-    def _focus_table(self) -> None:
-        self.table.setFocus()
+    def _make_a_row_current(self) -> None:
         if not self.table.currentIndex().isValid() and self.model.rowCount() > 0:
             self.table.selectRow(0)
+
+    def open_detail(self) -> None:
+        """Return, in the search box or the table: read the current row in the detail pane
+        (its text takes the focus, so the arrows scroll it; Esc goes back to the table)."""
+        self._make_a_row_current()
+        if self.detail.is_editing:
+            self.detail.start_edit()  # the form is open: Return goes on with it
+        elif self.detail.shown is not None:
+            self.detail.content_view.setFocus()
+
+    def key_help(self) -> list[tuple[str, str]]:
+        """Keys this page handles in its own widgets (not actions), for Help ▸ Keyboard
+        shortcuts; kept beside the code that handles them."""
+        return [
+            ("Up, Down, Page Up, Page Down", "Move in the table from the search box"),
+            ("Return", "Read the current observation (from the search box or the table)"),
+            ("Esc", "Clear the search (in the search box)"),
+            ("Esc", "Go back to the table (in the observation's text)"),
+        ]
+
+    def _navigate_table(self, key: int, modifiers: Qt.KeyboardModifier) -> None:
+        """Up/Down (and pages) typed in the search box move the table's current row, as if
+        pressed in the table: the focus stays in the search box."""
+        if self.model.rowCount() == 0:
+            return
+        event = QKeyEvent(QEvent.Type.KeyPress, key, modifiers)
+        QApplication.sendEvent(self.table, event)
+        self._make_a_row_current()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        """Return in the table reads the row; Esc in the detail's text goes back to the table."""
+        if event.type() == QEvent.Type.KeyPress:
+            key = event.key()
+            no_modifier = event.modifiers() in (
+                Qt.KeyboardModifier.NoModifier,
+                Qt.KeyboardModifier.KeypadModifier,
+            )
+            if (
+                watched is self.table
+                and no_modifier
+                and key in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            ):
+                self.open_detail()
+                return True
+            if watched is self.detail.content_view and key == Qt.Key.Key_Escape:
+                self.table.setFocus()
+                return True
+        return super().eventFilter(watched, event)
 
     # -- action states --------------------------------------------------------------------------
 
@@ -669,7 +773,10 @@ class ObservationsPage(QWidget):
         if not rows:
             return
         pinned = not all(o.pinned for o in rows.values())
-        PinCommand(self, self._store, list(rows), pinned).start()
+        leaving = not pinned and self.filters.pinned_only.isChecked()
+        after = self._row_after(list(rows)) if leaving else None
+        command = PinCommand(self, self._store, list(rows), pinned)
+        command.start(then=lambda: self._after_triage(command.written, after))
 
     def on_forget(self) -> None:
         if self._still_writing():
@@ -696,7 +803,8 @@ class ObservationsPage(QWidget):
             RestoreCommand(self, self._store, forgotten).start()
 
     def _after_triage(self, written: bool, after: int | None) -> None:
-        """Rows that leave the view (forgotten while forgotten rows are hidden, or deleted):
+        """Rows that leave the view (forgotten while forgotten rows are hidden, unpinned
+        under "Pinned only", or deleted):
         once the write is done, ``after``, the row below them when it was asked for, becomes
         current and selected (with the query's next answer, which the write triggered), so
         that a person triaging with the keyboard goes on with the next press."""
@@ -894,8 +1002,14 @@ class ObservationsPage(QWidget):
             self._retrying_save = False  # nothing was left to save
 
     def _on_edit_finished(self) -> None:
+        """The form closed: when it had the focus (now on a hidden widget, or none), the
+        table takes it back, where F2 opened the form."""
+        focus = QApplication.focusWidget()
+        lost = focus is None or not focus.isVisible() or self.detail.isAncestorOf(focus)
         self._show_current()
         self._update_actions()
+        if lost and self.isVisible():
+            self.table.setFocus()
 
     # -- what commands call (WriteHost) ---------------------------------------------------------
 
@@ -945,6 +1059,15 @@ class ObservationsPage(QWidget):
             return  # the refresh that follows reports it
         if fresh is not None:
             self.detail.rebase(fresh)
+
+    def undo_keys(self) -> str:
+        """How the person undoes from where they are now, for messages that say so: Ctrl+Z
+        reaches the undo stack unless the focused field has its own text to undo."""
+        if has_own_undo(QApplication.focusWidget()):
+            return "Edit ▸ Undo"
+        return QKeySequence(QKeySequence.StandardKey.Undo).toString(
+            QKeySequence.SequenceFormat.NativeText
+        )
 
     def report_error(self, message: str) -> None:
         self._last_error = message

@@ -146,6 +146,7 @@ class PersonaPage(QWidget):
 
         self.button_row = QHBoxLayout()
         self._build_actions()
+        self._set_tab_order()
 
         left = QWidget(self)
         left_layout = QVBoxLayout(left)
@@ -210,6 +211,7 @@ class PersonaPage(QWidget):
             if keys:
                 shortcut = QShortcut(QKeySequence(keys), self)
                 shortcut.activated.connect(button.click)
+                shortcut.setWhatsThis(tip)  # Help ▸ Keyboard shortcuts lists it
                 text = shortcut.key().toString(QKeySequence.SequenceFormat.NativeText)
                 button.setToolTip(f"{tip} ({text})")
             else:
@@ -218,10 +220,21 @@ class PersonaPage(QWidget):
         forget_key = QShortcut(QKeySequence.StandardKey.Delete, self.list)
         forget_key.setContext(Qt.ShortcutContext.WidgetShortcut)
         forget_key.activated.connect(self.buttons["personaForget"].click)
+        forget_key.setWhatsThis("Forget the entry (in the list)")
         find = QShortcut(QKeySequence.StandardKey.Find, self)
         find.activated.connect(self.filter.setFocus)
+        find.setWhatsThis("Filter entries")
         focus_list = QShortcut(QKeySequence("Ctrl+L"), self)
         focus_list.activated.connect(self.list.setFocus)
+        focus_list.setWhatsThis("Go to the entry list")
+
+    def _set_tab_order(self) -> None:
+        """Tab follows the page as it reads: the filter, the list, the entry's buttons above
+        the editor, then its fields (the buttons were built after the editor, so Qt would put
+        them after the body, which keeps Tab for itself)."""
+        chain = [self.filter, self.list, *self.buttons.values(), self.editor.name]
+        for first, second in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(first, second)
 
     # -- the page contract ------------------------------------------------------------------------
 

@@ -1,0 +1,106 @@
+"""Help ▸ Keyboard shortcuts: every shortcut of the window, read from the window itself.
+
+The list is built each time it opens from the window's ``QAction``s and ``QShortcut``s (and
+the few keys a page handles in its own widgets, which it describes with ``key_help()``), so
+it cannot drift from what the keys really do.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QStackedWidget,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+EVERYWHERE = "Everywhere"
+# Where a page's keys work, by the page's object name (an unknown page shows its name).
+PAGE_TITLES = {"observationsPage": "Observations", "personaPage": "Memory of the person"}
+_NATIVE = QKeySequence.SequenceFormat.NativeText
+
+
+def collect_shortcuts(window: QWidget) -> list[tuple[str, str, str]]:
+    """(where, keys, what) for every shortcut of ``window``, sorted, without repeats."""
+    pages = window.findChild(QStackedWidget, "pages")
+    rows: set[tuple[str, str, str]] = set()
+    for action in window.findChildren(QAction):
+        keys = ", ".join(k.toString(_NATIVE) for k in action.shortcuts() if not k.isEmpty())
+        if keys:
+            rows.add((_where(action, pages), keys, _action_text(action)))
+    for shortcut in window.findChildren(QShortcut):
+        keys = ", ".join(k.toString(_NATIVE) for k in shortcut.keys() if not k.isEmpty())  # noqa: SIM118 (a Qt call)
+        if keys:
+            what = shortcut.whatsThis() or shortcut.objectName() or "(undescribed)"
+            rows.add((_where(shortcut, pages), keys, what))
+    if pages is not None:
+        for index in range(pages.count()):
+            page = pages.widget(index)
+            key_help = getattr(page, "key_help", None)
+            if key_help is not None:
+                where = PAGE_TITLES.get(page.objectName(), page.objectName())
+                rows.update((where, keys, what) for keys, what in key_help())
+    order = {EVERYWHERE: 0, **{title: n + 1 for n, title in enumerate(PAGE_TITLES.values())}}
+    return sorted(rows, key=lambda row: (order.get(row[0], 99), row[0], row[2].lower()))
+
+
+def _action_text(action: QAction) -> str:
+    """What the action does: its "What's this" when set (an action whose text changes, like
+    Undo's), else its menu text without mnemonics, tab or trailing ellipsis."""
+    if action.whatsThis():
+        return action.whatsThis()
+    text = action.text().split("\t")[0].replace("&&", "\0").replace("&", "").replace("\0", "&")
+    return text.rstrip("…").rstrip(".") or action.objectName()
+
+
+def _where(item: QObject, pages: QStackedWidget | None) -> str:
+    """The page an action or shortcut belongs to (its parent inside one), else everywhere."""
+    node = item.parent()
+    while node is not None and pages is not None:
+        if isinstance(node, QWidget) and node.parentWidget() is pages:
+            return PAGE_TITLES.get(node.objectName(), node.objectName())
+        node = node.parent()
+    return EVERYWHERE
+
+
+class ShortcutsDialog(QDialog):
+    """A list of keys, what they do and where they work; not modal, so it can stay open."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("shortcutsDialog")
+        self.setWindowTitle("Keyboard shortcuts")
+        self.resize(620, 560)
+        self.list = QTreeWidget(self)
+        self.list.setObjectName("shortcutsList")
+        self.list.setHeaderLabels(["Keys", "Does", "Where"])
+        self.list.setRootIsDecorated(False)
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.list.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.list.header().setStretchLastSection(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(buttons)
+
+    def fill_from(self, window: QWidget) -> None:
+        """Read the window's shortcuts again (a page may have gained some since)."""
+        self.list.clear()
+        for where, keys, what in collect_shortcuts(window):
+            item = QTreeWidgetItem(self.list, [keys, what, where])
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+
+    def rows(self) -> list[tuple[str, str, str]]:
+        """(keys, does, where) as shown, for tests and accessibility checks."""
+        return [
+            tuple(self.list.topLevelItem(i).text(c) for c in range(3))
+            for i in range(self.list.topLevelItemCount())
+        ]
