@@ -1,15 +1,14 @@
-"""The main window: a sidebar of memory sources, one page per kind of store, one undo stack."""
+"""The main window: it arranges the sidebar of memory sources, one page per kind of store, the
+menus and the status bar; the sources themselves live in a SourceRegistry."""
 
 from __future__ import annotations
 
-import json
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -21,61 +20,48 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
-    QHeaderView,
     QLabel,
     QMainWindow,
     QMessageBox,
     QSplitter,
     QStackedWidget,
     QToolButton,
-    QTreeWidget,
-    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from memory_desk import __version__
 from memory_desk.core import StoreError
-from memory_desk.core.observations import ObservationStore, Totals
-from memory_desk.core.persona import PersonaFolder
 from memory_desk.ui import settings as settings_module
-from memory_desk.ui.live import MODE_POLLING, DatabaseWatcher, FolderWatcher
+from memory_desk.ui.live import MODE_POLLING, FolderWatcher
 from memory_desk.ui.message_bar import MessageBar
 from memory_desk.ui.observations.page import ObservationsPage
 from memory_desk.ui.persona.page import PersonaPage
-from memory_desk.ui.plain import as_shown, from_shown
+from memory_desk.ui.plain import as_shown
 from memory_desk.ui.shortcuts import ShortcutsDialog
+from memory_desk.ui.sources.registry import (
+    Source,
+    SourceRegistry,
+    added_folders,
+    alisio_info,
+    file_id,
+    folder_label,
+)
+from memory_desk.ui.sources.sidebar import SourceSidebar
 from memory_desk.ui.undo_focus import UndoKeyRouter
 from memory_desk.ui.welcome import WelcomePage
 
 if TYPE_CHECKING:
     from memory_desk.demo import Demo
-    from memory_desk.locate import AlisioLocation
 
-SOURCE_ROLE = Qt.ItemDataRole.UserRole
-SOURCES_REFRESH_MS = 5000
-
-
-@dataclass
-class Source:
-    """One store shown in the sidebar; the store object is opened once and kept."""
-
-    kind: str  # "db" or "persona"
-    path: Path
-    label: str
-    store: object | None = None
-    found: bool = False  # found by locate (so it may vanish), rather than opened by the person
-    info: dict = field(default_factory=dict)
-    watcher: DatabaseWatcher | None = None  # for a database
-    watch_key: str = ""  # for a persona folder: the FolderWatcher's key
-    file_id: tuple[int, int] | None = None  # for a database: the file its connection reads
+__all__ = ["MainWindow", "Source", "alisio_info", "file_id", "folder_label"]
 
 
 class MainWindow(QMainWindow):
-    """Hosts the pages; owns the undo stack, the message bar, the sources and the status bar.
+    """Arranges the pages, the menus and the sidebar; owns the undo stack and the message bar.
 
-    Pages report through signals (``status_changed``, ``error_raised``, ``info_raised``);
-    the window never reaches into a page's widgets.
+    Pages report through signals (``status_changed``, ``error_raised``, ``info_raised``) and
+    the sources through the registry's; the window never reaches into a page's widgets.
     """
 
     def __init__(self) -> None:
@@ -86,8 +72,6 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self._demo_dir: tempfile.TemporaryDirectory | None = None
         self._demo: Demo | None = None
-        self._sources: list[Source] = []
-        self._locating = False
         self._shut_down = False
 
         self.undo_stack = QUndoStack(self)
@@ -104,31 +88,10 @@ class MainWindow(QMainWindow):
         self._undo_keys = UndoKeyRouter(self)  # Ctrl+Z from a field with nothing to undo
 
         self.message_bar = MessageBar(self)
-        self.sources = QTreeWidget(self)
-        self.sources.setObjectName("sourcesList")
-        self.sources.setColumnCount(2)
-        self.sources.setHeaderHidden(True)
-        self.sources.setRootIsDecorated(False)
-        self.sources.setIndentation(12)
-        self.sources.setMinimumWidth(200)
-        self.sources.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.sources.header().setStretchLastSection(False)
-        self.sources.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.sources.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        self._db_group = self._add_group("Alisio observations")
-        self._persona_group = self._add_group("Memory of the person")
-        self.source_info = QLabel(self)
-        self.source_info.setObjectName("sourceInfo")
-        self.source_info.setTextFormat(Qt.TextFormat.PlainText)  # paths and messages, not HTML
-        self.source_info.setWordWrap(True)
-        self.source_info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.source_info.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.source_info.setStyleSheet("QLabel { color: palette(mid); padding: 4px; }")
-        sidebar = QWidget(self)
-        sidebar_layout = QVBoxLayout(sidebar)
-        sidebar_layout.setContentsMargins(0, 0, 0, 0)
-        sidebar_layout.addWidget(self.sources, 1)
-        sidebar_layout.addWidget(self.source_info)
+        self.registry = SourceRegistry(self)
+        self.sidebar = SourceSidebar(self)
+        self.sources = self.sidebar.tree
+        self.source_info = self.sidebar.info
 
         self.pages = QStackedWidget(self)
         self.pages.setObjectName("pages")
@@ -137,19 +100,10 @@ class MainWindow(QMainWindow):
         self.persona_page = PersonaPage(self.undo_stack, self)
         for page in (self.welcome_page, self.observations_page, self.persona_page):
             self.pages.addWidget(page)
-        self.welcome_page.demo_requested.connect(self.open_demo)
-        self.welcome_page.open_database_requested.connect(self.on_open_database)
-        self.welcome_page.open_folder_requested.connect(self.on_open_folder)
-
-        for page in (self.observations_page, self.persona_page):
-            page.error_raised.connect(self.message_bar.show_error)
-            page.info_raised.connect(self.message_bar.show_info)
-        self.observations_page.status_changed.connect(self._on_observations_status)
-        self.persona_page.status_changed.connect(self._on_persona_status)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("mainSplitter")
-        self.splitter.addWidget(sidebar)
+        self.splitter.addWidget(self.sidebar)
         self.splitter.addWidget(self.pages)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([230, 1050])
@@ -170,36 +124,55 @@ class MainWindow(QMainWindow):
         self.live_indicator.setCheckable(True)
         self.live_indicator.setChecked(True)
         self.live_indicator.setAutoRaise(True)
-        self.live_indicator.toggled.connect(self.set_live)
         self.statusBar().addPermanentWidget(self.live_indicator)
-        self._last_change: float | None = None
 
-        self.folder_watcher = FolderWatcher(self)
-        self.folder_watcher.paths_changed.connect(self._on_paths_changed)
-        self.folder_watcher.rescan_needed.connect(lambda key: self._on_paths_changed(key, []))
-        self.folder_watcher.mode_changed.connect(lambda _mode: self._show_live_state())
-        self.folder_watcher.error.connect(self.message_bar.show_error)
-        self._show_live_state()
-        self.persona_page.file_written.connect(self._on_own_write)
+        # Each page's status text and last message are its own: shown while it is current,
+        # kept for when it comes back (see _on_page_changed).
+        self._page_status: dict[QWidget, str] = {}
+        self._waiting_messages: dict[QWidget, tuple[str, str]] = {}
+        self._bar_message: tuple[QWidget, str, str] | None = None  # (page, kind, text)
+        self._shown_page: QWidget | None = None
 
         self._build_menus()
-        self.sources.currentItemChanged.connect(self._on_source_changed)
+        self._connect_signals()
+        self._show_live_state()
         self.pages.setCurrentWidget(self.welcome_page)
+        self._on_page_changed(self.pages.currentIndex())
 
-        self._sources_timer = QTimer(self)
-        self._sources_timer.setInterval(SOURCES_REFRESH_MS)
-        self._sources_timer.timeout.connect(lambda: self.refresh_sources(recount=False))
+    def _connect_signals(self) -> None:
+        """Every wire between the sources, the sidebar, the pages and the window, in one place."""
+        self.welcome_page.demo_requested.connect(self.open_demo)
+        self.welcome_page.open_database_requested.connect(self.on_open_database)
+        self.welcome_page.open_folder_requested.connect(self.on_open_folder)
+        for page in (self.observations_page, self.persona_page):
+            page.error_raised.connect(lambda text, p=page: self._on_page_message(p, "error", text))
+            page.info_raised.connect(lambda text, p=page: self._on_page_message(p, "info", text))
+        self.observations_page.status_changed.connect(self._on_observations_status)
+        self.persona_page.status_changed.connect(self._on_persona_status)
+        self.persona_page.file_written.connect(self.registry.expect_own_write)
+        self.pages.currentChanged.connect(self._on_page_changed)
+
+        self.registry.added.connect(self._on_source_added)
+        self.registry.changed.connect(self._on_source_written)
+        self.registry.presence_checked.connect(self.sidebar.mark_presence)
+        self.registry.replacing.connect(self._on_source_replacing)
+        self.registry.replaced.connect(self._on_source_replaced)
+        self.registry.live_changed.connect(self._show_live_state)
+        self.registry.error.connect(self.message_bar.show_error)
+        self.registry.info.connect(self.message_bar.show_info)
+        self.sidebar.current_changed.connect(self._on_source_changed)
+        self.live_indicator.toggled.connect(self.set_live)
+
+    @property
+    def folder_watcher(self) -> FolderWatcher:
+        """The registry's folder watcher (its mode says whether events or polling)."""
+        return self.registry.folder_watcher
+
+    @property
+    def _sources(self) -> list[Source]:
+        return self.registry.sources()
 
     # -- building -----------------------------------------------------------------------------
-
-    def _add_group(self, title: str) -> QTreeWidgetItem:
-        item = QTreeWidgetItem(self.sources, [title, ""])
-        item.setFlags(Qt.ItemFlag.ItemIsEnabled)
-        font = item.font(0)
-        font.setBold(True)
-        item.setFont(0, font)
-        item.setExpanded(True)
-        return item
 
     def _action(self, name: str, text: str, shortcut, slot, tip: str) -> QAction:
         action = QAction(text, self)
@@ -316,74 +289,33 @@ class MainWindow(QMainWindow):
         )
 
     def _build_entry_menu(self) -> None:
-        """The persona page's buttons as a menu that names their shortcuts.
-
-        The page's own QShortcuts press the buttons; giving these actions the same keys
-        would make every shortcut ambiguous, so the menu only shows them (after a tab).
-        """
+        """The persona page's own entry actions (the page enables them)."""
         menu = self.menuBar().addMenu("E&ntry")
         menu.setObjectName("entryMenu")
-        entries: list[tuple[QAction, QWidget]] = []
-        for name, button in self.persona_page.buttons.items():
-            tip = button.toolTip()
-            keys = tip[tip.rfind("(") + 1 : -1] if tip.endswith(")") else ""
-            action = QAction(f"{button.text()}\t{keys}" if keys else button.text(), self)
-            action.setObjectName(f"{name}Action")
-            action.setStatusTip(tip)
-            action.triggered.connect(button.click)
+        for action in self.persona_page.entry_actions.values():
             menu.addAction(action)
-            entries.append((action, button))
-
-        def sync() -> None:
-            on_page = self.pages.currentWidget() is self.persona_page
-            for action, button in entries:
-                action.setEnabled(on_page and button.isEnabled())
-
-        menu.aboutToShow.connect(sync)
 
     # -- opening sources ----------------------------------------------------------------------
 
     def open_database(self, path: Path, *, found: bool = False, info: dict | None = None) -> bool:
         """Open an Alisio memory database and show it; False (with a message) if it cannot be."""
-        path = Path(path).expanduser().absolute()
-        existing = self._find_source("db", path)
-        if existing is not None:
-            self._select(existing)
-            return True
-        try:
-            store = ObservationStore(path)
-        except StoreError as exc:
-            self.message_bar.show_error(str(exc))
+        known = self.registry.find("db", path) is not None
+        source = self.registry.open_database(path, found=found, info=info)
+        if source is None:
             return False
-        for warning in store.warnings:
-            self.message_bar.show_info(warning)
-        label = path.name if path.name != "memory.sqlite" else f"{path.parent.name}/{path.name}"
-        source = Source("db", path, label, store, found, dict(info or {}), file_id=store.identity)
-        self._add_source(source)
-        if not found or self.sources.currentItem() is None:
-            self._select(source)
+        if known or not found:
+            self.sidebar.select(source)
         return True
 
     def open_persona_folder(
         self, path: Path, *, label: str | None = None, found: bool = False
     ) -> bool:
         """Open an agent's memory folder and show it; False (with a message) if it cannot be."""
-        path = Path(path).expanduser().absolute()
-        existing = self._find_source("persona", path)
-        if existing is not None:
-            if not found:
-                self._select(existing)
-            return True
-        try:
-            folder = PersonaFolder(path, trash_limits=settings_module.trash_limits())
-        except StoreError as exc:
-            self.message_bar.show_error(str(exc))
+        source = self.registry.open_persona_folder(path, label=label, found=found)
+        if source is None:
             return False
-        folder.tidy()  # what a killed Memory Desk left in it; keeps the trash within limits
-        source = Source("persona", path, label or folder_label(path), folder, found)
-        self._add_source(source)
-        if not found or self.sources.currentItem() is None:
-            self._select(source)
+        if not found:
+            self.sidebar.select(source)
         return True
 
     def open_demo(self) -> bool:
@@ -412,136 +344,58 @@ class MainWindow(QMainWindow):
     def open_found_sources(self) -> bool:
         """Open what the agents keep on this machine; False when nothing was found."""
         self.refresh_sources()
-        self._sources_timer.start()
-        return bool(self._sources)
+        self.registry.start_checking()
+        return bool(self.registry.sources())
 
     def refresh_sources(self, *, recount: bool = True) -> None:
         """Add stores that appeared, mark those that vanished, and (``recount``) update every
-        count. The periodic check does not recount: the watchers update a source's count when
-        it changes, and recounting a 5,000-entry folder every few seconds cost 4 % of a core
-        while idle."""
-        from memory_desk.locate import locate_alisio, locate_persona_folders
-
-        if self._locating:
-            return
-        self._locating = True
-        try:
-            alisio = locate_alisio()
-            info = alisio_info(alisio)
-            known = self._find_source("db", alisio.db_path)
-            if known is not None:
-                known.info = info  # the config may have changed since (plugin turned off)
-            elif alisio.exists:
-                self.open_database(alisio.db_path, found=True, info=info)
-            for location in locate_persona_folders(extra=self.added_folders()):
-                if not location.path.is_dir():
-                    continue  # an added folder that is gone: its sidebar row says so
-                self.open_persona_folder(location.path, label=location.label, found=True)
-        finally:
-            self._locating = False
-        if recount:
+        count (see SourceRegistry.refresh)."""
+        if self.registry.refresh(extra_folders=self.added_folders(), recount=recount) and recount:
             self.update_counts()
-        else:
-            self._check_presence()
 
-    def _check_presence(self) -> None:
-        """Cheap: mark sources that vanished or came back, reopen replaced databases."""
-        for group in (self._db_group, self._persona_group):
-            for row in range(group.childCount()):
-                item = group.child(row)
-                source = item.data(0, SOURCE_ROLE)
-                self._reopen_if_replaced(source)
-                if (item.text(1) == "gone") == source.path.exists():
-                    self._update_item(item, source)
-
-    def _add_source(self, source: Source) -> None:
-        self._watch(source)
-        self._sources.append(source)
+    def _on_source_added(self, source: Source) -> None:
+        """A new row; a source found by looking is shown when nothing else is."""
+        self.sidebar.add(source)
         self._show_live_state()
-        group = self._db_group if source.kind == "db" else self._persona_group
-        item = QTreeWidgetItem(group, [source.label, ""])
-        item.setToolTip(0, as_shown(str(source.path)))
-        item.setData(0, SOURCE_ROLE, source)
-        group.setExpanded(True)
-        self._update_item(item, source)
+        if source.found and self.sidebar.current() is None:
+            self.sidebar.select(source)
 
     # -- live reload ---------------------------------------------------------------------------
 
-    def _watch(self, source: Source) -> None:
-        """Follow the agents' writes to this source: data_version for a database, watchdog
-        for a folder. Both report through signals in the main thread."""
-        if source.kind == "db":
-            source.watcher = DatabaseWatcher(source.path, self, folder_watcher=self.folder_watcher)
-            source.watcher.changed.connect(lambda s=source: self._on_database_changed(s))
-            source.watcher.replaced.connect(
-                lambda message, s=source: self._on_database_replaced(s, message)
-            )
-            source.watcher.start()
-            if not self.is_live():
-                source.watcher.pause()
-        else:
-            source.watch_key = self.folder_watcher.watch(source.path)
-
     def is_live(self) -> bool:
-        return self.live_indicator.isChecked()
+        return self.registry.is_live()
 
     def set_live(self, live: bool) -> None:
         """Pause or resume live reload; resuming catches up with what changed meanwhile."""
         if self.live_indicator.isChecked() != live:
             self.live_indicator.setChecked(live)  # comes back here through toggled
             return
-        for source in self._sources:
-            if source.watcher is not None:
-                (source.watcher.resume if live else source.watcher.pause)()
+        self.registry.set_live(live)
         if live:
-            # A resumed DatabaseWatcher reports what was committed meanwhile by itself;
-            # folder events were dropped while paused, so the open folder is re-read.
             source = self.current_source()
             if source is not None and source.kind == "persona":
+                source.stale = False
                 self.persona_page.reload()
             self.update_counts()
         self._show_live_state()
 
-    def _on_own_write(self, path: str) -> None:
-        """The persona page just wrote (or removed) ``path``: its echo is not an agent's write."""
-        try:
-            content: bytes | None = Path(path).read_bytes()
-        except OSError:
-            content = None  # removed (forget, rename): expect the file to be gone
-        self.folder_watcher.expect_write(path, content)
-
-    def _on_database_changed(self, source: Source) -> None:
-        self._note_change()
-        if file_id(source.path) != source.file_id:
-            self._reopen_if_replaced(source)  # a database appeared where there was none
-            return
+    def _on_source_written(self, source: Source) -> None:
+        """An agent wrote to a source: the page showing it re-reads (its answer brings the
+        counts); a hidden one only gets its sidebar count, and a folder the persona page
+        still holds is read again when the person comes back."""
         if self.current_source() is source:
-            self.observations_page.refresh()  # its answer brings the counts
+            if source.kind == "db":
+                self.observations_page.refresh()
+            else:
+                self.persona_page.reload()
             return
-        item = self._item_for(source)
-        if item is not None:
-            self._update_item(item, source)
-
-    def _on_paths_changed(self, key: str, _paths: list) -> None:
-        if not self.is_live():
-            return
-        for source in self._sources:
-            if source.kind == "persona" and source.watch_key == key:
-                self._note_change()
-                if self.current_source() is source:
-                    self.persona_page.reload()  # its status brings the counts
-                    continue
-                item = self._item_for(source)
-                if item is not None:
-                    self._update_item(item, source)
-
-    def _note_change(self) -> None:
-        self._last_change = time.time()
-        self._show_live_state()
+        if source.kind == "persona":
+            source.stale = True
+        self.sidebar.recount(source)
 
     def _show_live_state(self) -> None:
         # Nothing open (the welcome page): there is nothing to follow, so say nothing.
-        self.live_indicator.setVisible(bool(self._sources))
+        self.live_indicator.setVisible(bool(self.registry.sources()))
         polling = self.folder_watcher.mode == MODE_POLLING
         if not self.is_live():
             text, tip = "⏸ Paused", "Live reload is paused: click to follow the agents again"
@@ -553,126 +407,41 @@ class MainWindow(QMainWindow):
                     f"\nFile events are not available here, so folders are polled: "
                     f"{self.folder_watcher.fallback_reason}"
                 )
-        if self._last_change is not None:
-            stamp = time.strftime("%H:%M:%S", time.localtime(self._last_change))
+        last_change = self.registry.last_change
+        if last_change is not None:
+            stamp = time.strftime("%H:%M:%S", time.localtime(last_change))
             text += f" · {stamp}"
             tip += f"\nLast change from disk at {stamp}"
         self.live_indicator.setText(text)
         self.live_indicator.setToolTip(as_shown(tip))
 
-    def _find_source(self, kind: str, path: Path) -> Source | None:
-        path = Path(path).expanduser().absolute()
-        for source in self._sources:
-            if source.kind == kind and source.path == path:
-                return source
-        return None
-
-    def _item_for(self, source: Source) -> QTreeWidgetItem | None:
-        for group in (self._db_group, self._persona_group):
-            for row in range(group.childCount()):
-                item = group.child(row)
-                if item.data(0, SOURCE_ROLE) is source:
-                    return item
-        return None
-
-    def _select(self, source: Source) -> None:
-        item = self._item_for(source)
-        if item is not None:
-            self.sources.setCurrentItem(item)
-
     def current_source(self) -> Source | None:
-        item = self.sources.currentItem()
-        return item.data(0, SOURCE_ROLE) if item is not None else None
+        return self.sidebar.current()
 
     # -- counts -------------------------------------------------------------------------------
 
     def update_counts(self) -> None:
-        for group in (self._db_group, self._persona_group):
-            for row in range(group.childCount()):
-                item = group.child(row)
-                source = item.data(0, SOURCE_ROLE)
-                self._reopen_if_replaced(source)
-                self._update_item(item, source)
-        self._show_source_info(self.current_source())
+        for source in self.registry.sources():
+            self.registry.reopen_if_replaced(source)
+        self.sidebar.update_all()
 
-    def _reopen_if_replaced(self, source: Source, message: str | None = None) -> None:
-        """Switch a database source to the file now at its path, or to none, when the path no
-        longer holds the file its store has open (deleted, moved, or replaced by a rename-over).
+    # -- a replaced database ----------------------------------------------------------------------
 
-        The same for a database opened by hand and one found: the old store's writes are
-        refused by the store itself (StoreReplaced); here the window says what happened and
-        the page shows what is there now. The old store and watcher close *before* the new
-        file is opened: until they do, the old file's ``-wal``/``-shm`` sit at the path's
-        names, and a new connection would read them as the new file's.
-        """
-        if source.kind != "db":
-            return
-        now = file_id(source.path)
-        if now == source.file_id:
-            return
-        had_file = source.file_id is not None
-        if message is None:
-            message = _what_happened(source.path, now, had_file=had_file)
-        shown = self.current_source() is source
-        if source.watcher is not None:
-            source.watcher.stop()
-            source.watcher.deleteLater()
-            source.watcher = None
-        if shown:
+    def _on_source_replacing(self, source: Source) -> None:
+        """The store is about to close: the page showing it lets go first."""
+        if self.current_source() is source:
             self.observations_page.set_store(None)
-        source.store.close()
-        source.file_id = None
-        store, problem = self._open_store_at(source.path) if now is not None else (None, None)
-        if store is not None:
-            source.store, source.file_id = store, store.identity
-        self._watch(source)
-        self._tell_switch(source, message, store, problem, had_file=had_file)
-        if shown:
+
+    def _on_source_replaced(self, source: Source, message: str, problem: str) -> None:
+        """The source reads the file now at its path (or none): the page shows that."""
+        if self.current_source() is source:
+            store = source.store if source.file_id is not None else None
             self.observations_page.set_store(store)
             if store is None:
                 self.observations_page.index_banner.show_problem(
                     problem or f"{message}. Nothing is shown until a database is at that path."
                 )
-        item = self._item_for(source)
-        if item is not None:
-            self._update_item(item, source)
-
-    def _open_store_at(self, path: Path) -> tuple[ObservationStore | None, str | None]:
-        try:
-            return ObservationStore(path), None
-        except StoreError as exc:
-            return None, str(exc)
-
-    def _tell_switch(
-        self,
-        source: Source,
-        message: str,
-        store: ObservationStore | None,
-        problem: str | None,
-        *,
-        had_file: bool,
-    ) -> None:
-        """Say what happened to the file and what the page shows now."""
-        if store is not None and not had_file:
-            self.message_bar.show_info(f"{message}: showing it")
-        elif store is not None:
-            self.message_bar.show_error(
-                f"{message}. Memory Desk now shows the file that is there now; nothing you"
-                " do from now on goes to the old one."
-            )
-        elif problem is not None:
-            self.message_bar.show_error(
-                f"{message}. The file there now cannot be opened: {problem}"
-            )
-        elif had_file:
-            self.message_bar.show_error(
-                f"{message}. Nothing is shown for {source.label} until a database is at that"
-                " path again; if it was moved, open it from its new place (File ▸ Open database)."
-            )
-
-    def _on_database_replaced(self, source: Source, message: str) -> None:
-        """The watcher saw the path lose the open file: switch now, not at the next count."""
-        self._reopen_if_replaced(source, message)
+        self.sidebar.recount(source)
 
     def check_database(self) -> None:
         """Tools ▸ Check database: check the shown database again (quick_check and the search
@@ -681,95 +450,40 @@ class MainWindow(QMainWindow):
         if source is None or source.kind != "db":
             self.message_bar.show_info("Open an Alisio database to check it")
             return
-        self._reopen_if_replaced(source)
+        self.registry.reopen_if_replaced(source)
         self.show_page("observations")
         self.observations_page.check_database()
         self.message_bar.show_info(f"Checking {source.path} …")
 
-    def _update_item(
-        self,
-        item: QTreeWidgetItem,
-        source: Source,
-        *,
-        totals: Totals | None = None,
-        entries: list | None = None,
-    ) -> None:
-        """Show a source's counts; ``totals``/``entries`` when a page already has them."""
-        if not source.path.exists():
-            item.setText(1, "gone")
-            item.setToolTip(1, as_shown(f"{source.path} is no longer there"))
-            item.setForeground(0, self.palette().mid())
-            return
-        item.setForeground(0, self.palette().text())
-        try:
-            if source.kind == "db":
-                totals = totals or source.store.totals()
-                item.setText(1, f"{totals.live:,}")
-                item.setToolTip(
-                    1,
-                    f"{totals.live:,} live · {totals.forgotten:,} forgotten · "
-                    f"{totals.pinned:,} pinned",
-                )
-            else:
-                entries = source.store.entries() if entries is None else entries
-                problems = sum(1 for entry in entries if entry.problems)
-                item.setText(1, f"{len(entries)}" + (" ⚠" if problems else ""))
-                item.setToolTip(1, f"{len(entries)} entries · {problems} with problems")
-        except StoreError as exc:
-            item.setText(1, "!")
-            item.setToolTip(1, as_shown(str(exc)))
-        if self.current_source() is source:
-            self._show_source_info(source)
-
-    def _show_source_info(self, source: Source | None) -> None:
-        if source is None:
-            self.source_info.clear()
-            return
-        lines = [str(source.path)]
-        item = self._item_for(source)
-        if item is not None and item.toolTip(1):
-            lines.append(from_shown(item.toolTip(1)))  # the counts, or why there are none
-        if source.kind == "db":
-            versions = ", ".join(str(v) for v in sorted(source.store.schema_versions))
-            lines.append(f"Schema {versions}")
-            if source.info.get("demo"):
-                lines.append("Demo data in a temporary folder")
-            if source.info.get("config"):
-                lines.append(f"Config: {source.info['config']}")
-            if "enabled" in source.info and not source.info["enabled"]:
-                lines.append("The memory plugin is disabled in Alisio's config")
-            configured = source.info.get("configured", ())
-            for key, value in source.info.get("settings", {}).items():
-                default = "" if key in configured else " (default)"
-                # true/false as in the config file the person would edit, not Python's True
-                text = json.dumps(value) if isinstance(value, bool) else str(value)
-                lines.append(f"{key}: {text}{default}")
-            lines.extend(source.info.get("problems", []))
-        self.source_info.setText("\n".join(lines))
-
     # -- switching ----------------------------------------------------------------------------
 
-    def _on_source_changed(self, current: QTreeWidgetItem | None, previous) -> None:
-        source = current.data(0, SOURCE_ROLE) if current is not None else None
-        if source is None:
-            return
+    def _on_source_changed(self, source: Source, previous: Source | None) -> None:
         leaving_dirty_entry = (
             source.kind == "persona"
             and self.persona_page_folder() is not source.store
             and not self.persona_page.maybe_close()
         )
         if leaving_dirty_entry:
-            self.sources.blockSignals(True)
-            self.sources.setCurrentItem(previous)
-            self.sources.blockSignals(False)
+            self.sidebar.select(previous, quietly=True)
             return
         if source.kind == "db":
             self.observations_page.set_store(source.store)
             self.pages.setCurrentWidget(self.observations_page)
         else:
-            self.persona_page.set_folder(source.store)
+            self._show_folder(source)
             self.pages.setCurrentWidget(self.persona_page)
-        self._show_source_info(source)
+        self.sidebar.show_info(source)
+
+    def _show_folder(self, source: Source) -> None:
+        """Put the folder on the persona page; one the page already holds is read again when
+        the agents wrote to it while another source was shown (its events only updated the
+        sidebar's count then)."""
+        if self.persona_page_folder() is source.store:
+            if source.stale:
+                self.persona_page.reload()
+        else:
+            self.persona_page.set_folder(source.store)
+        source.stale = False
 
     def persona_page_folder(self):
         return getattr(self.persona_page, "folder", lambda: None)()
@@ -785,7 +499,7 @@ class MainWindow(QMainWindow):
             return
         for source in self._sources:
             if source.kind == kind:
-                self._select(source)
+                self.sidebar.select(source)
                 return
         page = self.observations_page if kind == "db" else self.persona_page
         self.pages.setCurrentWidget(page)
@@ -819,10 +533,7 @@ class MainWindow(QMainWindow):
 
     def added_folders(self) -> list[Path]:
         """Persona folders the person opened by hand: found again at every start."""
-        value = settings_module.app_settings().value("persona/added", [])
-        if isinstance(value, str):
-            value = [value]
-        return [Path(v) for v in value or []]
+        return added_folders()
 
     def add_persona_folder(self, path: Path) -> bool:
         """Open a folder the person picked or dropped, and remember it for the next start."""
@@ -892,27 +603,59 @@ class MainWindow(QMainWindow):
 
     # -- status -------------------------------------------------------------------------------
 
-    def _on_observations_status(self, text: str) -> None:
-        if self.pages.currentWidget() is self.observations_page:
+    def _on_page_changed(self, _index: int) -> None:
+        """Another page is in front: only its actions work, and the status text and message
+        shown are its own (a page's message waits for it while another page is current)."""
+        page = self.pages.currentWidget()
+        for each in (self.observations_page, self.persona_page):
+            each.set_current(each is page)
+        self.status_label.setText(self._page_status.get(page, ""))
+        left = self._shown_page
+        self._shown_page = page
+        if (
+            self._bar_message is not None
+            and self._bar_message[0] is left
+            and self.message_bar.isVisible()
+            and self.message_bar.text() == self._bar_message[2]
+        ):
+            self._waiting_messages[left] = self._bar_message[1:]
+            self.message_bar.hide()
+        self._bar_message = None
+        waiting = self._waiting_messages.pop(page, None)
+        if waiting is not None:
+            self._on_page_message(page, *waiting)
+
+    def _on_page_message(self, page: QWidget, kind: str, text: str) -> None:
+        """Show a page's message if the page is in front; otherwise keep it for its return."""
+        if self.pages.currentWidget() is not page:
+            self._waiting_messages[page] = (kind, text)
+            return
+        (self.message_bar.show_error if kind == "error" else self.message_bar.show_info)(text)
+        self._bar_message = (page, kind, text)
+
+    def _on_page_status(self, page: QWidget, text: str) -> None:
+        self._page_status[page] = text
+        if self.pages.currentWidget() is page:
             self.status_label.setText(text)
+
+    def _on_observations_status(self, text: str) -> None:
+        self._on_page_status(self.observations_page, text)
         self._update_current_item(totals=self.observations_page.totals)
 
     def _on_persona_status(self, text: str) -> None:
-        if self.pages.currentWidget() is self.persona_page:
-            self.status_label.setText(text)
+        self._on_page_status(self.persona_page, text)
         self._update_current_item(entries=self.persona_page.entries())
 
     def _update_current_item(self, **counted) -> None:
         """The page in front just counted its source: show those counts, query nothing."""
-        item = self.sources.currentItem()
-        source = item.data(0, SOURCE_ROLE) if item is not None else None
+        source = self.current_source()
         if source is None:
             return
         page_store = (
             self.observations_page.store if source.kind == "db" else self.persona_page.folder()
         )
         if page_store is source.store:
-            self._update_item(item, source, **counted)
+            self.sidebar.recount(source, **counted)
 
     # -- state --------------------------------------------------------------------------------
 
@@ -934,9 +677,9 @@ class MainWindow(QMainWindow):
         last = state.value("window/source")
         if last:
             kind, _, path = str(last).partition(":")
-            source = self._find_source(kind, Path(path))
+            source = self.registry.find(kind, Path(path))
             if source is not None:
-                self._select(source)
+                self.sidebar.select(source)
 
     def save_ui_state(self) -> None:
         state = settings_module.ui_state()
@@ -968,54 +711,10 @@ class MainWindow(QMainWindow):
         if self._shut_down:
             return
         self._shut_down = True
-        self._sources_timer.stop()
-        for source in self._sources:
-            if source.watcher is not None:
-                source.watcher.stop()
-        self.folder_watcher.stop()
+        self.registry.stop()
         self.observations_page.shutdown()
         self.persona_page.shutdown()
-        for source in self._sources:
-            close = getattr(source.store, "close", None)
-            if close is not None:
-                close()
+        self.registry.close_stores()
         if self._demo_dir is not None:
             self._demo_dir.cleanup()
             self._demo_dir = None
-
-
-def file_id(path: Path) -> tuple[int, int] | None:
-    """Which file is at ``path`` (device, inode); None when there is none."""
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return st.st_dev, st.st_ino
-
-
-def _what_happened(path: Path, now: tuple[int, int] | None, *, had_file: bool) -> str:
-    """The switch's reason when no watcher said it (a count or a presence check saw it)."""
-    if not had_file:
-        return f"A database appeared at {path}"
-    if now is None:
-        return f"{path} is no longer there: it was deleted, or moved elsewhere"
-    return f"{path} was replaced by another file (another program moved or copied one over it)"
-
-
-def alisio_info(alisio: AlisioLocation) -> dict:
-    """What the sidebar's info panel tells about an Alisio database found by locate."""
-    return {
-        "enabled": alisio.enabled,
-        "config": str(alisio.config_path) if alisio.config_path else "",
-        "settings": dict(alisio.settings),
-        "configured": sorted(alisio.configured),
-        "problems": list(alisio.problems),
-    }
-
-
-def folder_label(path: Path) -> str:
-    """``miyagi`` for ~/.miyagi/memory, ``miyagi (work)`` for ~/.miyagi/memory/work: the same
-    labels as the folders Memory Desk finds by itself."""
-    from memory_desk.locate import describe_folder
-
-    return describe_folder(Path(path).expanduser().absolute()).label

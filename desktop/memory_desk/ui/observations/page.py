@@ -49,7 +49,14 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QUndoCommand, QUndoStack
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QKeyEvent,
+    QKeySequence,
+    QUndoCommand,
+    QUndoStack,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -225,7 +232,11 @@ class ObservationsPage(QWidget):
 
     def _build_actions(self) -> None:
         """Row actions: their shortcuts work wherever the focus is on this page (the page is
-        hidden when another one is current, and so are its shortcuts)."""
+        hidden when another one is current, and so are its shortcuts). They sit in one group
+        that ``set_current`` switches off while another page is current, so the window's
+        Observation menu cannot act on rows the person does not see."""
+        self.page_actions = QActionGroup(self)
+        self.page_actions.setExclusionPolicy(QActionGroup.ExclusionPolicy.None_)
         self.pin_action = self._table_action(
             "Pin", "Ctrl+P", "Pin or unpin the selected observations", self.on_pin
         )
@@ -262,6 +273,7 @@ class ObservationsPage(QWidget):
         )
         self.agent_search_action.triggered.connect(self.on_agent_search)
         self.addAction(self.agent_search_action)
+        self.page_actions.addAction(self.agent_search_action)
 
     def _table_action(self, text: str, shortcut, tip: str, slot) -> QAction:
         action = QAction(text, self)
@@ -272,7 +284,14 @@ class ObservationsPage(QWidget):
         action.triggered.connect(slot)
         self.table.addAction(action)  # its context menu
         self.addAction(action)  # its shortcut, from the search box or the detail too
+        self.page_actions.addAction(action)
         return action
+
+    def set_current(self, current: bool) -> None:
+        """The window calls this when the page comes to the front (True) or leaves it: the
+        page's actions work only while it is current; each keeps its own enabled state, which
+        comes back with the page."""
+        self.page_actions.setEnabled(current)
 
     def _build_layout(self) -> None:
         buttons = QHBoxLayout()

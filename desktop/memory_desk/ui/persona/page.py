@@ -29,6 +29,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
     QKeySequence,
     QShortcut,
     QShowEvent,
@@ -202,6 +204,9 @@ class PersonaPage(QWidget):
             ("personaForget", "Forget", "", "Forget the entry; Ctrl+Z undoes it", self._forget),
         )
         self.buttons: dict[str, QPushButton] = {}
+        self.entry_actions: dict[str, QAction] = {}
+        self.page_actions = QActionGroup(self)
+        self.page_actions.setExclusionPolicy(QActionGroup.ExclusionPolicy.None_)
         for name, text, keys, tip, slot in spec:
             button = QPushButton(text, self)
             button.setObjectName(name)
@@ -216,6 +221,7 @@ class PersonaPage(QWidget):
                 button.setToolTip(f"{tip} ({text})")
             else:
                 button.setToolTip(f"{tip} (Delete in the list)")
+            self.entry_actions[name] = self._menu_action(name, button)
         self.button_row.addStretch(1)
         forget_key = QShortcut(QKeySequence.StandardKey.Delete, self.list)
         forget_key.setContext(Qt.ShortcutContext.WidgetShortcut)
@@ -227,6 +233,25 @@ class PersonaPage(QWidget):
         focus_list = QShortcut(QKeySequence("Ctrl+L"), self)
         focus_list.activated.connect(self.list.setFocus)
         focus_list.setWhatsThis("Go to the entry list")
+
+    def _menu_action(self, name: str, button: QPushButton) -> QAction:
+        """The button as an action for the window's Entry menu. The page's own QShortcuts
+        press the buttons; giving the action the same keys would make every shortcut
+        ambiguous, so the menu only shows them (after a tab). It follows the button's enabled
+        state and, through ``page_actions``, is off while another page is current."""
+        tip = button.toolTip()
+        keys = tip[tip.rfind("(") + 1 : -1] if tip.endswith(")") else ""
+        action = QAction(f"{button.text()}\t{keys}" if keys else button.text(), self)
+        action.setObjectName(f"{name}Action")
+        action.setStatusTip(tip)
+        action.triggered.connect(button.click)
+        self.page_actions.addAction(action)
+        return action
+
+    def set_current(self, current: bool) -> None:
+        """The window calls this when the page comes to the front (True) or leaves it: the
+        Entry menu acts only on the page the person sees."""
+        self.page_actions.setEnabled(current)
 
     def _set_tab_order(self) -> None:
         """Tab follows the page as it reads: the filter, the list, the entry's buttons above
@@ -840,6 +865,8 @@ class PersonaPage(QWidget):
             has_folder and on_disk and entry.link_target is None
         )
         self.buttons["personaForget"].setEnabled(has_folder and on_disk)
+        for name, action in self.entry_actions.items():
+            action.setEnabled(self.buttons[name].isEnabled())
 
     def _on_preview_due(self) -> None:
         # (one character more than the preview shows, so that it knows to say it is cut)
