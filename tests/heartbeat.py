@@ -17,6 +17,7 @@ class Heartbeat:
 
     def __init__(self, parent: QObject | None = None) -> None:
         self.longest = 0.0
+        self.gaps: list[float] = []  # every gap over 50 ms, in order
         self._last = time.perf_counter()
         self._timer = QTimer(parent)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -35,5 +36,8 @@ class Heartbeat:
 
     def _beat(self) -> None:
         now = time.perf_counter()
-        self.longest = max(self.longest, now - self._last)
+        gap = now - self._last
+        self.longest = max(self.longest, gap)
+        if gap > 0.050:
+            self.gaps.append(gap)
         self._last = now

@@ -33,6 +33,7 @@ pytest_plugins = ["window_fixture"]  # the open_window fixture
 
 HOLD_S = float(os.environ.get("MEMORY_DESK_HOLD_S", "10"))
 STALL_LIMIT_S = 0.100
+NOISE_LIMIT_S = 0.250
 TITLES = ("First note", "Second note", "Third note", "Fourth note", "Fifth note")
 
 # The agent in the middle of a long save: the plugin's connection holds the write lock
@@ -201,7 +202,10 @@ def test_pin_forget_and_edit_wait_for_the_agent_and_the_window_never_freezes(
 
     longest = heartbeat.stop()
     print(f"\nlongest event-loop stall with the lock held {HOLD_S:g} s: {longest * 1000:.1f} ms")
-    assert longest < STALL_LIMIT_S, f"the event loop stalled {longest * 1000:.0f} ms"
+    # A busy CI machine can deschedule the process once in 20 s; one such stray gap (under
+    # NOISE_LIMIT_S) is tolerated. The old synchronous writes froze for seconds at each write.
+    over = [round(gap * 1000) for gap in heartbeat.gaps if gap >= STALL_LIMIT_S]
+    assert longest < NOISE_LIMIT_S and len(over) <= 1, f"the event loop stalled {over} ms"
 
 
 # -- undo, failures, closing ---------------------------------------------------------------------
