@@ -49,21 +49,6 @@ def _select_row(view, row: int) -> None:
     view.setFocus()
 
 
-def _select_entry(view, name: str) -> None:
-    from PySide6.QtCore import QItemSelectionModel, Qt
-
-    model = view.model()
-    for row in range(model.rowCount()):
-        index = model.index(row, 0)
-        if index.data(Qt.ItemDataRole.UserRole) == name:
-            view.selectionModel().setCurrentIndex(
-                index,
-                QItemSelectionModel.SelectionFlag.ClearAndSelect
-                | QItemSelectionModel.SelectionFlag.Rows,
-            )
-            return
-
-
 def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else Path(__file__).resolve().parent
     out.mkdir(parents=True, exist_ok=True)
@@ -72,6 +57,7 @@ def main(argv: list[str]) -> int:
     from PySide6.QtWidgets import QAbstractItemView, QApplication, QWidget
 
     from memory_desk.app import configure_application, create_main_window
+    from memory_desk.selftest import select_entry
 
     app = QApplication.instance() or QApplication(["memory-desk"])
     configure_application(app)
@@ -103,7 +89,7 @@ def main(argv: list[str]) -> int:
         _wait(app, lambda: entries.model().rowCount() > 0)
         folder = window.current_source().store
         entry = next(e for e in folder.entries() if e.editable and e.agent_visible)
-        _select_entry(entries, entry.name)
+        select_entry(entries, entry.name)
         shoot(window, "persona.png")
         for extra in _PERSONA_SHOTS:
             extra(app, window, shoot)

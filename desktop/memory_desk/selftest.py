@@ -151,7 +151,7 @@ def _check_window(test: SelfTest) -> None:
         folder = window.current_source().store
         entries_view = window.findChild(QAbstractItemView, "personaList")
         entry = next(e for e in folder.entries() if e.editable and e.agent_visible)
-        _select_entry(entries_view, entry.name)
+        select_entry(entries_view, entry.name)
         body = window.findChild(QPlainTextEdit, "personaBody")
         test.wait(lambda: body.isEnabled() and body.toPlainText().strip() == entry.body)
         body.setPlainText(entry.body + "\n\nChecked by the self-test.")
@@ -168,7 +168,9 @@ def _check_window(test: SelfTest) -> None:
         window.shutdown()
 
 
-def _select_entry(view, name: str) -> None:
+def select_entry(view, name: str) -> None:
+    """Make the persona entry ``name`` current in ``view``, as a click would (also used by
+    docs/screenshots.py)."""
     from PySide6.QtCore import QItemSelectionModel, Qt
 
     model = view.model()
