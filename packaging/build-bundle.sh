@@ -43,6 +43,9 @@ if ! "$python" -c "import memory_desk.resources" 2>/dev/null; then
     "$python" -m pip install --quiet "$repo"
 fi
 
+# The spec bundles resources/ as it is in the checkout: compile the catalogues there first.
+"$python" "$repo/packaging/translations.py" release >/dev/null
+
 start=$(date +%s)
 "$python" -m PyInstaller --noconfirm --clean --log-level WARN \
     --distpath "$dist" --workpath "$work" "$repo/packaging/memory-desk.spec"

@@ -67,3 +67,32 @@ def no_unexpected_modal_dialog(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("getOpenFileName", "getExistingDirectory", "getSaveFileName"):
         monkeypatch.setattr(QFileDialog, name, staticmethod(refuse(f"QFileDialog.{name}")))
     monkeypatch.setattr(QDialog, "exec", refuse("QDialog.exec"))
+
+
+@pytest.fixture(autouse=True)
+def english_and_system_theme():
+    """A test that switches the language or the theme leaves English and the system theme."""
+    yield
+    from PySide6.QtWidgets import QApplication
+
+    if QApplication.instance() is None:
+        return
+    from memory_desk.ui import i18n, theme
+
+    if i18n.current_language() != "en":
+        i18n.install_language("en")
+    if theme.current_choice() != "system":
+        theme.apply_theme("system")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def english_as_at_a_real_start():
+    """A real start installs a language (and its locale) before the window: so do the tests,
+    whatever the machine's LANG (``C`` would otherwise write 50000 for 50,000)."""
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([])
+    from memory_desk.ui import i18n
+
+    i18n.install_language("en", app)
+    yield

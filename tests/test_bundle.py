@@ -82,6 +82,7 @@ def test_bundle_carries_every_resource(bundle: Path) -> None:
         if path.is_file() and path.suffix != ".py" and "__pycache__" not in path.parts
     }
     assert expected <= {path.relative_to(bundled) for path in bundled.rglob("*")}
+    assert (bundled / "translations" / "memory_desk_es.qm").is_file()  # compiled by the build
 
 
 def test_bundle_self_test_passes(bundle: Path) -> None:

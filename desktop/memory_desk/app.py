@@ -23,6 +23,14 @@ def create_main_window(args: Sequence[str]):
     from memory_desk.ui.main_window import MainWindow
 
     options = parse_args(args)
+    if options.lang:
+        from memory_desk.ui.i18n import install_language
+
+        install_language(options.lang)
+    if options.theme:
+        from memory_desk.ui.theme import apply_theme
+
+        apply_theme(options.theme)
     window = MainWindow()
     if options.demo:
         window.open_demo()
@@ -45,6 +53,16 @@ def configure_application(app) -> None:
     app.setApplicationVersion(__version__)
     app.setDesktopFileName(APP_ID)
     app.setWindowIcon(app_icon())
+
+
+def _choose_look(options) -> None:
+    """The language and the theme: the flags, else the settings, else the system's."""
+    from memory_desk.ui import i18n, theme
+    from memory_desk.ui.settings import app_settings
+
+    settings = app_settings()
+    i18n.install_language(i18n.choose_language(options.lang, settings))
+    theme.apply_theme(theme.choose_theme(options.theme, settings))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -70,6 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     configure_application(app)
+    _choose_look(options)
     if hand_over(argv):
         return _already_running()
     server = InstanceServer(parent=app)

@@ -35,6 +35,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="open a demo built in a temporary folder instead of real stores",
     )
     parser.add_argument(
+        "--lang",
+        choices=("en", "es"),
+        help="show Memory Desk in English or Spanish (default: the setting, else the system's)",
+    )
+    parser.add_argument(
+        "--theme",
+        choices=("system", "light", "dark"),
+        help="light or dark colours (default: the setting, else the system's)",
+    )
+    parser.add_argument(
         "--self-test",
         action="store_true",
         help="open the window offscreen on a demo, exercise it, print what was checked",

@@ -86,6 +86,19 @@ def _check_resources(test: SelfTest) -> None:
     for name in (f"{APP_ID}.desktop", f"{APP_ID}.metainfo.xml"):
         path = resource_path(name)
         test.check(f"{name} is installed", path.is_file() and path.stat().st_size > 0)
+    _check_spanish(test)
+
+
+def _check_spanish(test: SelfTest) -> None:
+    """The compiled Spanish catalogue is installed and loads; English comes back after."""
+    from memory_desk.ui import i18n
+
+    try:
+        loaded = i18n.install_language("es") == "es"
+        menu = i18n.translate("MainWindow", "&File")
+    finally:
+        i18n.install_language("en")
+    test.check("Spanish translation loads", loaded and menu != "&File", f"File menu: {menu!r}")
 
 
 def _check_window(test: SelfTest) -> None:
