@@ -1,7 +1,10 @@
 """The errors the core raises: each carries a message a person can act on.
 
 Nothing above the core catches ``sqlite3.Error`` or ``OSError`` directly: the core
-translates them into these types, and the UI shows their text.
+translates them into these types, and the UI shows their text. That text is the error's
+first argument, a :class:`~memory_desk.core.messages.Msg` (English, still translatable):
+the UI shows it with ``i18n.shown(exc)``, and code that quotes one error in another uses
+:func:`message_of`, since ``str(exc)`` is plain English.
 """
 
 from __future__ import annotations
@@ -37,6 +40,9 @@ class StoreDamaged(StoreError):
         super().__init__(message)
         self.index_only = index_only
 
+    def __reduce__(self):  # pickles and copies keep index_only (args hold only the message)
+        return (_damaged, (self.args[0], self.index_only))
+
 
 @dataclass(frozen=True)
 class TopicClash:
@@ -69,3 +75,16 @@ class TopicConflict(StoreError):
     def __init__(self, message: str, clashes: tuple[TopicClash, ...]) -> None:
         super().__init__(message)
         self.clashes = clashes
+
+    def __reduce__(self):  # pickles and copies keep the clashes (args hold only the message)
+        return (TopicConflict, (self.args[0], self.clashes))
+
+
+def _damaged(message: str, index_only: bool) -> StoreDamaged:
+    return StoreDamaged(message, index_only=index_only)
+
+
+def message_of(error: BaseException) -> str:
+    """An error's message as it was raised: a Msg stays one (``str(error)`` would not)."""
+    first = error.args[0] if error.args else ""
+    return first if isinstance(first, str) else str(error)

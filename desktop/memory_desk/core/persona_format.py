@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 from memory_desk.core.errors import StoreError
 from memory_desk.core.jstext import JS_LINE_TERMINATORS, JS_SPACE_CLASS, JS_WHITESPACE, js_trim
+from memory_desk.core.messages import msg
 
 BOM = "\ufeff"
 HEADER_FENCE = "---"
@@ -50,9 +51,9 @@ LINE_TERMINATOR_RE = re.compile("[" + re.escape(JS_LINE_TERMINATORS) + "]")
 ISO_UTC_MS_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z")
 # What the agent's reading of a header line calls the hidden break that makes it skip the line.
 HIDDEN_BREAK_NAMES = {
-    "\r": "a lone carriage return",
-    "\u2028": "a LINE SEPARATOR (U+2028)",
-    "\u2029": "a PARAGRAPH SEPARATOR (U+2029)",
+    "\r": msg("PersonaProblems", "a lone carriage return"),
+    "\u2028": msg("PersonaProblems", "a LINE SEPARATOR (U+2028)"),
+    "\u2029": msg("PersonaProblems", "a PARAGRAPH SEPARATOR (U+2029)"),
 }
 
 Value = str | tuple[str, ...]
@@ -372,8 +373,11 @@ def encode_value(value: str) -> str:
     """
     if LINE_TERMINATOR_RE.search(value):
         raise StoreError(
-            "A header value must be on one line: remove its line breaks (including the "
-            "invisible line and paragraph separators)."
+            msg(
+                "Persona",
+                "A header value must be on one line: remove its line breaks (including the "
+                "invisible line and paragraph separators).",
+            )
         )
     return f'"{value}"' if needs_quotes(value) else value
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory_desk.core.errors import StoreDamaged, StoreError
+from memory_desk.core.errors import StoreDamaged, StoreError, message_of
+from memory_desk.core.messages import msg
 from memory_desk.core.observations import fts_index
 from memory_desk.core.observations.schema import broken_index_message
 from memory_desk.core.observations.sqlite import Connections
 
-CHECK_AGAIN = "After repairing it, use Tools ▸ Check database to check again."
+CHECK_AGAIN = msg("Database", "After repairing it, use Tools ▸ Check database to check again.")
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ def check(db: Connections, cache: Path) -> Health:
     the backup API from a read connection into memory, or into a temporary file in
     ``cache`` when the database is big). Raises StoreError when the check cannot run."""
     try:
-        with db.translate("check the database"):
+        with db.translate(msg("DatabaseAction", "check the database")):
             conn = db.private()
             try:
                 database, index = fts_index.snapshot_problems(conn, cache)
@@ -65,13 +66,18 @@ def check(db: Connections, cache: Path) -> Health:
                 conn.close()
     except StoreDamaged as exc:
         # Opening the file for the snapshot met the damage itself.
-        database, index = str(exc.__cause__ or exc), None
+        database = str(exc.__cause__) if exc.__cause__ is not None else message_of(exc)
+        index = None
     except OSError as exc:
-        where = exc.filename or "its cache folder"
+        where = str(exc.filename) if exc.filename else msg("Database", "its cache folder")
         raise StoreError(
-            "Could not check the database: Memory Desk could not write its scratch copy in"
-            f" {where} ({exc.strerror or exc}); free some space there or check that"
-            " folder's permissions"
+            msg(
+                "Database",
+                "Could not check the database: Memory Desk could not write its scratch copy in"
+                " {where} ({reason}); free some space there or check that folder's permissions",
+                where=where,
+                reason=exc.strerror or str(exc),
+            )
         ) from exc
     return judge(db.path, database, index)
 
@@ -84,19 +90,26 @@ def judge(path: Path, database: str | None, index: str | None) -> Health:
         return Health(
             None,
             index,
-            f"{broken_index_message(path, index)}. Until then Memory Desk will not write to"
-            " it (the agent's searches miss or misreport rows, and every write would go"
-            " through the broken index). After rebuilding, use Tools ▸ Check database to"
-            " check again.",
+            msg(
+                "Database",
+                "{broken_index}. Until then Memory Desk will not write to it (the agent's"
+                " searches miss or misreport rows, and every write would go through the broken"
+                " index). After rebuilding, use Tools ▸ Check database to check again.",
+                broken_index=broken_index_message(path, index),
+            ),
         )
     return Health()
 
 
 def damaged_database_message(path: Path, detail: str) -> str:
     """What to tell the person when the file itself is damaged (not only its index)."""
-    return (
-        f"{path} is damaged: SQLite's check found {detail}. Memory Desk shows what it can"
-        " read but will not write to it. Rebuilding the search index would not repair this:"
-        " stop the agent and restore a backup of memory.sqlite (or recover it with"
-        f' sqlite3\'s ".recover"). {CHECK_AGAIN}'
+    return msg(
+        "Database",
+        "{path} is damaged: SQLite's check found {detail}. Memory Desk shows what it can read"
+        " but will not write to it. Rebuilding the search index would not repair this: stop"
+        " the agent and restore a backup of memory.sqlite (or recover it with sqlite3's"
+        ' ".recover"). {check_again}',
+        path=str(path),
+        detail=detail,
+        check_again=CHECK_AGAIN,
     )

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
 
 from memory_desk.core.errors import ConflictError
+from memory_desk.core.messages import msg
 from memory_desk.core.observations.topics import NO_TOPIC_CHANGES, TopicChanges
 
 # Many ids go into IN (...) lists in chunks, well under SQLite's variable limit.
@@ -134,7 +135,12 @@ _NULLABLE = frozenset(
     ("session_id", "content", "tool_name", "topic_key", "last_seen_at", "last_accessed_at")
     + ("deleted_at",)
 )
-_KINDS = {int: "a number", float: "a decimal number", str: "text", bytes: "binary data"}
+_KINDS = {
+    int: msg("Observations", "a number"),
+    float: msg("Observations", "a decimal number"),
+    str: msg("Observations", "text"),
+    bytes: msg("Observations", "binary data"),
+}
 
 
 def as_observation(row: Sequence[object]) -> Observation:
@@ -161,15 +167,35 @@ def as_observation(row: Sequence[object]) -> Observation:
 def _stand_in(name: str, value: object, problems: list[str]) -> object:
     """A value of the column's type for one the plugin would not store; notes the problem."""
     if isinstance(value, Undecodable):
-        problems.append(f"{name}: not valid UTF-8 text (the unreadable bytes show as \ufffd)")
+        problems.append(
+            msg(
+                "Observations",
+                "{column}: not valid UTF-8 text (the unreadable bytes show as �)",
+                column=name,
+            )
+        )
         return value
-    found = _KINDS.get(type(value), "nothing (NULL)")
+    found = _KINDS.get(type(value)) or msg("Observations", "nothing (NULL)")
     if name in _TEXT_COLUMNS:
-        problems.append(f"{name}: {found} where the plugin stores text")
+        problems.append(
+            msg(
+                "Observations",
+                "{column}: {found} where the plugin stores text",
+                column=name,
+                found=found,
+            )
+        )
         if isinstance(value, bytes):
             return decode_text(value)
         return "" if value is None else str(value)
-    problems.append(f"{name}: {found} where the plugin stores a whole number")
+    problems.append(
+        msg(
+            "Observations",
+            "{column}: {found} where the plugin stores a whole number",
+            column=name,
+            found=found,
+        )
+    )
     if isinstance(value, float) and value == value and abs(value) < 2**63:
         return int(value)
     return None if name in _NULLABLE else 0
@@ -187,7 +213,13 @@ def fetch_existing(conn: sqlite3.Connection, id: int) -> Observation:
     """One row with its content; a row deleted since the person read it is a conflict."""
     found = fetch_one(conn, id)
     if found is None:
-        raise ConflictError(f"Observation #{id} no longer exists (deleted since it was read)")
+        raise ConflictError(
+            msg(
+                "Observations",
+                "Observation #{id} no longer exists (deleted since it was read)",
+                id=id,
+            )
+        )
     return found
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from memory_desk.core import alisio
 from memory_desk.core.errors import StoreError
+from memory_desk.core.messages import msg
 from memory_desk.core.observations import fts_index
 from memory_desk.core.observations.rows import COLUMNS
 from memory_desk.core.observations.search import MIN_TRIGRAM_CHARS
@@ -31,9 +32,13 @@ _FTS_SHADOW_TABLES = ("observations_fts_data", "observations_fts_idx", "observat
 def check_path(path: Path) -> None:
     """Explain a missing or unsuitable path before SQLite gives a vaguer message."""
     if not path.exists():
-        raise StoreError(f"There is no file at {path}; check the path")
+        raise StoreError(
+            msg("Database", "There is no file at {path}; check the path", path=str(path))
+        )
     if not path.is_file():
-        raise StoreError(f"{path} is not a file; choose Alisio's memory.sqlite")
+        raise StoreError(
+            msg("Database", "{path} is not a file; choose Alisio's memory.sqlite", path=str(path))
+        )
 
 
 def inspect(conn: sqlite3.Connection, path: Path) -> tuple[frozenset[int], tuple[str, ...]]:
@@ -44,37 +49,56 @@ def inspect(conn: sqlite3.Connection, path: Path) -> tuple[frozenset[int], tuple
     for table in _REQUIRED_TABLES:
         if table not in names:
             raise StoreError(
-                f"{path} is an SQLite file but not Alisio's memory database"
-                f" (it has no {table} table); choose the plugin's memory.sqlite"
+                msg(
+                    "Database",
+                    "{path} is an SQLite file but not Alisio's memory database"
+                    " (it has no {table} table); choose the plugin's memory.sqlite",
+                    path=str(path),
+                    table=table,
+                )
             )
     present = {row[1] for row in conn.execute("PRAGMA table_info(observations)").fetchall()}
     missing = [name for name in COLUMNS if name not in present]
     if missing:
         raise StoreError(
-            f"{path} has an observations table without the columns "
-            + ", ".join(missing)
-            + "; it was not written by Alisio's memory plugin"
+            msg(
+                "Database",
+                "{path} has an observations table without the columns {columns}; it was not"
+                " written by Alisio's memory plugin",
+                path=str(path),
+                columns=", ".join(missing),
+            )
         )
     warnings: list[str] = []
     versions = _schema_versions(conn, "schema_migrations" in names, warnings)
     _check_index(conn, path, names, warnings)
     if not os.access(path, os.W_OK):
-        warnings.append("the file is read-only: you can browse, but changes cannot be saved")
+        warnings.append(
+            msg("Database", "the file is read-only: you can browse, but changes cannot be saved")
+        )
     mode = conn.execute("PRAGMA journal_mode").fetchall()[0][0]
     if str(mode).lower() != "wal":
         warnings.append(
-            f"the database is in {mode} journal mode, not the plugin's WAL: while the"
-            " agent runs, Memory Desk's writes may make it wait"
+            msg(
+                "Database",
+                "the database is in {mode} journal mode, not the plugin's WAL: while the"
+                " agent runs, Memory Desk's writes may make it wait",
+                mode=str(mode),
+            )
         )
     return versions, tuple(warnings)
 
 
 def broken_index_message(path: Path, detail: str) -> str:
     """What to tell the person when the search index of ``path`` is damaged."""
-    return (
-        f"The search index of {path} is damaged ({detail}). With the agent"
-        f' stopped, rebuild it with: sqlite3 {shlex.quote(str(path))} "INSERT INTO'
-        " observations_fts(observations_fts) VALUES('rebuild')\", or restore a backup"
+    return msg(
+        "Database",
+        "The search index of {path} is damaged ({detail}). With the agent stopped, rebuild it"
+        ' with: sqlite3 {quoted_path} "INSERT INTO observations_fts(observations_fts)'
+        " VALUES('rebuild')\", or restore a backup",
+        path=str(path),
+        detail=detail,
+        quoted_path=shlex.quote(str(path)),
     )
 
 
@@ -82,7 +106,9 @@ def _schema_versions(
     conn: sqlite3.Connection, has_table: bool, warnings: list[str]
 ) -> frozenset[int]:
     if not has_table:
-        warnings.append("no schema_migrations table: the plugin's version is unknown")
+        warnings.append(
+            msg("Database", "no schema_migrations table: the plugin's version is unknown")
+        )
         return frozenset()
     versions = frozenset(
         int(row[0]) for row in conn.execute("SELECT version FROM schema_migrations")
@@ -90,8 +116,12 @@ def _schema_versions(
     newer = sorted(v for v in versions if v > max(alisio.KNOWN_SCHEMA_VERSIONS))
     if newer:
         warnings.append(
-            f"written by a newer plugin (schema {newer[-1]}): Memory Desk shows and"
-            " edits only the columns it knows"
+            msg(
+                "Database",
+                "written by a newer plugin (schema {version}): Memory Desk shows and"
+                " edits only the columns it knows",
+                version=newer[-1],
+            )
         )
     return versions
 
@@ -112,7 +142,8 @@ def _check_index(
     """
     broken = [name for name in _FTS_SHADOW_TABLES if name not in names]
     if broken:
-        raise StoreError(broken_index_message(path, "missing " + ", ".join(broken)))
+        missing_tables = msg("Database", "missing {tables}", tables=", ".join(broken))
+        raise StoreError(broken_index_message(path, missing_tables))
     conn.execute("BEGIN")
     try:
         if "observations_fts_docsize" in names:
@@ -123,9 +154,13 @@ def _check_index(
     missing = fts_index.missing_triggers(conn)
     if missing:
         warnings.append(
-            "the search index triggers are missing (" + "; ".join(missing) + "): searches,"
-            " the agent's too, will not see those changes to observations. Restore a backup"
-            " of memory.sqlite, or recreate the plugin's triggers and rebuild the index"
+            msg(
+                "Database",
+                "the search index triggers are missing ({triggers}): searches, the agent's"
+                " too, will not see those changes to observations. Restore a backup of"
+                " memory.sqlite, or recreate the plugin's triggers and rebuild the index",
+                triggers="; ".join(missing),
+            )
         )
 
 
@@ -135,9 +170,13 @@ def _check_indexed_count(conn: sqlite3.Connection, path: Path) -> None:
         " (SELECT count(*) FROM observations)"
     ).fetchall()[0]
     if indexed != rows:
-        raise StoreError(
-            broken_index_message(path, f"{indexed} rows indexed for {rows} observations")
+        detail = msg(
+            "Database",
+            "{indexed} rows indexed for {rows} observations",
+            indexed=indexed,
+            rows=rows,
         )
+        raise StoreError(broken_index_message(path, detail))
 
 
 def _check_rows_are_found(conn: sqlite3.Connection, path: Path) -> None:
@@ -157,4 +196,5 @@ def _check_rows_are_found(conn: sqlite3.Connection, path: Path) -> None:
             ('{title} : "' + probe.replace('"', '""') + '"', id),
         ).fetchall()[0][0]
         if not found:
-            raise StoreError(broken_index_message(path, f"observation #{id} is missing from it"))
+            detail = msg("Database", "observation #{id} is missing from it", id=id)
+            raise StoreError(broken_index_message(path, detail))

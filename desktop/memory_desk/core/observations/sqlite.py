@@ -36,7 +36,8 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TypeVar
 
-from memory_desk.core.errors import StoreDamaged, StoreError, StoreReplaced
+from memory_desk.core.errors import StoreDamaged, StoreError, StoreReplaced, message_of
+from memory_desk.core.messages import msg
 from memory_desk.core.observations import write_wait
 from memory_desk.core.observations.rows import decode_text
 from memory_desk.core.observations.schema import broken_index_message
@@ -107,8 +108,9 @@ class Connections:
                 self._version_connection = self._open()
             return int(self._version_connection.execute("PRAGMA data_version").fetchall()[0][0])
 
-    def write(self, action: str, change: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run ``change`` in one short BEGIN IMMEDIATE transaction, retried while busy.
+    def write(self, action: str, change: Callable[..., _T], *args: object) -> _T:
+        """Run ``change(conn, *args)`` in one short BEGIN IMMEDIATE transaction, retried while
+        busy. ``action`` says what it does, for an error's message ("pin", "forget"...).
 
         Refused (nothing written) on a database known damaged, and when the path no longer
         holds the open file: checked once the write lock is held, and again before COMMIT.
@@ -119,7 +121,7 @@ class Connections:
             _begin_immediate(conn)
             try:
                 self.check_identity(action)
-                result = change(conn)
+                result = change(conn, *args)
                 self.check_identity(action)
                 conn.execute("COMMIT")
                 _committed()
@@ -139,17 +141,40 @@ class Connections:
         now = file_identity(self.path)
         if now == self.identity:
             return None
-        refused = f"Could not {action}: " if action else ""
-        if now is None:
-            return (
-                f"{refused}{self.path} is no longer there: it was deleted, or moved"
+        path = str(self.path)
+        if now is None and action:
+            return msg(
+                "Database",
+                "Could not {action}: {path} is no longer there: it was deleted, or moved"
                 " elsewhere, since Memory Desk opened it; nothing was written to it. If it"
-                " was moved, open it from its new place"
+                " was moved, open it from its new place",
+                action=action,
+                path=path,
             )
-        return (
-            f"{refused}{self.path} was replaced by another file since Memory Desk opened it"
-            " (another program moved or copied a database over it); nothing was written to"
-            " either file. Open the path again to work on the file that is there now"
+        if now is None:
+            return msg(
+                "Database",
+                "{path} is no longer there: it was deleted, or moved elsewhere, since Memory"
+                " Desk opened it; nothing was written to it. If it was moved, open it from its"
+                " new place",
+                path=path,
+            )
+        if action:
+            return msg(
+                "Database",
+                "Could not {action}: {path} was replaced by another file since Memory Desk"
+                " opened it (another program moved or copied a database over it); nothing was"
+                " written to either file. Open the path again to work on the file that is"
+                " there now",
+                action=action,
+                path=path,
+            )
+        return msg(
+            "Database",
+            "{path} was replaced by another file since Memory Desk opened it (another program"
+            " moved or copied a database over it); nothing was written to either file. Open"
+            " the path again to work on the file that is there now",
+            path=path,
         )
 
     def check_identity(self, action: str) -> None:
@@ -171,7 +196,13 @@ class Connections:
         damage = self._damage
         if damage is not None:
             raise StoreDamaged(
-                f"Could not {action}: Memory Desk does not write to a damaged database. {damage}",
+                msg(
+                    "Database",
+                    "Could not {action}: Memory Desk does not write to a damaged database."
+                    " {damage}",
+                    action=action,
+                    damage=message_of(damage),
+                ),
                 index_only=damage.index_only,
             )
 
@@ -194,11 +225,23 @@ class Connections:
             raise StoreError(message) from exc
         except UnicodeEncodeError as exc:
             raise StoreError(
-                f"Could not {action}: the text contains a character that cannot be stored"
-                f" ({exc.reason}: {exc.object[exc.start : exc.end]!r}); remove it"
+                msg(
+                    "Database",
+                    "Could not {action}: the text contains a character that cannot be stored"
+                    " ({reason}: {character}); remove it",
+                    action=action,
+                    reason=exc.reason,
+                    character=repr(exc.object[exc.start : exc.end]),
+                )
             ) from exc
         except OverflowError as exc:
-            raise StoreError(f"Could not {action}: a number is too large for SQLite") from exc
+            raise StoreError(
+                msg(
+                    "Database",
+                    "Could not {action}: a number is too large for SQLite",
+                    action=action,
+                )
+            ) from exc
 
     def close(self) -> None:
         """Close every connection; later calls raise StoreError. Safe to call twice."""
@@ -217,7 +260,7 @@ class Connections:
     def _open(self) -> sqlite3.Connection:
         """A new connection on the file that is open (the first one records which file)."""
         if self.identity is not None:
-            self.check_identity("read it")
+            self.check_identity(msg("DatabaseAction", "read it"))
         before = file_identity(self.path)
         conn = sqlite3.connect(self._uri, uri=True, isolation_level=None, check_same_thread=False)
         try:
@@ -229,13 +272,17 @@ class Connections:
             # the connection holds that file.
             if before is None or file_identity(self.path) != before:
                 raise StoreReplaced(
-                    f"{self.path} changed while Memory Desk was opening it (another program"
-                    " replaced or removed it); open it again"
+                    msg(
+                        "Database",
+                        "{path} changed while Memory Desk was opening it (another program"
+                        " replaced or removed it); open it again",
+                        path=str(self.path),
+                    )
                 )
             if self.identity is None:
                 self.identity = before
             elif before != self.identity:
-                self.check_identity("read it")
+                self.check_identity(msg("DatabaseAction", "read it"))
         except BaseException:
             conn.close()
             raise
@@ -253,33 +300,77 @@ class Connections:
 
     def _ensure_open(self) -> None:
         if self._closed:
-            raise StoreError(f"{self.label} was closed; open it again")
+            raise StoreError(_closed(self.label))
 
     def _error_message(self, action: str, exc: sqlite3.Error) -> str:
+        """SQLite's error in words a person can act on; SQLite's own text (``detail``) is
+        quoted as it is, never translated."""
         code = _primary_code(exc)
-        where = str(self.path)
-        if isinstance(exc, sqlite3.ProgrammingError) and "closed" in str(exc):
-            return f"{self.label} was closed; open it again"
+        where, detail = str(self.path), str(exc)
+        if isinstance(exc, sqlite3.ProgrammingError) and "closed" in detail:
+            return _closed(self.label)
         if code in (_SQLITE_BUSY, _SQLITE_LOCKED):
-            return f"Could not {action}: the agent is busy writing {where}; try again in a moment"
+            return msg(
+                "Database",
+                "Could not {action}: the agent is busy writing {path}; try again in a moment",
+                action=action,
+                path=where,
+            )
         if code == _SQLITE_READONLY:
-            return f"Could not {action}: {where} is read-only (check its permissions)"
+            return msg(
+                "Database",
+                "Could not {action}: {path} is read-only (check its permissions)",
+                action=action,
+                path=where,
+            )
         if code == _SQLITE_FULL:
-            return f"Could not {action}: the disk holding {where} is full"
+            return msg(
+                "Database",
+                "Could not {action}: the disk holding {path} is full",
+                action=action,
+                path=where,
+            )
         if code == _SQLITE_NOTADB:
-            return f"{where} is not an SQLite database; choose Alisio's memory.sqlite"
+            return msg(
+                "Database",
+                "{path} is not an SQLite database; choose Alisio's memory.sqlite",
+                path=where,
+            )
         if getattr(exc, "sqlite_errorcode", 0) == _SQLITE_CORRUPT_VTAB:
-            return broken_index_message(self.path, str(exc))
+            return broken_index_message(self.path, detail)
         if code == _SQLITE_CORRUPT:
-            return (
-                f"{where} is damaged ({exc}); it may be truncated or half-copied."
-                " Restore a backup of memory.sqlite"
+            return msg(
+                "Database",
+                "{path} is damaged ({detail}); it may be truncated or half-copied."
+                " Restore a backup of memory.sqlite",
+                path=where,
+                detail=detail,
             )
         if code == _SQLITE_CANTOPEN:
-            return f"Could not open {where}: check that it exists and that you may read it"
+            return msg(
+                "Database",
+                "Could not open {path}: check that it exists and that you may read it",
+                path=where,
+            )
         if code == _SQLITE_IOERR:
-            return f"Could not {action}: reading or writing {where} failed ({exc})"
-        return f"Could not {action} in {where}: {exc}"
+            return msg(
+                "Database",
+                "Could not {action}: reading or writing {path} failed ({detail})",
+                action=action,
+                path=where,
+                detail=detail,
+            )
+        return msg(
+            "Database",
+            "Could not {action} in {path}: {detail}",
+            action=action,
+            path=where,
+            detail=detail,
+        )
+
+
+def _closed(label: str) -> str:
+    return msg("Database", "{name} was closed; open it again", name=label)
 
 
 def file_identity(path: Path) -> tuple[int, int] | None:

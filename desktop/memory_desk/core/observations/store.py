@@ -14,7 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from memory_desk.core import alisio, appdirs
-from memory_desk.core.errors import StoreDamaged
+from memory_desk.core.errors import StoreDamaged, message_of
+from memory_desk.core.messages import msg
 from memory_desk.core.observations import agent_search as agent
 from memory_desk.core.observations import health, schema, search, writes
 from memory_desk.core.observations.agent_search import AgentSearch
@@ -50,7 +51,7 @@ class ObservationStore:
         self._db = Connections(self.path)
         schema.check_path(self.path)
         try:
-            with self._db.translate("open"):
+            with self._db.translate(msg("DatabaseAction", "open")):
                 self.schema_versions, self.warnings = schema.inspect(self._db.current(), self.path)
         except BaseException:
             self.close()
@@ -77,7 +78,7 @@ class ObservationStore:
         query = search.build_filter(text, types, project, scope, include_forgotten, pinned_only)
         sql = search.rows_sql(query, with_content=with_content, sort=sort, descending=descending)
         params = dict(query.params, limit=-1 if limit is None else limit, offset=offset)
-        with self._db.translate("search"):
+        with self._db.translate(msg("DatabaseAction", "search")):
             rows = self._db.current().execute(sql, params).fetchall()
         return [as_observation(row) for row in rows]
 
@@ -96,7 +97,7 @@ class ObservationStore:
         """Every matching id in display order: what a lazily loading table model holds."""
         query = search.build_filter(text, types, project, scope, include_forgotten, pinned_only)
         sql = search.ids_sql(query, sort=sort, descending=descending)
-        with self._db.translate("search"):
+        with self._db.translate(msg("DatabaseAction", "search")):
             rows = self._db.current().execute(sql, query.params).fetchall()
         return [row[0] for row in rows]
 
@@ -112,19 +113,19 @@ class ObservationStore:
     ) -> int:
         """How many observations :meth:`search` would return without a limit."""
         query = search.build_filter(text, types, project, scope, include_forgotten, pinned_only)
-        with self._db.translate("count"):
+        with self._db.translate(msg("DatabaseAction", "count")):
             rows = self._db.current().execute(search.count_sql(query), query.params).fetchall()
         return int(rows[0][0])
 
     def get(self, id: int) -> Observation | None:
         """One observation with its content, or None if it no longer exists."""
-        with self._db.translate("read"):
+        with self._db.translate(msg("DatabaseAction", "read")):
             return fetch_one(self._db.current(), id)
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Observation]:
         """The observations among ``ids`` that still exist, without content (cheap rows)."""
         result: dict[int, Observation] = {}
-        with self._db.translate("read"):
+        with self._db.translate(msg("DatabaseAction", "read")):
             conn = self._db.current()
             for chunk in chunks(ids):
                 marks = ", ".join("?" * len(chunk))
@@ -137,7 +138,7 @@ class ObservationStore:
 
     def projects(self) -> list[str]:
         """Every project that has an observation, sorted (for the project filter)."""
-        with self._db.translate("read"):
+        with self._db.translate(msg("DatabaseAction", "read")):
             rows = (
                 self._db.current()
                 .execute("SELECT DISTINCT project FROM observations ORDER BY project")
@@ -147,7 +148,7 @@ class ObservationStore:
 
     def totals(self) -> Totals:
         """Total, live, forgotten and live pinned counts, in one consistent read."""
-        with self._db.translate("count"):
+        with self._db.translate(msg("DatabaseAction", "count")):
             row = (
                 self._db.current()
                 .execute(
@@ -166,7 +167,7 @@ class ObservationStore:
         It runs on a connection of its own that never writes, so live reload sees the
         agent's saves and this store's writes alike.
         """
-        with self._db.translate("check for changes"):
+        with self._db.translate(msg("DatabaseAction", "check for changes")):
             return self._db.data_version()
 
     def agent_search(
@@ -200,7 +201,7 @@ class ObservationStore:
         sql, params = search.agent_filter(
             query, project=project, all_projects=all_projects, type=type, scope=scope
         )
-        with self._db.translate("search as the agent"):
+        with self._db.translate(msg("DatabaseAction", "search as the agent")):
             rows = self._db.current().execute(sql, params).fetchall()
         ranked = agent.rescore(
             [(as_observation(row[:-1]), row[-1]) for row in rows], alisio.now_ms()
@@ -238,7 +239,7 @@ class ObservationStore:
     def read_only_reason(self) -> str | None:
         """The damage's message when writes are refused, else None."""
         damage = self._db.damage
-        return None if damage is None else str(damage)
+        return None if damage is None else message_of(damage)
 
     # ---------------------------------------------------------------- identity
 
@@ -255,13 +256,13 @@ class ObservationStore:
     def check_identity(self) -> None:
         """Raise StoreReplaced unless the path still holds the open file (writes do this
         themselves, holding the write lock)."""
-        self._db.check_identity("write")
+        self._db.check_identity(msg("DatabaseAction", "write"))
 
     # ----------------------------------------------------------------- writing
 
     def pin(self, ids: Iterable[int], pinned: bool = True) -> dict[int, bool]:
         """Set ``pinned`` (and nothing else); returns the previous state of each changed id."""
-        return self._db.write("pin", lambda conn: writes.pin(conn, ids, pinned))
+        return self._db.write(msg("DatabaseAction", "pin"), writes.pin, ids, pinned)
 
     def forget(self, ids: Iterable[int], *, at: int | None = None) -> PreviousDeletedAt:
         """Soft-delete live rows (``deleted_at = at or now``); returns their previous deleted_at.
@@ -270,7 +271,7 @@ class ObservationStore:
         the result's ``topic_changes`` is always empty.
         """
         when = alisio.now_ms() if at is None else at
-        return self._db.write("forget", lambda conn: writes.forget(conn, ids, when))
+        return self._db.write(msg("DatabaseAction", "forget"), writes.forget, ids, when)
 
     def restore(
         self, ids: Iterable[int], *, on_topic_conflict: str | None = None
@@ -290,7 +291,9 @@ class ObservationStore:
         (other rows forgotten, keys taken off, restored rows' keys included). Undo: pass the
         whole result to :meth:`put_back_deleted_at`, which puts all of it back.
         """
-        return self._db.write("restore", lambda conn: writes.restore(conn, ids, on_topic_conflict))
+        return self._db.write(
+            msg("DatabaseAction", "restore"), writes.restore, ids, on_topic_conflict
+        )
 
     def put_back_deleted_at(
         self, previous: Mapping[int, int | None], *, on_topic_conflict: str | None = None
@@ -310,7 +313,7 @@ class ObservationStore:
         """
         changes = getattr(previous, "topic_changes", NO_TOPIC_CHANGES)
         return self._db.write(
-            "undo",
+            msg("DatabaseAction", "undo"),
             lambda conn: writes.put_back_deleted_at(conn, previous, changes, on_topic_conflict),
         )
 
@@ -327,7 +330,7 @@ class ObservationStore:
 
     def delete(self, ids: Iterable[int]) -> int:
         """Delete rows for good (the FTS trigger drops them from the index); returns how many."""
-        return self._db.write("delete", lambda conn: writes.delete(conn, ids))
+        return self._db.write(msg("DatabaseAction", "delete"), writes.delete, ids)
 
     def edit(
         self,
@@ -359,7 +362,7 @@ class ObservationStore:
         new_content = None if content is None else writes.stored_content(content)
         writes.check_type_and_topic(type, topic_key)
         return self._db.write(
-            "edit",
+            msg("DatabaseAction", "edit"),
             lambda conn: writes.edit(
                 conn,
                 id,
@@ -398,7 +401,7 @@ class ObservationStore:
         new_content = writes.stored_content(content)
         writes.check_type_and_topic(type, topic_key)
         return self._db.write(
-            "save the observation again",
+            msg("DatabaseAction", "save the observation again"),
             lambda conn: writes.recreate(
                 conn,
                 observation,
@@ -421,9 +424,8 @@ class ObservationStore:
         ``TOPIC_CLEAR_THIS`` the row comes back without that key. The returned row's
         ``topic_changes`` holds what this undo changed on the other rows (previous values).
         """
-        return self._db.write(
-            "undo the edit", lambda conn: writes.undo_edit(conn, result, on_topic_conflict)
-        )
+        action = msg("DatabaseAction", "undo the edit")
+        return self._db.write(action, writes.undo_edit, result, on_topic_conflict)
 
     # ---------------------------------------------------------------- lifetime
 

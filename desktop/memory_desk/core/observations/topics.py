@@ -29,7 +29,9 @@ import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from memory_desk.core import wording
 from memory_desk.core.errors import TopicClash, TopicConflict
+from memory_desk.core.messages import msg
 
 TOPIC_FORGET_OTHER = "forget_other"
 TOPIC_CLEAR_OTHER = "clear_other"
@@ -40,7 +42,12 @@ TOPIC_CHOICES: tuple[str, ...] = (TOPIC_FORGET_OTHER, TOPIC_CLEAR_OTHER, TOPIC_C
 _CHUNK = 500
 # How many clashes a TopicConflict message spells out before "and N more".
 _CLASHES_NAMED = 3
-_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
+_COUNT_WORDS = {
+    2: msg("Topics", "two"),
+    3: msg("Topics", "three"),
+    4: msg("Topics", "four"),
+    5: msg("Topics", "five"),
+}
 
 
 @dataclass(frozen=True)
@@ -171,7 +178,8 @@ def settle(
     Raises TopicConflict (nothing written yet: the caller's transaction rolls back) when a
     clash exists and ``choice`` is None. Otherwise adjusts ``moves`` in place and returns
     the moves the choice makes on rows outside the call (live rows forgotten or un-keyed).
-    ``subject(move)`` words the action for the message, e.g. "Restoring #12".
+    ``subject(move)`` words the action for the message, e.g. "Restoring #12" (one of the
+    ``*_subject`` functions below).
     """
     if choice is not None and choice not in TOPIC_CHOICES:
         raise ValueError(f"unknown topic choice {choice!r}; expected one of {TOPIC_CHOICES}")
@@ -205,17 +213,28 @@ def settle(
     return extra
 
 
-def action_words(verb: str, *, new: bool = False) -> Callable[[RowMove], str]:
-    """How a TopicConflict message words the action, e.g. "Restoring #12"."""
+# How a TopicConflict message words the action of each write (``settle``'s ``subject``):
+# whole phrases, so that each can be translated as one.
 
-    def words(move: RowMove) -> str:
-        if new or move.id is None:
-            return f"{verb} a new observation"
-        if verb.endswith(" with"):
-            return f"{verb} this topic key"
-        return f"{verb} #{move.id}"
 
-    return words
+def restoring_subject(move: RowMove) -> str:
+    return msg("Topics", "Restoring #{id}", id=move.id)
+
+
+def putting_back_subject(move: RowMove) -> str:
+    return msg("Topics", "Putting back #{id}", id=move.id)
+
+
+def saving_key_subject(move: RowMove) -> str:
+    return msg("Topics", "Saving #{id} with this topic key", id=move.id)
+
+
+def saving_again_subject(move: RowMove) -> str:
+    return msg("Topics", "Saving it again as a new observation")
+
+
+def undoing_edit_subject(move: RowMove) -> str:
+    return msg("Topics", "Undoing the edit of #{id}", id=move.id)
 
 
 def settle_and_apply(
@@ -329,24 +348,34 @@ def _conflict(
         if len(sentences) < _CLASHES_NAMED:
             sentences.append(_sentence(subject(this), clash))
     if len(found) > _CLASHES_NAMED:
-        sentences.append(f"{len(found) - _CLASHES_NAMED} more topics clash the same way.")
-    return TopicConflict(" ".join(sentences), tuple(clashes))
+        more = len(found) - _CLASHES_NAMED
+        sentences.append(msg("Topics", "{count} more topics clash the same way.", count=more))
+    return TopicConflict(wording.sentences(sentences), tuple(clashes))
 
 
 def _sentence(subject: str, clash: TopicClash) -> str:
-    this = "the new observation" if clash.row_id is None else f"#{clash.row_id}"
+    this = msg("Topics", "the new observation") if clash.row_id is None else f"#{clash.row_id}"
     holders = [f"#{id}" for id in clash.holders]
     count = len(holders) + 1
-    scope = " (personal, shared by every project)" if clash.scope == "personal" else ""
-    return (
-        f"{subject} would give the topic “{clash.topic_key}”{scope}"
-        f" {_COUNT_WORDS.get(count, str(count))} live observations"
-        f" ({_and_list([this, *holders])}); the agent's next save on it would rewrite only"
-        f" the newest. Choose what happens to {_and_list(holders)}."
+    values = {
+        "subject": subject,
+        "topic_key": clash.topic_key,
+        "count": _COUNT_WORDS.get(count, str(count)),
+        "rows": wording.and_list([this, *holders]),
+        "others": wording.and_list(holders),
+    }
+    if clash.scope == "personal":
+        return msg(
+            "Topics",
+            "{subject} would give the topic “{topic_key}” (personal, shared by every project)"
+            " {count} live observations ({rows}); the agent's next save on it would rewrite"
+            " only the newest. Choose what happens to {others}.",
+            **values,
+        )
+    return msg(
+        "Topics",
+        "{subject} would give the topic “{topic_key}” {count} live observations ({rows}); the"
+        " agent's next save on it would rewrite only the newest. Choose what happens to"
+        " {others}.",
+        **values,
     )
-
-
-def _and_list(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]

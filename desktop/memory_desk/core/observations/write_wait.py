@@ -24,6 +24,7 @@ import threading
 from collections.abc import Callable
 
 from memory_desk.core.errors import StoreError
+from memory_desk.core.messages import msg
 
 # How long one try for the lock blocks: also how soon a cancel is seen.
 WAIT_SLICE_MS = 50
@@ -35,6 +36,12 @@ _current = threading.local()
 
 class WriteCancelled(StoreError):
     """The person cancelled a write that was waiting for the agent: nothing was written."""
+
+
+def _cancelled() -> WriteCancelled:
+    return WriteCancelled(
+        msg("Observations", "Nothing was written: you cancelled while the agent wrote")
+    )
 
 
 class WriteWait:
@@ -119,14 +126,14 @@ class WriteWait:
     def _raise_if_cancelled(self) -> None:
         with self._lock:
             if self._cancelled:
-                raise WriteCancelled("Nothing was written: you cancelled while the agent wrote")
+                raise _cancelled()
 
     def _hold(self, conn: sqlite3.Connection) -> None:
         """The lock is ours: keep it, unless a cancel came in meanwhile."""
         with self._lock:
             if self._cancelled:
                 conn.execute("ROLLBACK")
-                raise WriteCancelled("Nothing was written: you cancelled while the agent wrote")
+                raise _cancelled()
             self._in_transaction = True
 
     def _note_wait(self) -> None:

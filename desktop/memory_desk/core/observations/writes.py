@@ -15,8 +15,9 @@ import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from memory_desk.core import alisio
+from memory_desk.core import alisio, wording
 from memory_desk.core.errors import ConflictError, StoreError
+from memory_desk.core.messages import msg
 from memory_desk.core.observations import topics
 from memory_desk.core.observations.rows import (
     EditResult,
@@ -56,8 +57,11 @@ def stored_title(title: str) -> str:
     stored = alisio.prepare_title(title)
     if not stored:
         raise StoreError(
-            "An observation needs a title (the agent's plugin refuses an empty one);"
-            " type one before saving"
+            msg(
+                "Observations",
+                "An observation needs a title (the agent's plugin refuses an empty one);"
+                " type one before saving",
+            )
         )
     return stored
 
@@ -68,8 +72,11 @@ def stored_content(content: str) -> str:
     stored = alisio.prepare_content(content)
     if not stored:
         raise StoreError(
-            "An observation needs some content (the agent's plugin refuses an empty one);"
-            " write it before saving"
+            msg(
+                "Observations",
+                "An observation needs some content (the agent's plugin refuses an empty one);"
+                " write it before saving",
+            )
         )
     return stored
 
@@ -78,13 +85,21 @@ def check_type_and_topic(type: str | None, topic_key: str | None) -> None:
     """The plugin's rules for a type and a topic_key (None: not being changed)."""
     if type is not None and not alisio.is_valid_type(type):
         raise StoreError(
-            f"“{type}” is not an observation type; use one of: "
-            + ", ".join(alisio.OBSERVATION_TYPES)
+            msg(
+                "Observations",
+                "“{type}” is not an observation type; use one of: {types}",
+                type=type,
+                types=", ".join(alisio.OBSERVATION_TYPES),
+            )
         )
     if topic_key and not alisio.is_valid_topic_key(topic_key):
         raise StoreError(
-            f"“{topic_key}” is not a topic key; use kebab-case words joined by “/”,"
-            " e.g. “auth/token-refresh” (or leave it empty for none)"
+            msg(
+                "Observations",
+                "“{topic_key}” is not a topic key; use kebab-case words joined by “/”,"
+                " e.g. “auth/token-refresh” (or leave it empty for none)",
+                topic_key=topic_key,
+            )
         )
 
 
@@ -121,9 +136,7 @@ def restore(conn: sqlite3.Connection, ids: Iterable[int], choice: str | None) ->
     ]
     for move in moves:
         move.deleted_after = None
-    return topics.settle_and_apply(
-        conn, moves, choice, alisio.now_ms(), topics.action_words("Restoring")
-    )
+    return topics.settle_and_apply(conn, moves, choice, alisio.now_ms(), topics.restoring_subject)
 
 
 def put_back_deleted_at(
@@ -146,7 +159,7 @@ def put_back_deleted_at(
         list(moves.values()),
         choice,
         alisio.now_ms(),
-        topics.action_words("Putting back"),
+        topics.putting_back_subject,
         main=set(previous),
     )
 
@@ -183,11 +196,15 @@ def edit(
         )
         if new is None
     ]
-    _refuse_unreadable(before, kept, "edited")
+    _refuse_unreadable(before, kept, edited=True)
     if expected is not None and _differs(before, expected):
         raise ConflictError(
-            f"Observation #{id} was changed by the agent since you opened it;"
-            " reload it and make your edit again"
+            msg(
+                "Observations",
+                "Observation #{id} was changed by the agent since you opened it;"
+                " reload it and make your edit again",
+                id=id,
+            )
         )
     values = {
         "title": before.title if new_title is None else new_title,
@@ -199,7 +216,7 @@ def edit(
         return EditResult(before, before)
     now = max(alisio.now_ms(), before.updated_at)
     move = _row_move(before, key_after=values["topic_key"], updated_at=now)
-    extra = topics.settle(conn, [move], choice, now, topics.action_words(f"Saving #{id} with"))
+    extra = topics.settle(conn, [move], choice, now, topics.saving_key_subject)
     values["topic_key"] = move.key_after
     if _unchanged(values, before):
         return EditResult(before, before)
@@ -225,7 +242,7 @@ def recreate(
     choice: str | None,
 ) -> WrittenObservation:
     """Insert the person's version of a deleted row as the plugin's plain insert does."""
-    _refuse_unreadable(observation, ("session_id", "tool_name", "project", "scope"), "saved again")
+    _refuse_unreadable(observation, ("session_id", "tool_name", "project", "scope"), edited=False)
     now = alisio.now_ms()
     move = RowMove(
         None,
@@ -238,9 +255,7 @@ def recreate(
         topic_key or None,
         exists=False,
     )
-    extra = topics.settle(
-        conn, [move], choice, now, topics.action_words("Saving it again as", new=True)
-    )
+    extra = topics.settle(conn, [move], choice, now, topics.saving_again_subject)
     changes = topics.apply_moves(conn, extra, main=set()).topic_changes
     cursor = conn.execute(
         "INSERT INTO observations (session_id, type, title, content, tool_name, project,"
@@ -273,8 +288,12 @@ def undo_edit(
     current = fetch_existing(conn, result.after.id)
     if _differs(current, result.after):
         raise ConflictError(
-            f"Observation #{current.id} changed after your edit (the agent revised"
-            " it); the edit cannot be undone without losing that change"
+            msg(
+                "Observations",
+                "Observation #{id} changed after your edit (the agent revised it); the edit"
+                " cannot be undone without losing that change",
+                id=current.id,
+            )
         )
     if result.before == result.after and not result.topic_changes:
         return written(current, NO_TOPIC_CHANGES)
@@ -289,9 +308,7 @@ def undo_edit(
         current, key_after=result.before.topic_key, updated_at=result.before.updated_at
     )
     moves = [move, *others.values()]
-    extra = topics.settle(
-        conn, moves, choice, alisio.now_ms(), topics.action_words("Undoing the edit of")
-    )
+    extra = topics.settle(conn, moves, choice, alisio.now_ms(), topics.undoing_edit_subject)
     values = {name: getattr(result.before, name) for name in _EDIT_COLUMNS}
     values["topic_key"] = move.key_after
     _update_columns(conn, current.id, values)
@@ -313,22 +330,44 @@ def _refuse_unstorable(text: str) -> None:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise StoreError(
-            "The text contains a character that cannot be stored"
-            f" ({exc.reason}: {exc.object[exc.start : exc.end]!r}); remove it"
+            msg(
+                "Observations",
+                "The text contains a character that cannot be stored ({reason}: {character});"
+                " remove it",
+                reason=exc.reason,
+                character=repr(exc.object[exc.start : exc.end]),
+            )
         ) from exc
 
 
-def _refuse_unreadable(row: Observation, names: Sequence[str], done: str) -> None:
+def _refuse_unreadable(row: Observation, names: Sequence[str], *, edited: bool) -> None:
     """A column that could not be read as stored would be written back as shown (U+FFFD
-    for its bad bytes, a stand-in for a wrong type): refuse rather than change it silently."""
+    for its bad bytes, a stand-in for a wrong type): refuse rather than change it silently.
+    ``edited``: the row is being edited (else saved again as a new row)."""
     problems = row.unreadable(names)
-    if problems:
+    if not problems:
+        return
+    if edited:
         raise StoreError(
-            f"Observation #{row.id} cannot be {done}: "
-            + "; ".join(problems)
-            + ". Saving would store what Memory Desk shows instead of what is there;"
-            " retype those fields in the edit form, or leave the row as it is"
+            msg(
+                "Observations",
+                "Observation #{id} cannot be edited: {problems}. Saving would store what Memory"
+                " Desk shows instead of what is there; retype those fields in the edit form, or"
+                " leave the row as it is",
+                id=row.id,
+                problems=wording.semicolons(problems),
+            )
         )
+    raise StoreError(
+        msg(
+            "Observations",
+            "Observation #{id} cannot be saved again: {problems}. Saving would store what"
+            " Memory Desk shows instead of what is there; retype those fields in the edit"
+            " form, or leave the row as it is",
+            id=row.id,
+            problems=wording.semicolons(problems),
+        )
+    )
 
 
 def _differs(current: Observation, seen: Observation) -> bool:

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from memory_desk.core.errors import StoreError
+from memory_desk.core.messages import msg
 
 TEMP_SUFFIX = ".memory-desk.tmp"
 ASIDE_SUFFIX = ".memory-desk.aside"
@@ -171,8 +172,13 @@ def put_back(aside: Path, path: Path) -> None:
         os.link(aside, path, follow_symlinks=False)
     except FileExistsError as exc:
         raise StoreError(
-            f"“{path.stem}” was written again while Memory Desk moved it; the previous version "
-            f"is kept in “{aside}”."
+            msg(
+                "Persona",
+                "“{name}” was written again while Memory Desk moved it; the previous version is "
+                "kept in “{aside}”.",
+                name=path.stem,
+                aside=str(aside),
+            )
         ) from exc
     fsync_dir(path.parent)
     aside.unlink(missing_ok=True)

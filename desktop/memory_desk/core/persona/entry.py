@@ -8,6 +8,7 @@ anything is written, so a refusal always comes before a change.
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from memory_desk.core.errors import StoreError
 from memory_desk.core.jstext import JS_SPACE_RUNS_RE
+from memory_desk.core.messages import msg
 from memory_desk.core.persona_format import js_trim
 
 NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -94,16 +96,26 @@ class PersonaEntry:
 def validate_name(name: str) -> str | None:
     """None if ``name`` is an entry name the agent reads and every OS can store, else why not."""
     if not name:
-        return "The name is empty."
+        return msg("Persona", "The name is empty.")
     if len(name) > MAX_NAME_LENGTH:
-        return f"The name is {len(name)} characters long; keep it to {MAX_NAME_LENGTH}."
+        return msg(
+            "Persona",
+            "The name is {length} characters long; keep it to {limit}.",
+            length=len(name),
+            limit=MAX_NAME_LENGTH,
+        )
     if not NAME_RE.fullmatch(name):
-        return (
+        return msg(
+            "Persona",
             "Use lowercase letters a-z, digits and single hyphens between them "
-            "(like “prefers-short-answers”): the agent ignores other file names."
+            "(like “prefers-short-answers”): the agent ignores other file names.",
         )
     if name in RESERVED_NAMES:
-        return f"“{name}” is a reserved device name on Windows; choose another name."
+        return msg(
+            "Persona",
+            "“{name}” is a reserved device name on Windows; choose another name.",
+            name=name,
+        )
     return None
 
 
@@ -150,6 +162,57 @@ def os_message(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
+# What a failed file operation says: one whole sentence per operation (so that each is
+# translated as one), with the operating system's own words as its reason.
+
+
+def could_not_list(folder: Path, exc: OSError) -> str:
+    return msg(
+        "Persona",
+        "Could not list “{folder}”: {reason}.",
+        folder=str(folder),
+        reason=os_message(exc),
+    )
+
+
+def could_not_create(name: str, exc: OSError) -> str:
+    return msg("Persona", "Could not create “{name}”: {reason}.", name=name, reason=os_message(exc))
+
+
+def could_not_save(name: str, exc: OSError) -> str:
+    return msg("Persona", "Could not save “{name}”: {reason}.", name=name, reason=os_message(exc))
+
+
+def could_not_rename(name: str, exc: OSError) -> str:
+    return msg("Persona", "Could not rename “{name}”: {reason}.", name=name, reason=os_message(exc))
+
+
+def could_not_move(name: str, exc: OSError) -> str:
+    return msg("Persona", "Could not move “{name}”: {reason}.", name=name, reason=os_message(exc))
+
+
+def could_not_forget(name: str, exc: OSError) -> str:
+    return msg("Persona", "Could not forget “{name}”: {reason}.", name=name, reason=os_message(exc))
+
+
+def could_not_put_back(name: str, exc: OSError) -> str:
+    return msg(
+        "Persona", "Could not put “{name}” back: {reason}.", name=name, reason=os_message(exc)
+    )
+
+
+def already_exists(name: str) -> str:
+    return msg("Persona", "An entry named “{name}” already exists.", name=name)
+
+
+def no_such_entry(name: str, folder: Path) -> str:
+    return msg("Persona", "There is no entry “{name}” in {folder}.", name=name, folder=str(folder))
+
+
+def bad_type() -> str:
+    return msg("Persona", "The type must be one of {types}.", types=", ".join(ENTRY_TYPES))
+
+
 # ----------------------------------------------------------------------------- what is stored
 
 
@@ -172,8 +235,12 @@ def check_description(description: str) -> str:
     one_line = agent_description(description)
     if not one_line:
         raise StoreError(
-            "The entry needs a description: the agent's prompt lists the entry by it, and the "
-            "agent cannot update an entry without one. Type a line saying what it is about."
+            msg(
+                "Persona",
+                "The entry needs a description: the agent's prompt lists the entry by it, and "
+                "the agent cannot update an entry without one. Type a line saying what it is "
+                "about.",
+            )
         )
     return one_line
 
@@ -181,18 +248,85 @@ def check_description(description: str) -> str:
 def check_storable(what: str, text: str) -> None:
     """StoreError, before anything is written, for text that cannot be stored as UTF-8: a
     lone surrogate (half of a character outside the BMP) that came from a paste or a bad
-    file name."""
+    file name. ``what`` is ``"description"`` or ``"text"``: what the message calls it."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise StoreError(
-            f"The {what} holds a broken character (U+{ord(text[exc.start]):04X}, half of a "
-            f"surrogate pair) at position {exc.start + 1}, which cannot be stored as text. "
-            "Remove it and save again."
-        ) from None
+        code, position = f"{ord(text[exc.start]):04X}", exc.start + 1
+        if what == "description":
+            message = msg(
+                "Persona",
+                "The description holds a broken character (U+{code}, half of a surrogate "
+                "pair) at position {position}, which cannot be stored as text. Remove it and "
+                "save again.",
+                code=code,
+                position=position,
+            )
+        else:
+            message = msg(
+                "Persona",
+                "The text holds a broken character (U+{code}, half of a surrogate pair) at "
+                "position {position}, which cannot be stored as text. Remove it and save "
+                "again.",
+                code=code,
+                position=position,
+            )
+        raise StoreError(message) from None
 
 
 def utf8(text: str) -> bytes:
     """``text`` as the bytes to write; StoreError (never UnicodeEncodeError) if it cannot be."""
     check_storable("text", text)
     return text.encode("utf-8")
+
+
+# ----------------------------------------------------------------------------- refusals
+
+
+def unreadable_folder(folder: Path) -> str | None:
+    """Why ``folder`` cannot be read as an agent's memory folder, or None when it can."""
+    if not folder.is_dir():
+        return msg(
+            "Persona", "“{folder}” is not a folder (or it does not exist).", folder=str(folder)
+        )
+    if not os.access(folder, os.R_OK | os.X_OK):
+        return msg(
+            "Persona",
+            "Memory Desk is not allowed to read the folder “{folder}”.",
+            folder=str(folder),
+        )
+    return None
+
+
+def cannot_save(entry: PersonaEntry) -> str:
+    """Why ``entry`` is not saved: its first error."""
+    name = printable_name(entry.name)
+    return msg("Persona", "“{name}” cannot be saved: {why}", name=name, why=first_error(entry))
+
+
+def cannot_fix(entry: PersonaEntry) -> str:
+    """Why ``entry``'s file is not fixed here: its first error."""
+    name = printable_name(entry.name)
+    return msg("Persona", "“{name}” cannot be fixed here: {why}", name=name, why=first_error(entry))
+
+
+def cannot_rename(entry: PersonaEntry) -> str:
+    """Why ``entry``'s file is not renamed here: a link stays where its file is."""
+    name = printable_name(entry.name)
+    if entry.link_target is not None and not entry.has_errors:
+        return msg(
+            "Persona",
+            "“{name}” cannot be renamed here: it is a link to “{target}”. Rename that file, or "
+            "forget the link and create the entry anew.",
+            name=name,
+            target=str(entry.link_target),
+        )
+    return msg(
+        "Persona", "“{name}” cannot be renamed here: {why}", name=name, why=first_error(entry)
+    )
+
+
+def first_error(entry: PersonaEntry) -> str:
+    """The first error of ``entry``, to say why it cannot be written."""
+    errors = [p.message for p in entry.problems if p.severity == "error"]
+    return errors[0] if errors else msg("Persona", "it cannot be read.")

@@ -13,6 +13,7 @@ import stat
 from pathlib import Path
 
 from memory_desk.core.errors import ConflictError, StoreError
+from memory_desk.core.messages import msg
 from memory_desk.core.persona.agent_view import PROMPT_LIMIT, agent_order
 from memory_desk.core.persona.atomic import (
     STALE_AFTER_S,
@@ -27,12 +28,24 @@ from memory_desk.core.persona.entry import (
     ENTRY_TYPES,
     NAME_RE,
     PersonaEntry,
+    already_exists,
+    bad_type,
+    cannot_fix,
+    cannot_rename,
+    cannot_save,
     check_description,
     check_storable,
+    could_not_create,
+    could_not_forget,
+    could_not_list,
+    could_not_put_back,
+    could_not_rename,
+    could_not_save,
+    no_such_entry,
     now_iso,
-    os_message,
     printable_name,
     suggest_name,
+    unreadable_folder,
     utf8,
     validate_name,
 )
@@ -93,10 +106,9 @@ class PersonaFolder:
         trash_limits: TrashLimits = DEFAULT_TRASH_LIMITS,
     ) -> None:
         folder = Path(path).expanduser().absolute()
-        if not folder.is_dir():
-            raise StoreError(f"“{folder}” is not a folder (or it does not exist).")
-        if not os.access(folder, os.R_OK | os.X_OK):
-            raise StoreError(f"Memory Desk is not allowed to read the folder “{folder}”.")
+        refusal = unreadable_folder(folder)
+        if refusal is not None:
+            raise StoreError(refusal)
         self.path = folder
         self._real = folder.resolve()
         self.trash = trash if trash is not None else default_trash_dir()
@@ -132,7 +144,7 @@ class PersonaFolder:
         check_stem(name)
         entry = self._load(name)
         if entry is None:
-            raise StoreError(f"There is no entry “{name}” in {self.path}.")
+            raise StoreError(no_such_entry(name, self.path))
         return entry
 
     def has_changed(self, entry: PersonaEntry) -> bool:
@@ -153,7 +165,7 @@ class PersonaFolder:
             with os.scandir(self.path) as it:
                 return [d.name[:-3] for d in it if is_entry_file_name(d.name)]
         except OSError as exc:
-            raise StoreError(f"Could not list “{self.path}”: {os_message(exc)}.") from exc
+            raise StoreError(could_not_list(self.path, exc)) from exc
 
     def _entry_path(self, name: str) -> Path:
         return self.path / f"{name}.md"
@@ -193,11 +205,13 @@ class PersonaFolder:
         """
         self._check_editable(entry)
         if entry.path.name != f"{entry.name}.md":
-            raise StoreError("To change an entry's name, rename it; saving keeps the file name.")
+            raise StoreError(
+                msg("Persona", "To change an entry's name, rename it; saving keeps the file name.")
+            )
         description = check_description(entry.description)
         check_storable("text", entry.body)
         if entry.type not in ENTRY_TYPES:
-            raise StoreError(f"The type must be one of {', '.join(ENTRY_TYPES)}.")
+            raise StoreError(bad_type())
         text = edited_text(entry, description)
         return self._replace(entry, utf8(text), force=force)
 
@@ -211,12 +225,19 @@ class PersonaFolder:
         if problem:
             raise StoreError(problem)
         if type not in ENTRY_TYPES:
-            raise StoreError(f"The type must be one of {', '.join(ENTRY_TYPES)}.")
+            raise StoreError(bad_type())
         description = check_description(description)
         check_storable("text", body)
         path = self._entry_path(name)
         if path.resolve().parent != self._real:
-            raise StoreError(f"“{name}” would not be stored inside {self.path}.")
+            raise StoreError(
+                msg(
+                    "Persona",
+                    "“{name}” would not be stored inside {folder}.",
+                    name=name,
+                    folder=str(self.path),
+                )
+            )
         text = render_new_file(
             name=name, description=description, type=type, updated=now_iso(), body=body
         )
@@ -224,9 +245,9 @@ class PersonaFolder:
         try:
             st = publish_new(path, data, self._new_mode())
         except FileExistsError as exc:
-            raise ConflictError(f"An entry named “{name}” already exists.") from exc
+            raise ConflictError(already_exists(name)) from exc
         except OSError as exc:
-            raise StoreError(f"Could not create “{name}”: {os_message(exc)}.") from exc
+            raise StoreError(could_not_create(name, exc)) from exc
         return entry_from_bytes(name, path, data, st)
 
     def rename(self, entry: PersonaEntry, new_name: str) -> PersonaEntry:
@@ -243,13 +264,11 @@ class PersonaFolder:
         if new_name == entry.name:
             return self.read(new_name)
         if entry.link_target is not None or entry.fingerprint.sha256 is None:
-            raise StoreError(
-                f"“{printable_name(entry.name)}” cannot be renamed here: {_why_not_renamed(entry)}"
-            )
+            raise StoreError(cannot_rename(entry))
         new_path = self._entry_path(new_name)
         if os.path.lexists(new_path) and not same_file(new_path, entry.path):
             # (the same file: a change of case on a case-insensitive file system)
-            raise ConflictError(f"An entry named “{new_name}” already exists.")
+            raise ConflictError(already_exists(new_name))
         data, mode = read_for_move(entry.path, entry.fingerprint.sha256)
         new_data = renamed_bytes(data, new_name)
         trashed = put_in_trash(
@@ -274,9 +293,9 @@ class PersonaFolder:
         try:
             return publish_new(new_path, data, mode)
         except FileExistsError as exc:
-            raise ConflictError(f"An entry named “{new_path.stem}” already exists.") from exc
+            raise ConflictError(already_exists(new_path.stem)) from exc
         except OSError as exc:
-            raise StoreError(f"Could not rename “{name}”: {os_message(exc)}.") from exc
+            raise StoreError(could_not_rename(name, exc)) from exc
 
     def undo_rename(self, renamed: PersonaEntry, old_name: str) -> PersonaEntry:
         """Put a renamed entry back under ``old_name``, byte for byte as it was.
@@ -294,11 +313,18 @@ class PersonaFolder:
             None,
         )
         if trashed is None:
-            raise StoreError(f"Memory Desk has no record of renaming “{old_name}”.")
+            raise StoreError(
+                msg("Persona", "Memory Desk has no record of renaming “{name}”.", name=old_name)
+            )
         old_path = self._entry_path(old_name)
         changed = ConflictError(
-            f"“{renamed.name}” changed since it was renamed, or “{old_name}” exists "
-            "again; the rename was not undone."
+            msg(
+                "Persona",
+                "“{name}” changed since it was renamed, or “{old_name}” exists again; the "
+                "rename was not undone.",
+                name=renamed.name,
+                old_name=old_name,
+            )
         )
         if os.path.lexists(old_path):
             raise changed
@@ -306,7 +332,9 @@ class PersonaFolder:
         try:
             old_data = (trashed.path / meta["file"]).read_bytes()
         except OSError as exc:
-            raise StoreError(f"The trash copy of “{old_name}” is missing.") from exc
+            raise StoreError(
+                msg("Persona", "The trash copy of “{name}” is missing.", name=old_name)
+            ) from exc
         as_renamed = sha256(renamed_bytes(old_data, renamed.name))
         if current_sha(self._entry_path(renamed.name)) != as_renamed:
             raise changed
@@ -315,7 +343,7 @@ class PersonaFolder:
         except FileExistsError as exc:
             raise changed from exc
         except OSError as exc:
-            raise StoreError(f"Could not put “{old_name}” back: {os_message(exc)}.") from exc
+            raise StoreError(could_not_put_back(old_name, exc)) from exc
         try:
             take_out(
                 self._entry_path(renamed.name),
@@ -338,13 +366,19 @@ class PersonaFolder:
         try:
             lst = os.lstat(path)
         except FileNotFoundError as exc:
-            raise StoreError(f"There is no entry “{name}” in {self.path}.") from exc
+            raise StoreError(no_such_entry(name, self.path)) from exc
         except OSError as exc:
-            raise StoreError(f"Could not forget “{name}”: {os_message(exc)}.") from exc
+            raise StoreError(could_not_forget(name, exc)) from exc
         if stat.S_ISLNK(lst.st_mode):
             return self._forget_link(name, path)
         if not stat.S_ISREG(lst.st_mode):
-            raise StoreError(f"“{name}.md” is not an entry file (it is a folder or a device).")
+            raise StoreError(
+                msg(
+                    "Persona",
+                    "“{name}.md” is not an entry file (it is a folder or a device).",
+                    name=name,
+                )
+            )
         data, mode = read_for_move(path, None)
         trashed = put_in_trash(self.trash, self._real, name, data, mode, "forget")
         try:
@@ -364,7 +398,12 @@ class PersonaFolder:
         meta = read_meta(trashed.path)
         if Path(meta["folder"]) != self._real:
             raise StoreError(
-                f"“{trashed.name}” was forgotten from another folder, {meta['folder']}."
+                msg(
+                    "Persona",
+                    "“{name}” was forgotten from another folder, {folder}.",
+                    name=trashed.name,
+                    folder=meta["folder"],
+                )
             )
         path = self._entry_path(trashed.name)
         try:
@@ -376,10 +415,14 @@ class PersonaFolder:
                 publish_new(path, data, self._mode_of(meta))
         except FileExistsError as exc:
             raise ConflictError(
-                f"An entry named “{trashed.name}” exists again; rename or forget it first."
+                msg(
+                    "Persona",
+                    "An entry named “{name}” exists again; rename or forget it first.",
+                    name=trashed.name,
+                )
             ) from exc
         except OSError as exc:
-            raise StoreError(f"Could not put “{trashed.name}” back: {os_message(exc)}.") from exc
+            raise StoreError(could_not_put_back(trashed.name, exc)) from exc
         remove_item(trashed.path)
         return self.read(trashed.name)
 
@@ -423,9 +466,7 @@ class PersonaFolder:
             p.code in ("not-utf8", "link-outside", "broken-link", "link-loop")
             for p in entry.problems
         ):
-            raise StoreError(
-                f"“{printable_name(entry.name)}” cannot be fixed here: {_first_error(entry)}"
-            )
+            raise StoreError(cannot_fix(entry))
         return self._replace(entry, utf8(fixed_text(entry, fix_id)), force=False)
 
     def fix_folder_problem(self, problem: FolderProblem) -> FolderFix:
@@ -435,11 +476,15 @@ class PersonaFolder:
         current = next((p for p in self.problems() if p.path == problem.path), None)
         if current is None or current.code != problem.code:
             raise ConflictError(
-                f"“{printable_name(problem.path.name)}” changed since it was checked; "
-                "nothing was renamed."
+                msg(
+                    "Persona",
+                    "“{name}” changed since it was checked; nothing was renamed.",
+                    name=printable_name(problem.path.name),
+                )
             )
         if problem.fix_id != RENAME_ASIDE:
-            raise StoreError(f"There is no fix for “{printable_name(problem.path.name)}”.")
+            name = printable_name(problem.path.name)
+            raise StoreError(msg("Persona", "There is no fix for “{name}”.", name=name))
         moved_to = self.path / aside_name(self.path, problem.path.name)
         self._move(problem.path, moved_to)
         return FolderFix(problem.path, moved_to)
@@ -448,33 +493,34 @@ class PersonaFolder:
         """Give the culprit of a folder fix its old name back (the problem comes back too)."""
         if os.path.lexists(done.path):
             raise ConflictError(
-                f"Something named “{printable_name(done.path.name)}” is in the folder again; "
-                "nothing was renamed."
+                msg(
+                    "Persona",
+                    "Something named “{name}” is in the folder again; nothing was renamed.",
+                    name=printable_name(done.path.name),
+                )
             )
         if not os.path.lexists(done.moved_to):
-            raise StoreError(f"“{printable_name(done.moved_to.name)}” is no longer there.")
+            name = printable_name(done.moved_to.name)
+            raise StoreError(msg("Persona", "“{name}” is no longer there.", name=name))
         self._move(done.moved_to, done.path)
 
     def _move(self, source: Path, target: Path) -> None:
         """Rename inside the folder, never over something already there."""
         if os.path.lexists(target):
-            raise ConflictError(f"“{printable_name(target.name)}” exists; nothing was renamed.")
+            name = printable_name(target.name)
+            raise ConflictError(msg("Persona", "“{name}” exists; nothing was renamed.", name=name))
         try:
             os.rename(source, target)
             fsync_dir(self.path)
         except OSError as exc:
-            raise StoreError(
-                f"Could not rename “{printable_name(source.name)}”: {os_message(exc)}."
-            ) from exc
+            raise StoreError(could_not_rename(printable_name(source.name), exc)) from exc
 
     # ------------------------------------------------------------------ write helpers
 
     @staticmethod
     def _check_editable(entry: PersonaEntry) -> None:
         if not entry.editable:
-            raise StoreError(
-                f"“{printable_name(entry.name)}” cannot be saved: {_first_error(entry)}"
-            )
+            raise StoreError(cannot_save(entry))
 
     def _replace(self, entry: PersonaEntry, data: bytes, *, force: bool) -> PersonaEntry:
         """Atomically replace ``entry``'s file with ``data`` unless it changed since read."""
@@ -484,17 +530,21 @@ class PersonaFolder:
         except FileNotFoundError:
             if not force:
                 raise ConflictError(
-                    f"“{entry.name}” was deleted or renamed on disk since it was opened."
+                    msg(
+                        "Persona",
+                        "“{name}” was deleted or renamed on disk since it was opened.",
+                        name=entry.name,
+                    )
                 ) from None
             mode = self._new_mode()
         except OSError as exc:
-            raise StoreError(f"Could not save “{entry.name}”: {os_message(exc)}.") from exc
+            raise StoreError(could_not_save(entry.name, exc)) from exc
         if not force:
             self._check_unchanged(entry, target)
         try:
             tmp, st = write_temp(target.parent, data, mode)
         except OSError as exc:
-            raise StoreError(f"Could not save “{entry.name}”: {os_message(exc)}.") from exc
+            raise StoreError(could_not_save(entry.name, exc)) from exc
         try:
             if not force:
                 self._check_unchanged(entry, target)
@@ -502,7 +552,7 @@ class PersonaFolder:
             fsync_dir(target.parent)
         except OSError as exc:
             tmp.unlink(missing_ok=True)
-            raise StoreError(f"Could not save “{entry.name}”: {os_message(exc)}.") from exc
+            raise StoreError(could_not_save(entry.name, exc)) from exc
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
@@ -512,8 +562,12 @@ class PersonaFolder:
     def _check_unchanged(entry: PersonaEntry, target: Path) -> None:
         if current_sha(target) != entry.fingerprint.sha256:
             raise ConflictError(
-                f"“{entry.name}” changed on disk since it was opened (perhaps the agent saved "
-                "it). Nothing was written."
+                msg(
+                    "Persona",
+                    "“{name}” changed on disk since it was opened (perhaps the agent saved it). "
+                    "Nothing was written.",
+                    name=entry.name,
+                )
             )
 
     def _new_mode(self) -> int:
@@ -537,21 +591,5 @@ class PersonaFolder:
             fsync_dir(self.path)
         except OSError as exc:
             remove_item(trashed.path)
-            raise StoreError(f"Could not forget “{name}”: {os_message(exc)}.") from exc
+            raise StoreError(could_not_forget(name, exc)) from exc
         return trashed
-
-
-def _why_not_renamed(entry: PersonaEntry) -> str:
-    """Why Memory Desk does not rename ``entry``'s file: a link stays where its file is."""
-    if entry.link_target is not None and not entry.has_errors:
-        return (
-            f"it is a link to “{entry.link_target}”. Rename that file, or forget the link and "
-            "create the entry anew."
-        )
-    return _first_error(entry)
-
-
-def _first_error(entry: PersonaEntry) -> str:
-    """The first error of ``entry``, to say why it cannot be written."""
-    errors = [p.message for p in entry.problems if p.severity == "error"]
-    return errors[0] if errors else "it cannot be read."

@@ -11,21 +11,21 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memory_desk.core import wording
 from memory_desk.core.errors import StoreError
-from memory_desk.core.persona.entry import NAME_RE, os_message
+from memory_desk.core.messages import msg
+from memory_desk.core.persona.entry import NAME_RE, could_not_list, os_message
 
 RENAME_ASIDE = "rename-aside"  # the fix of every folder problem: rename it without .md
 _SPECIAL_KINDS = (
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a device"),
-    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, msg("PersonaFolderProblems", "a socket")),
+    (stat.S_ISCHR, msg("PersonaFolderProblems", "a device")),
+    (stat.S_ISBLK, msg("PersonaFolderProblems", "a device")),
 )
-_CANNOT_READ = "the agent cannot read its memory at all while this is here"
-_KEEPS_FILE = " (or give it read permission to keep it as an entry)"
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def listing_problems(folder: Path) -> list[FolderProblem]:
                 d.name for d in it if _is_agent_file_name(d.name) and _may_stop_listing(d)
             )
     except OSError as exc:
-        raise StoreError(f"Could not list “{folder}”: {os_message(exc)}.") from exc
+        raise StoreError(could_not_list(str(folder), exc)) from exc
     found = (_listing_problem(folder, name) for name in names)
     return [problem for problem in found if problem is not None]
 
@@ -95,7 +95,8 @@ def _listing_problem(folder: Path, file_name: str) -> FolderProblem | None:
     The agent reads every ``<name>.md`` at once and follows links: a read that finds no file
     (a link to nothing) only drops that entry; any other failure (a folder, a link to a
     folder, a socket, a circle of links, no permission) fails the whole list, and a pipe
-    makes the read wait for ever.
+    makes the read wait for ever. Each kind has a whole sentence of its own, so it can be
+    translated as one.
     """
     path = folder / file_name
     try:
@@ -105,57 +106,128 @@ def _listing_problem(folder: Path, file_name: str) -> FolderProblem | None:
         return None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            what = f"“{file_name}” is a link that leads round in a circle of links"
-            return _aside_problem(folder, file_name, what, "link-loop")
-        what = f"the agent cannot read “{file_name}” ({os_message(exc)})"
-        return _aside_problem(folder, file_name, what, "unreadable-entry", _KEEPS_FILE)
+            return _aside_problem(folder, file_name, "link-loop", _link_loop)
+        reason = os_message(exc)
+        return _aside_problem(
+            folder, file_name, "unreadable-entry", lambda f, a: _cannot_read(f, a, reason)
+        )
     link = stat.S_ISLNK(lst.st_mode)
     if stat.S_ISDIR(st.st_mode):
         if link:
-            what = f"“{file_name}” is a link to a folder ({os.path.realpath(path)})"
-            kept = "; the folder it points to stays as it is"
-            return _aside_problem(folder, file_name, what, "link-to-folder", kept)
-        what = f"“{file_name}” is a folder, which the agent takes for an entry by its name"
-        kept = " and leaves everything inside it as it is"
-        return _aside_problem(folder, file_name, what, "folder-named-like-entry", kept)
+            target = os.path.realpath(path)
+            return _aside_problem(
+                folder, file_name, "link-to-folder", lambda f, a: _link_to_folder(f, a, target)
+            )
+        return _aside_problem(folder, file_name, "folder-named-like-entry", _folder_named)
     if stat.S_ISFIFO(st.st_mode):
-        what = (
-            f"“{file_name}” is a pipe (FIFO), not a file: reading it, the agent waits for ever "
-            "and never gets its memory"
-        )
-        return _aside_problem(folder, file_name, what, "pipe", hangs=True)
+        return _aside_problem(folder, file_name, "pipe", _pipe, hangs=True)
     kind = next((name for test, name in _SPECIAL_KINDS if test(st.st_mode)), None)
     if kind is not None:
-        what = f"“{file_name}” is {kind}, not a file"
-        return _aside_problem(folder, file_name, what, "not-a-file")
+        return _aside_problem(folder, file_name, "not-a-file", lambda f, a: _not_a_file(f, a, kind))
     if not os.access(path, os.R_OK):
-        what = f"the agent is not allowed to read “{file_name}”"
-        return _aside_problem(folder, file_name, what, "unreadable-entry", _KEEPS_FILE)
+        return _aside_problem(folder, file_name, "unreadable-entry", _not_allowed)
     return None
 
 
 def _aside_problem(
     folder: Path,
     file_name: str,
-    what: str,
     code: str,
-    kept: str = "",
+    message: Callable[[str, str], str],
     *,
     hangs: bool = False,
 ) -> FolderProblem:
     """A problem fixed by renaming the culprit to a name without ``.md`` (which the agent
-    never reads), leaving whatever it holds or points to as it is; ``kept`` says so."""
+    never reads), leaving whatever it holds or points to as it is. ``message(file_name,
+    aside)`` says what it is, what it does to the agent and what the rename leaves."""
     aside = aside_name(folder, file_name)
-    effect = "" if hangs else f": {_CANNOT_READ}"
     return FolderProblem(
-        message=(
-            f"{what[0].upper()}{what[1:]}{effect}. Renaming it to “{aside}” fixes that{kept}."
-        ),
+        message=message(file_name, aside),
         path=folder / file_name,
         code=code,
         fix_id=RENAME_ASIDE,
-        fix_label=f"Rename it to “{aside}”",
+        fix_label=msg("PersonaFolderProblems", "Rename it to “{aside}”", aside=aside),
         hangs=hangs,
+    )
+
+
+# One sentence per kind of culprit: ``(file_name, aside) -> message``.
+
+
+def _link_loop(file_name: str, aside: str) -> str:
+    return msg(
+        "PersonaFolderProblems",
+        "“{file}” is a link that leads round in a circle of links: the agent cannot read its "
+        "memory at all while this is here. Renaming it to “{aside}” fixes that.",
+        file=file_name,
+        aside=aside,
+    )
+
+
+def _cannot_read(file_name: str, aside: str, reason: str) -> str:
+    return msg(
+        "PersonaFolderProblems",
+        "The agent cannot read “{file}” ({reason}): the agent cannot read its memory at all "
+        "while this is here. Renaming it to “{aside}” fixes that (or give it read permission "
+        "to keep it as an entry).",
+        file=file_name,
+        reason=reason,
+        aside=aside,
+    )
+
+
+def _not_allowed(file_name: str, aside: str) -> str:
+    return msg(
+        "PersonaFolderProblems",
+        "The agent is not allowed to read “{file}”: the agent cannot read its memory at all "
+        "while this is here. Renaming it to “{aside}” fixes that (or give it read permission "
+        "to keep it as an entry).",
+        file=file_name,
+        aside=aside,
+    )
+
+
+def _link_to_folder(file_name: str, aside: str, target: str) -> str:
+    return msg(
+        "PersonaFolderProblems",
+        "“{file}” is a link to a folder ({target}): the agent cannot read its memory at all "
+        "while this is here. Renaming it to “{aside}” fixes that; the folder it points to "
+        "stays as it is.",
+        file=file_name,
+        target=target,
+        aside=aside,
+    )
+
+
+def _folder_named(file_name: str, aside: str) -> str:
+    return msg(
+        "PersonaFolderProblems",
+        "“{file}” is a folder, which the agent takes for an entry by its name: the agent "
+        "cannot read its memory at all while this is here. Renaming it to “{aside}” fixes "
+        "that and leaves everything inside it as it is.",
+        file=file_name,
+        aside=aside,
+    )
+
+
+def _pipe(file_name: str, aside: str) -> str:
+    return msg(
+        "PersonaFolderProblems",
+        "“{file}” is a pipe (FIFO), not a file: reading it, the agent waits for ever and never "
+        "gets its memory. Renaming it to “{aside}” fixes that.",
+        file=file_name,
+        aside=aside,
+    )
+
+
+def _not_a_file(file_name: str, aside: str, kind: str) -> str:
+    return msg(
+        "PersonaFolderProblems",
+        "“{file}” is {kind}, not a file: the agent cannot read its memory at all while this "
+        "is here. Renaming it to “{aside}” fixes that.",
+        file=file_name,
+        kind=kind,
+        aside=aside,
     )
 
 
@@ -175,17 +247,22 @@ def listing_failure(problems: Iterable[FolderProblem]) -> str | None:
     problems = list(problems)
     if not problems:
         return None
-    how = (
-        "never ends (it waits on a pipe for ever)"
-        if any(p.hangs for p in problems)
-        else "fails, and one failed read fails them all (its memory_list tool fails the same way)"
-    )
-    lines = [
-        "The agent gets no memory section at the moment.",
-        "",
-        f"It reads every entry of its folder at once, and here that read {how}. What stops it:",
-        *(f"- {p.message}" for p in problems),
-        "",
+    if any(p.hangs for p in problems):
+        how = msg("PersonaFolderProblems", "never ends (it waits on a pipe for ever)")
+    else:
+        how = msg(
+            "PersonaFolderProblems",
+            "fails, and one failed read fails them all (its memory_list tool fails the same way)",
+        )
+    items = [msg("PersonaFolderProblems", "- {problem}", problem=p.message) for p in problems]
+    return msg(
+        "PersonaFolderProblems",
+        "The agent gets no memory section at the moment.\n"
+        "\n"
+        "It reads every entry of its folder at once, and here that read {how}. What stops it:\n"
+        "{problems}\n"
+        "\n"
         "Fix it with the button above the list; the section then shows here again.",
-    ]
-    return "\n".join(lines)
+        how=how,
+        problems=wording.lines(items),
+    )

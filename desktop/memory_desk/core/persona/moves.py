@@ -15,6 +15,7 @@ import stat
 from pathlib import Path
 
 from memory_desk.core.errors import ConflictError, StoreError
+from memory_desk.core.messages import msg
 from memory_desk.core.persona.atomic import (
     aside_item_id,
     aside_path,
@@ -23,7 +24,7 @@ from memory_desk.core.persona.atomic import (
     unlink_if_same,
     write_temp,
 )
-from memory_desk.core.persona.entry import os_message
+from memory_desk.core.persona.entry import could_not_move, could_not_rename
 from memory_desk.core.persona.reading import current_sha, sha256
 from memory_desk.core.persona.trash import put_in_trash, read_meta
 
@@ -36,11 +37,19 @@ def read_for_move(path: Path, expected_sha: str | None) -> tuple[bytes, int]:
         data = path.read_bytes()
         mode = stat.S_IMODE(os.lstat(path).st_mode)
     except FileNotFoundError as exc:
-        raise ConflictError(f"“{name}” is no longer in {path.parent}.") from exc
+        raise ConflictError(
+            msg("Persona", "“{name}” is no longer in {folder}.", name=name, folder=str(path.parent))
+        ) from exc
     except OSError as exc:
-        raise StoreError(f"Could not move “{name}”: {os_message(exc)}.") from exc
+        raise StoreError(could_not_move(name, exc)) from exc
     if expected_sha is not None and sha256(data) != expected_sha:
-        raise ConflictError(f"“{name}” changed on disk since it was opened. Nothing was changed.")
+        raise ConflictError(
+            msg(
+                "Persona",
+                "“{name}” changed on disk since it was opened. Nothing was changed.",
+                name=name,
+            )
+        )
     return data, mode
 
 
@@ -66,8 +75,10 @@ def take_out(
         if published is not None:
             unlink_if_same(*published)
         if isinstance(exc, FileNotFoundError):
-            raise ConflictError(f"“{name}” is no longer in {folder}.") from exc
-        raise StoreError(f"Could not move “{name}”: {os_message(exc)}.") from exc
+            raise ConflictError(
+                msg("Persona", "“{name}” is no longer in {folder}.", name=name, folder=str(folder))
+            ) from exc
+        raise StoreError(could_not_move(name, exc)) from exc
     try:
         same = sha256(aside.read_bytes()) == expected_sha
     except OSError:
@@ -77,8 +88,12 @@ def take_out(
         if published is not None:
             unlink_if_same(*published)
         raise ConflictError(
-            f"“{name}” changed on disk while Memory Desk moved it (perhaps the agent saved it). "
-            "Nothing was changed."
+            msg(
+                "Persona",
+                "“{name}” changed on disk while Memory Desk moved it (perhaps the agent saved "
+                "it). Nothing was changed.",
+                name=name,
+            )
         )
     aside.unlink(missing_ok=True)
     fsync_dir(folder)
@@ -90,17 +105,21 @@ def rename_in_place(old_path: Path, new_path: Path, data: bytes, mode: int, sha:
     try:
         tmp, _ = write_temp(old_path.parent, data, mode)
     except OSError as exc:
-        raise StoreError(f"Could not rename “{old_path.stem}”: {os_message(exc)}.") from exc
+        raise StoreError(could_not_rename(old_path.stem, exc)) from exc
     try:
         if current_sha(old_path) != sha:
             raise ConflictError(
-                f"“{old_path.stem}” changed on disk since it was opened. Nothing was changed."
+                msg(
+                    "Persona",
+                    "“{name}” changed on disk since it was opened. Nothing was changed.",
+                    name=old_path.stem,
+                )
             )
         os.replace(tmp, old_path)
         os.rename(old_path, new_path)
         fsync_dir(old_path.parent)
     except OSError as exc:
-        raise StoreError(f"Could not rename “{old_path.stem}”: {os_message(exc)}.") from exc
+        raise StoreError(could_not_rename(old_path.stem, exc)) from exc
     finally:
         tmp.unlink(missing_ok=True)
 

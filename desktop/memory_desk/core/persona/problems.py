@@ -7,6 +7,8 @@ grammar is :mod:`memory_desk.core.persona_format`'s), and names the one-click fi
 
 from __future__ import annotations
 
+from memory_desk.core import wording
+from memory_desk.core.messages import msg
 from memory_desk.core.persona.agent_view import PROMPT_LIMIT
 from memory_desk.core.persona.entry import (
     ENTRY_TYPES,
@@ -45,9 +47,14 @@ def name_problems(name: str) -> list[Problem]:
     return [
         Problem(
             "warning",
-            f"The agent never sees this entry: its file name “{printable_name(name)}” is not "
-            f"kebab-case (lowercase letters, digits and single hyphens, like "
-            f"“{suggest_name(name)}”). Rename it so the agent can read it.",
+            msg(
+                "PersonaProblems",
+                "The agent never sees this entry: its file name “{name}” is not kebab-case "
+                "(lowercase letters, digits and single hyphens, like “{suggestion}”). Rename "
+                "it so the agent can read it.",
+                name=printable_name(name),
+                suggestion=suggest_name(name),
+            ),
             "rename",
             "name-not-kebab",
         )
@@ -60,9 +67,12 @@ def header_problems(parsed: ParsedFile) -> list[Problem]:
         return [
             Problem(
                 "error",
-                "The file starts with an invisible byte-order mark, so the agent does not see "
-                "its header: it reads the entry as type user with no description, and the "
-                "header as part of the text. Remove the mark to edit the entry.",
+                msg(
+                    "PersonaProblems",
+                    "The file starts with an invisible byte-order mark, so the agent does not "
+                    "see its header: it reads the entry as type user with no description, and "
+                    "the header as part of the text. Remove the mark to edit the entry.",
+                ),
                 "remove-bom",
                 "bom",
             )
@@ -71,11 +81,14 @@ def header_problems(parsed: ParsedFile) -> list[Problem]:
         return [
             Problem(
                 "warning",
-                "The file starts with two “---” lines, but the agent never ends a header on the "
-                "line right after the opening one (a header has at least one line), and no later "
-                "line starts with “---”. So it reads the whole file as text, dashes included, "
-                "with type user and no description. Write the header lines between the two "
-                "“---” lines by hand.",
+                msg(
+                    "PersonaProblems",
+                    "The file starts with two “---” lines, but the agent never ends a header on "
+                    "the line right after the opening one (a header has at least one line), and "
+                    "no later line starts with “---”. So it reads the whole file as text, dashes "
+                    "included, with type user and no description. Write the header lines "
+                    "between the two “---” lines by hand.",
+                ),
                 None,
                 "header-empty",
             )
@@ -84,9 +97,12 @@ def header_problems(parsed: ParsedFile) -> list[Problem]:
         return [
             Problem(
                 "warning",
-                "The header is never closed: no line after it starts with “---”, so the agent "
-                "reads the whole file as text, with type user and no description. Add the "
-                "closing line by hand.",
+                msg(
+                    "PersonaProblems",
+                    "The header is never closed: no line after it starts with “---”, so the "
+                    "agent reads the whole file as text, with type user and no description. "
+                    "Add the closing line by hand.",
+                ),
                 None,
                 "header-unclosed",
             )
@@ -102,16 +118,22 @@ def _no_header_problem(parsed: ParsedFile) -> Problem:
     if opened is not None and parse_text(opened).header_found:
         return Problem(
             "warning",
-            "The first line has spaces after its “---”: the agent needs exactly “---” there, "
-            "so it sees no header and reads the whole file as text, with type user and no "
-            "description.",
+            msg(
+                "PersonaProblems",
+                "The first line has spaces after its “---”: the agent needs exactly “---” "
+                "there, so it sees no header and reads the whole file as text, with type user "
+                "and no description.",
+            ),
             "fix-opening",
             "no-header",
         )
     return Problem(
         "warning",
-        "The file has no header (it must start with a line “---”), so the agent reads it as "
-        "type user with no description.",
+        msg(
+            "PersonaProblems",
+            "The file has no header (it must start with a line “---”), so the agent reads it "
+            "as type user with no description.",
+        ),
         "add-header",
         "no-header",
     )
@@ -125,8 +147,12 @@ def _header_shape_problems(parsed: ParsedFile) -> list[Problem]:
         problems.append(
             Problem(
                 "warning",
-                f"The line that ends the header has text after its three dashes: the agent "
-                f"reads “{_excerpt(tail)}” as the start of the entry's text.",
+                msg(
+                    "PersonaProblems",
+                    "The line that ends the header has text after its three dashes: the agent "
+                    "reads “{excerpt}” as the start of the entry's text.",
+                    excerpt=_excerpt(tail),
+                ),
                 "split-closing",
                 "closing-text",
             )
@@ -136,9 +162,13 @@ def _header_shape_problems(parsed: ParsedFile) -> list[Problem]:
         problems.append(
             Problem(
                 "warning",
-                "The line right after the opening “---” starts with “---” too, but the agent "
-                "never ends the header there: it reads the header on to line "
-                f"{len(parsed.header) + 2}, the next line that starts with “---”.",
+                msg(
+                    "PersonaProblems",
+                    "The line right after the opening “---” starts with “---” too, but the "
+                    "agent never ends the header there: it reads the header on to line "
+                    "{line}, the next line that starts with “---”.",
+                    line=len(parsed.header) + 2,
+                ),
                 "drop-fence-line" if droppable else None,
                 "fence-after-opening",
             )
@@ -154,14 +184,31 @@ def _hidden_break_problem(parsed: ParsedFile, broken: list[tuple[str, str]]) -> 
     sentences = []
     for text, mark in broken:
         key = text.split(":", 1)[0]
-        sentence = f"The “{key}:” line holds {HIDDEN_BREAK_NAMES[mark]} inside its value"
         if key in _READ_KEYS:
-            sentence += f"; the agent reads the {key} as {_reads_as(parsed, key)}"
-        sentences.append(sentence + ".")
+            sentence = msg(
+                "PersonaProblems",
+                "The “{key}:” line holds {hidden_break} inside its value; the agent reads the "
+                "{key} as {reading}.",
+                key=key,
+                hidden_break=HIDDEN_BREAK_NAMES[mark],
+                reading=_reads_as(parsed, key),
+            )
+        else:
+            sentence = msg(
+                "PersonaProblems",
+                "The “{key}:” line holds {hidden_break} inside its value.",
+                key=key,
+                hidden_break=HIDDEN_BREAK_NAMES[mark],
+            )
+        sentences.append(sentence)
     return Problem(
         "warning",
-        "The agent skips header lines with a hidden line break inside their value (its pattern "
-        "stops there), so it reads nothing from them. " + " ".join(sentences),
+        msg(
+            "PersonaProblems",
+            "The agent skips header lines with a hidden line break inside their value (its "
+            "pattern stops there), so it reads nothing from them. {lines}",
+            lines=wording.sentences(sentences),
+        ),
         "unbreak-lines",
         "hidden-break",
     )
@@ -170,7 +217,7 @@ def _hidden_break_problem(parsed: ParsedFile, broken: list[tuple[str, str]]) -> 
 def _reads_as(parsed: ParsedFile, key: str) -> str:
     """How the agent reads ``key`` (description, type or updated), quoted for a sentence."""
     reading = getattr(agent_reading(parsed), key)
-    return f"“{reading}”" if reading else "empty"
+    return f"“{reading}”" if reading else msg("PersonaProblems", "empty")
 
 
 def _excerpt(text: str, limit: int = 60) -> str:
@@ -189,9 +236,13 @@ def field_problems(name: str, parsed: ParsedFile) -> list[Problem]:
         problems.append(
             Problem(
                 "warning",
-                f"The name: line says “{printable_name(js_string(name_field.value))}”, but an"
-                f" entry's name is its file name, “{printable_name(name)}”. The agent ignores"
-                " the name: line.",
+                msg(
+                    "PersonaProblems",
+                    "The name: line says “{header_name}”, but an entry's name is its file "
+                    "name, “{name}”. The agent ignores the name: line.",
+                    header_name=printable_name(js_string(name_field.value)),
+                    name=printable_name(name),
+                ),
                 "set-name",
                 "name-mismatch",
             )
@@ -205,7 +256,11 @@ def field_problems(name: str, parsed: ParsedFile) -> list[Problem]:
         problems.append(
             Problem(
                 "warning",
-                f"The header has more than one “{key}:” line; the agent reads only the last.",
+                msg(
+                    "PersonaProblems",
+                    "The header has more than one “{key}:” line; the agent reads only the last.",
+                    key=key,
+                ),
                 None,
                 "duplicate-key",
             )
@@ -215,9 +270,12 @@ def field_problems(name: str, parsed: ParsedFile) -> list[Problem]:
         problems.append(
             Problem(
                 "warning",
-                "The agent ignores the header lines "
-                + ", ".join(f"“{k}”" for k in extra)
-                + " and drops them the next time it saves this entry.",
+                msg(
+                    "PersonaProblems",
+                    "The agent ignores the header lines {keys} and drops them the next time it "
+                    "saves this entry.",
+                    keys=", ".join(f"“{k}”" for k in extra),
+                ),
                 None,
                 "extra-keys",
             )
@@ -230,29 +288,37 @@ def _type_problems(parsed: ParsedFile) -> list[Problem]:
     value = type_field.value if type_field else None
     reading = js_string(value)
     if type_field is None:
-        message = "The entry has no type, so the agent reads it as user."
+        message = msg("PersonaProblems", "The entry has no type, so the agent reads it as user.")
     elif isinstance(value, tuple) and reading in ENTRY_TYPES:
-        message = (
-            f"The type is written as a list; the agent reads it as {reading} (a list reads as "
-            "its items joined by commas). Writing it as a plain value keeps that reading."
+        message = msg(
+            "PersonaProblems",
+            "The type is written as a list; the agent reads it as {reading} (a list reads as "
+            "its items joined by commas). Writing it as a plain value keeps that reading.",
+            reading=reading,
         )
     elif isinstance(value, tuple):
-        message = (
-            f"The type is a list, which the agent reads as “{reading}”: neither user nor "
-            "feedback, so it reads the type as user."
+        message = msg(
+            "PersonaProblems",
+            "The type is a list, which the agent reads as “{reading}”: neither user nor "
+            "feedback, so it reads the type as user.",
+            reading=reading,
         )
     elif value in ENTRY_TYPES:
         return []
     elif value == "":
-        message = "The type is empty, so the agent reads it as user."
+        message = msg("PersonaProblems", "The type is empty, so the agent reads it as user.")
     elif _brackets_read_as_text(type_field):
-        message = (
-            f"The type “{reading}” is text to the agent, not a list (something follows its "
-            "“]”): neither user nor feedback, so it reads the type as user."
+        message = msg(
+            "PersonaProblems",
+            "The type “{reading}” is text to the agent, not a list (something follows its "
+            "“]”): neither user nor feedback, so it reads the type as user.",
+            reading=reading,
         )
     else:
-        message = (
-            f"The type “{reading}” is neither user nor feedback, so the agent reads it as user."
+        message = msg(
+            "PersonaProblems",
+            "The type “{reading}” is neither user nor feedback, so the agent reads it as user.",
+            reading=reading,
         )
     return [Problem("warning", message, "set-type", "type")]
 
@@ -278,9 +344,14 @@ def _dash_item_problems(parsed: ParsedFile) -> list[Problem]:
         problems.append(
             Problem(
                 "warning",
-                f"The agent does not read the line “{_excerpt(js_trim(below))}” as part of the "
-                f"{found.key}: a list item needs a space after its dash. It reads the "
-                f"{found.key} as {_reads_as(parsed, found.key)}.",
+                msg(
+                    "PersonaProblems",
+                    "The agent does not read the line “{line}” as part of the {key}: a list "
+                    "item needs a space after its dash. It reads the {key} as {reading}.",
+                    line=_excerpt(js_trim(below)),
+                    key=found.key,
+                    reading=_reads_as(parsed, found.key),
+                ),
                 None,
                 "dash-no-space",
             )
@@ -295,9 +366,13 @@ def _bracket_text_problems(parsed: ParsedFile) -> list[Problem]:
     return [
         Problem(
             "warning",
-            f"The description “{js_string(desc_field.value)}” is read as text, brackets "
-            "included, not as a list: the agent reads “[…]” as a list only when nothing "
-            "follows the “]” on its line, and here spaces do.",
+            msg(
+                "PersonaProblems",
+                "The description “{description}” is read as text, brackets included, not as a "
+                "list: the agent reads “[…]” as a list only when nothing follows the “]” on its "
+                "line, and here spaces do.",
+                description=js_string(desc_field.value),
+            ),
             None,
             "bracket-text",
         )
@@ -310,13 +385,17 @@ def _description_problems(parsed: ParsedFile) -> list[Problem]:
     if js_string(value) == "":
         return [_empty_description_problem(parsed)]
     if isinstance(value, tuple):
-        message = (
-            f"The description is a list; the agent reads it as “{js_string(value)}” in its prompt."
+        message = msg(
+            "PersonaProblems",
+            "The description is a list; the agent reads it as “{reading}” in its prompt.",
+            reading=js_string(value),
         )
     elif value in ODD_DESCRIPTIONS:
-        message = (
-            f"The description is “{value}”: the agent does not read YAML, so its prompt shows "
-            f"just “{value}” (any lines below it are ignored). Write it on one line."
+        message = msg(
+            "PersonaProblems",
+            "The description is “{value}”: the agent does not read YAML, so its prompt shows "
+            "just “{value}” (any lines below it are ignored). Write it on one line.",
+            value=value,
         )
     else:
         return []
@@ -327,11 +406,23 @@ def _empty_description_problem(parsed: ParsedFile) -> Problem:
     """The agent's ``remember`` refuses to update an entry without a description (it answers
     that there is no such entry), and its prompt lists the entry with nothing after its name."""
     fillable = bool(description_from_body(parsed.body))
+    if fillable:
+        message = msg(
+            "PersonaProblems",
+            "The agent cannot update this entry: it needs a description. (The agent's prompt "
+            "lists it with nothing after its name, and when the agent tries to change it, it is "
+            "told there is no such entry.)",
+        )
+    else:
+        message = msg(
+            "PersonaProblems",
+            "The agent cannot update this entry: it needs a description. (The agent's prompt "
+            "lists it with nothing after its name, and when the agent tries to change it, it is "
+            "told there is no such entry.) Type one above and save.",
+        )
     return Problem(
         "warning",
-        "The agent cannot update this entry: it needs a description. (The agent's prompt lists "
-        "it with nothing after its name, and when the agent tries to change it, it is told "
-        "there is no such entry.)" + ("" if fillable else " Type one above and save."),
+        message,
         "fill-description" if fillable else None,
         "description",
     )
@@ -342,15 +433,24 @@ def _updated_problems(parsed: ParsedFile) -> list[Problem]:
     value = updated_field.value if updated_field else None
     reading = js_string(value)
     if updated_field is None:
-        message = "The entry has no updated date, so the agent sorts it after every dated entry."
+        message = msg(
+            "PersonaProblems",
+            "The entry has no updated date, so the agent sorts it after every dated entry.",
+        )
     elif ISO_UTC_MS_RE.fullmatch(reading) and isinstance(value, str):
         return []
     elif ISO_UTC_MS_RE.fullmatch(reading):
-        message = f"The updated date is written as a list; the agent reads it as “{reading}”."
+        message = msg(
+            "PersonaProblems",
+            "The updated date is written as a list; the agent reads it as “{reading}”.",
+            reading=reading,
+        )
     else:
-        message = (
-            f"The updated date “{reading}” is not in the agent's format "
-            "(like 2026-10-07T13:15:05.678Z), so the entry may sort in the wrong place."
+        message = msg(
+            "PersonaProblems",
+            "The updated date “{reading}” is not in the agent's format "
+            "(like 2026-10-07T13:15:05.678Z), so the entry may sort in the wrong place.",
+            reading=reading,
         )
     return [Problem("warning", message, "set-updated", "updated")]
 
@@ -363,8 +463,12 @@ def body_problems(body: str) -> list[Problem]:
     return [
         Problem(
             "warning",
-            f"The text is {size / 1024:.0f} KB. The agent reads it whole each time it recalls "
-            "this entry, which fills its context; consider shortening it.",
+            msg(
+                "PersonaProblems",
+                "The text is {size} KB. The agent reads it whole each time it recalls this "
+                "entry, which fills its context; consider shortening it.",
+                size=f"{size / 1024:.0f}",
+            ),
             None,
             "large-body",
         )
@@ -375,8 +479,12 @@ def beyond_prompt_problem() -> Problem:
     """For an entry the agent sees but its prompt does not list (see ``PROMPT_LIMIT``)."""
     return Problem(
         "warning",
-        f"The agent's prompt lists only the {PROMPT_LIMIT} most recent entries; this one is not "
-        "among them (the agent still finds it when it lists all its memories).",
+        msg(
+            "PersonaProblems",
+            "The agent's prompt lists only the {limit} most recent entries; this one is not "
+            "among them (the agent still finds it when it lists all its memories).",
+            limit=PROMPT_LIMIT,
+        ),
         None,
         "beyond-prompt",
     )

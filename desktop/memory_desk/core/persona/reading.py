@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from memory_desk.core.errors import StoreError
+from memory_desk.core.messages import msg
 from memory_desk.core.persona.entry import (
     KNOWN_KEYS,
     NAME_RE,
@@ -70,7 +71,7 @@ def check_stem(name: str) -> None:
     """Refuse a name that would point anywhere but a file directly in the folder."""
     bad = not name or name.startswith(".") or any(c in name for c in "/\\\0")
     if bad or not is_entry_file_name(name + ".md"):
-        raise StoreError(f"“{name}” is not the name of an entry file.")
+        raise StoreError(msg("Persona", "“{name}” is not the name of an entry file.", name=name))
 
 
 def _read_regular(path: Path, *, start_only: bool = False) -> tuple[bytes, os.stat_result] | None:
@@ -202,9 +203,14 @@ def start_entry(
     problems.append(
         Problem(
             "warning",
-            f"The file is {size_mb:.1f} MB. The agent reads all of it each time it recalls this "
-            "entry, which fills its context; consider shortening it. Memory Desk shows its "
-            f"first {START_BYTES // 1024} KB, read-only, until you choose to open it whole.",
+            msg(
+                "PersonaProblems",
+                "The file is {size} MB. The agent reads all of it each time it recalls this "
+                "entry, which fills its context; consider shortening it. Memory Desk shows its "
+                "first {start} KB, read-only, until you choose to open it whole.",
+                size=f"{size_mb:.1f}",
+                start=START_BYTES // 1024,
+            ),
             None,
             START_ONLY,
         )
@@ -255,8 +261,11 @@ def entry_from_bytes(
         problems.append(
             Problem(
                 "error",
-                "The file is not valid UTF-8 text. It is shown with replacement characters "
-                "(as the agent reads it) and Memory Desk will not save it.",
+                msg(
+                    "PersonaProblems",
+                    "The file is not valid UTF-8 text. It is shown with replacement characters "
+                    "(as the agent reads it) and Memory Desk will not save it.",
+                ),
                 None,
                 "not-utf8",
             )
@@ -306,17 +315,31 @@ def _link_problem(path: Path, target: Path) -> tuple[str, str] | None:
         os.stat(path)
     except FileNotFoundError:
         return (
-            f"This is a link to “{target}”, which does not exist: the agent skips it.",
+            msg(
+                "PersonaProblems",
+                "This is a link to “{target}”, which does not exist: the agent skips it.",
+                target=str(target),
+            ),
             "broken-link",
         )
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             return (
-                "This link leads round in a circle of links: neither the agent nor Memory "
-                "Desk can read it.",
+                msg(
+                    "PersonaProblems",
+                    "This link leads round in a circle of links: neither the agent nor Memory "
+                    "Desk can read it.",
+                ),
                 "link-loop",
             )
-        return (f"This link cannot be followed ({os_message(exc)}).", "broken-link")
+        return (
+            msg(
+                "PersonaProblems",
+                "This link cannot be followed ({reason}).",
+                reason=os_message(exc),
+            ),
+            "broken-link",
+        )
     return None
 
 
@@ -350,13 +373,21 @@ def _error_entry(
 
 def unreadable_entry(name: str, path: Path, exc: OSError) -> PersonaEntry:
     """An entry for a file that cannot be read: shown with why, never written."""
-    message = f"Memory Desk cannot read this file ({os_message(exc)}); neither can the agent."
+    message = msg(
+        "PersonaProblems",
+        "Memory Desk cannot read this file ({reason}); neither can the agent.",
+        reason=os_message(exc),
+    )
     return _error_entry(name, path, message, "unreadable", Fingerprint(None))
 
 
 def _too_large_entry(name: str, path: Path, st: os.stat_result) -> PersonaEntry:
     """An entry for a file too large to open: shown with its size, never read whole."""
-    message = f"The file is {st.st_size // (1024 * 1024)} MB, too large for Memory Desk to open."
+    message = msg(
+        "PersonaProblems",
+        "The file is {size} MB, too large for Memory Desk to open.",
+        size=st.st_size // (1024 * 1024),
+    )
     fp = Fingerprint(None, st.st_size, st.st_mtime_ns)
     visible = bool(NAME_RE.fullmatch(name))
     return _error_entry(name, path, message, "too-large", fp, agent_visible=visible)
@@ -368,10 +399,15 @@ def _read_only_outside(entry: PersonaEntry, target: Path) -> PersonaEntry:
     inside the folder. Its other problems lose their fixes: those would write the file."""
     outside = Problem(
         "error",
-        f"Not editable here: this entry's file lives outside the folder, at “{target}” "
-        f"(“{printable_name(entry.name)}.md” is a link to it). The agent reads it like any "
-        "other entry, but Memory Desk changes only files inside the folder: edit it there. "
-        "Forget removes only the link, never that file.",
+        msg(
+            "PersonaProblems",
+            "Not editable here: this entry's file lives outside the folder, at “{target}” "
+            "(“{name}.md” is a link to it). The agent reads it like any other entry, but "
+            "Memory Desk changes only files inside the folder: edit it there. Forget removes "
+            "only the link, never that file.",
+            target=str(target),
+            name=printable_name(entry.name),
+        ),
         None,
         "link-outside",
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from memory_desk.core.errors import StoreError
+from memory_desk.core.messages import msg
 from memory_desk.core.persona.entry import PersonaEntry, agent_description, header_name, now_iso
 from memory_desk.core.persona_format import (
     BOM,
@@ -32,17 +33,29 @@ from memory_desk.core.persona_format import (
 )
 
 FIX_LABELS: dict[str, str] = {
-    "rename": "Rename to a name the agent reads",
-    "remove-bom": "Remove the byte-order mark (the agent then reads the header)",
-    "add-header": "Add a header (the agent then reads the first line as the description)",
-    "set-name": "Set name: to the file name",
-    "fill-description": "Fill the description from the text's first line",
-    "set-type": "Write the type the agent reads",
-    "set-updated": "Set updated to now",
-    "fix-opening": "Make the first line exactly “---” (the agent then reads the header)",
-    "split-closing": "Start the text on its own line (the agent reads the same)",
-    "drop-fence-line": "Remove the extra “---” line (the agent reads the same)",
-    "unbreak-lines": "Make the hidden line breaks spaces (the agent then reads those lines)",
+    "rename": msg("PersonaFixes", "Rename to a name the agent reads"),
+    "remove-bom": msg(
+        "PersonaFixes", "Remove the byte-order mark (the agent then reads the header)"
+    ),
+    "add-header": msg(
+        "PersonaFixes", "Add a header (the agent then reads the first line as the description)"
+    ),
+    "set-name": msg("PersonaFixes", "Set name: to the file name"),
+    "fill-description": msg("PersonaFixes", "Fill the description from the text's first line"),
+    "set-type": msg("PersonaFixes", "Write the type the agent reads"),
+    "set-updated": msg("PersonaFixes", "Set updated to now"),
+    "fix-opening": msg(
+        "PersonaFixes", "Make the first line exactly “---” (the agent then reads the header)"
+    ),
+    "split-closing": msg(
+        "PersonaFixes", "Start the text on its own line (the agent reads the same)"
+    ),
+    "drop-fence-line": msg(
+        "PersonaFixes", "Remove the extra “---” line (the agent reads the same)"
+    ),
+    "unbreak-lines": msg(
+        "PersonaFixes", "Make the hidden line breaks spaces (the agent then reads those lines)"
+    ),
 }
 
 _HEADER_SHAPE_FIXES = ("fix-opening", "split-closing", "drop-fence-line", "unbreak-lines")
@@ -105,13 +118,15 @@ def fixed_text(entry: PersonaEntry, fix_id: str) -> str:
     parsed = parse_text(entry.source)
     if fix_id == "remove-bom":
         if not parsed.bom:
-            raise StoreError("The file has no byte-order mark.")
+            raise StoreError(msg("Persona", "The file has no byte-order mark."))
         return entry.source[len(BOM) :]
     if fix_id == "add-header":
         return _text_with_new_header(entry, parsed)
     if fix_id in ("set-name", "set-type", "set-updated"):
         if not parsed.header_found:
-            raise StoreError("The file has no header the agent reads; add one first.")
+            raise StoreError(
+                msg("Persona", "The file has no header the agent reads; add one first.")
+            )
         key, value = {
             "set-name": ("name", entry.name),
             "set-type": ("type", agent_type(_value(parsed, "type"))),
@@ -122,13 +137,13 @@ def fixed_text(entry: PersonaEntry, fix_id: str) -> str:
         return _header_shape_fixed(parsed, fix_id)
     if fix_id == "fill-description":
         return _with_description_from_body(parsed)
-    raise StoreError(f"Unknown fix “{fix_id}”.")
+    raise StoreError(msg("Persona", "Unknown fix “{fix_id}”.", fix_id=fix_id))
 
 
 def _text_with_new_header(entry: PersonaEntry, parsed: ParsedFile) -> str:
     """The file with the agent's header in front of its text, which stays as it is."""
     if parsed.header_found or parsed.bom_hides_header:
-        raise StoreError("The file already has a header.")
+        raise StoreError(msg("Persona", "The file already has a header."))
     nl = parsed.newline
     text = entry.source[len(BOM) :] if parsed.bom else entry.source
     header = render_new_file(
@@ -150,20 +165,24 @@ def _header_shape_fixed(parsed: ParsedFile, fix_id: str) -> str:
     if fix_id == "fix-opening":
         text = with_plain_opening(parsed.text)
         if text is None or not parse_text(text).header_found:
-            raise StoreError("The first line is not “---” followed by spaces; nothing to fix.")
+            raise StoreError(
+                msg("Persona", "The first line is not “---” followed by spaces; nothing to fix.")
+            )
         return text
     if not parsed.header_found:
-        raise StoreError("The file has no header the agent reads; nothing to fix.")
+        raise StoreError(msg("Persona", "The file has no header the agent reads; nothing to fix."))
     if fix_id == "split-closing":
         if not js_trim(parsed.closing_tail):
-            raise StoreError("The line that ends the header has no text after its dashes.")
+            raise StoreError(
+                msg("Persona", "The line that ends the header has no text after its dashes.")
+            )
         return split_closing_line(parsed)
     if fix_id == "drop-fence-line":
         if len(parsed.header) < 2 or js_trim(parsed.header[0].text) != HEADER_FENCE:
-            raise StoreError("The header has no extra “---” line to remove.")
+            raise StoreError(msg("Persona", "The header has no extra “---” line to remove."))
         return without_first_header_line(parsed)
     if not any(hidden_break(line.text) for line in parsed.header):
-        raise StoreError("No header line holds a hidden line break.")
+        raise StoreError(msg("Persona", "No header line holds a hidden line break."))
     return with_hidden_breaks_as_spaces(parsed)
 
 
@@ -171,12 +190,14 @@ def _with_description_from_body(parsed: ParsedFile) -> str:
     """The file with its empty description filled from its text's first line; only that
     line of the header changes (``updated`` too stays: the entry keeps its place)."""
     if not parsed.header_found:
-        raise StoreError("The file has no header the agent reads; add one first.")
+        raise StoreError(msg("Persona", "The file has no header the agent reads; add one first."))
     if agent_reading(parsed).description:
-        raise StoreError("The entry has a description already.")
+        raise StoreError(msg("Persona", "The entry has a description already."))
     description = description_from_body(parsed.body)
     if not description:
-        raise StoreError("The entry's text has no line to take a description from: type one.")
+        raise StoreError(
+            msg("Persona", "The entry's text has no line to take a description from: type one.")
+        )
     return compose(parsed, rewrite_header(parsed, {"description": description}), None)
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from memory_desk.core.appdirs import PRIVATE_FILE_MODE, private_dir, trash_dir
 from memory_desk.core.errors import StoreError
+from memory_desk.core.messages import msg
 from memory_desk.core.persona.atomic import create_exclusive, fsync_dir
 from memory_desk.core.persona.entry import now_iso, os_message
 from memory_desk.core.persona.reading import sha256
@@ -87,7 +88,9 @@ def put_in_trash(
     """
     trash = trash.absolute()
     if trash.resolve().is_relative_to(folder):
-        raise StoreError("Memory Desk's trash would be inside the agent's folder; not using it.")
+        raise StoreError(
+            msg("Trash", "Memory Desk's trash would be inside the agent's folder; not using it.")
+        )
     trashed_at = now_iso()
     item_id = f"{_stamp(trashed_at)}-{SESSION}-{secrets.token_hex(4)}"
     meta = {
@@ -116,8 +119,14 @@ def put_in_trash(
     except OSError as exc:
         shutil.rmtree(incoming, ignore_errors=True)
         raise StoreError(
-            f"Could not keep a copy of “{name}” in Memory Desk's trash ({trash}): "
-            f"{os_message(exc)}. Nothing was changed."
+            msg(
+                "Trash",
+                "Could not keep a copy of “{name}” in Memory Desk's trash ({trash}): {reason}. "
+                "Nothing was changed.",
+                name=name,
+                trash=str(trash),
+                reason=os_message(exc),
+            )
         ) from exc
     return _trashed_from_meta(trash / item_id, meta)
 
@@ -154,9 +163,13 @@ def read_meta(item: Path) -> dict:
     try:
         meta = json.loads((item / "trashed.json").read_text("utf-8"))
     except (OSError, ValueError) as exc:
-        raise StoreError(f"The trash item “{item}” is missing or damaged.") from exc
+        raise StoreError(
+            msg("Trash", "The trash item “{item}” is missing or damaged.", item=str(item))
+        ) from exc
     if not isinstance(meta, dict) or meta.get("version") != 1:
-        raise StoreError(f"The trash item “{item}” is missing or damaged.")
+        raise StoreError(
+            msg("Trash", "The trash item “{item}” is missing or damaged.", item=str(item))
+        )
     return meta
 
 
