@@ -146,7 +146,7 @@ def test_delete_again_and_again_keeps_the_focus_in_the_table(qtbot, window, db: 
     writes_done(window)
     assert_goes_on(qtbot, window, 3, 2)
     assert view.hasFocus()
-    assert window.message_bar.text() == "Forgot 1 observation (Ctrl+Z brings them back)"
+    assert window.message_bar.text() == "Forgot 1 observation (Ctrl+Z brings it back)"
 
 
 def test_the_agent_forgetting_the_current_row_moves_on_to_the_row_below(
@@ -277,7 +277,7 @@ def test_the_undo_hint_names_keys_that_work_from_the_focus(qtbot, window, db: Pa
     qtbot.mouseClick(window.findChild(QToolButton, "forgetButton"), Qt.MouseButton.LeftButton)
     writes_done(window)
     assert search.hasFocus()
-    assert window.message_bar.text() == "Forgot 1 observation (Edit ▸ Undo brings them back)"
+    assert window.message_bar.text() == "Forgot 1 observation (Edit ▸ Undo brings it back)"
     qtbot.keyClick(search, Qt.Key.Key_Z, CTRL)
     writes_done(window)
     assert column(db, "deleted_at", 4) is not None

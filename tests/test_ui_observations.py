@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMessageBox,
     QPlainTextEdit,
+    QPushButton,
     QTableView,
     QTextBrowser,
     QToolButton,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 from alisio_fixtures import BASE_NOW, PROJECTS, add_observation, plugin_connection
 from memory_desk.app import create_main_window
 from memory_desk.core import alisio
+from memory_desk.ui import dates
 from memory_desk.ui.observations.display import pin_glyph
 from memory_desk.ui.observations.model import Column
 from window_helpers import writes_done
@@ -141,13 +143,14 @@ def column(db: Path, name: str, oid: int):
 # -- opening, status, detail ---------------------------------------------------------------------
 
 
-def test_opens_live_rows_newest_first_with_counts(window) -> None:
+def test_opens_live_rows_newest_first_with_counts(window, db: Path) -> None:
     assert shown_ids(window) == [8, 7, 6, 4, 3, 2, 1]
     assert window.findChild(QLabel, "statusCounts").text() == (
         "Showing 7 · 7 live · 1 forgotten · 2 pinned"
     )
     model = table(window).model()
-    assert model.index(0, Column.UPDATED).data(Qt.ItemDataRole.ToolTipRole).startswith("20")
+    tip = model.index(0, Column.UPDATED).data(Qt.ItemDataRole.ToolTipRole)
+    assert tip == dates.exact(column(db, "updated_at", 8))  # the exact time, one date style
     assert model.index(shown_ids(window).index(2), Column.PINNED).data() == pin_glyph()
     assert all(model.index(0, c).data(Qt.ItemDataRole.UserRole) == 8 for c in range(len(Column)))
 
@@ -296,18 +299,19 @@ def test_delete_asks_with_the_count_and_cancel_keeps_rows(
 ) -> None:
     asked: list[str] = []
 
-    def answer(reply):
-        def warning(_parent, _title, text, *_args):
-            asked.append(text)
-            return reply
+    def answer(button_name: str):
+        def exec_(box: QMessageBox) -> int:
+            asked.append(f"{box.text()} {box.informativeText()}")
+            box.findChild(QPushButton, button_name).click()
+            return 0
 
-        return warning
+        return exec_
 
     select(qtbot, window, 7, 8)
-    monkeypatch.setattr(QMessageBox, "warning", answer(QMessageBox.StandardButton.Cancel))
+    monkeypatch.setattr(QMessageBox, "exec", answer("cancelDeleteButton"))
     click(qtbot, window, "deleteButton")
     assert column(db, "id", 7) == 7
-    monkeypatch.setattr(QMessageBox, "warning", answer(QMessageBox.StandardButton.Yes))
+    monkeypatch.setattr(QMessageBox, "exec", answer("confirmDeleteButton"))
     click(qtbot, window, "deleteButton")
     assert "Delete 2 observations permanently" in asked[-1] and "cannot be undone" in asked[-1]
     with plugin_connection(db) as conn:

@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QPushButton, QToolButton
 
 from memory_desk.core import alisio, jstext
+from memory_desk.ui.i18n import number  # counters use the locale's digits
 from memory_desk.ui.observations import stored_note
 from window_helpers import make_database, table, writes_done
 
@@ -64,7 +65,7 @@ def test_counters_count_utf16_units_as_the_person_types(qtbot, form) -> None:
     title, content, title_counter, content_counter, note = widgets(form)
     assert title_counter.text() == f"{len(TITLE)} / 200"
     body = content.toPlainText()
-    assert content_counter.text() == f"{len(body)} / 50,000"
+    assert content_counter.text() == f"{len(body)} / {number(50_000)}"
     assert note.isHidden()  # the plugin stores this row exactly as it reads
 
     title.end(False)
@@ -74,7 +75,7 @@ def test_counters_count_utf16_units_as_the_person_types(qtbot, form) -> None:
     assert title_counter.text() == f"{len(TITLE) + 3} / 200"
     content.moveCursor(content.textCursor().MoveOperation.End)
     content.insertPlainText(" é")
-    assert content_counter.text() == f"{len(body) + 2} / 50,000"
+    assert content_counter.text() == f"{len(body) + 2} / {number(50_000)}"
     assert note.isHidden()
 
 
@@ -103,7 +104,7 @@ def test_private_text_and_blank_edges_are_announced(qtbot, form, db: Path) -> No
     assert "blank space at its start and end will be dropped" in note.text()
     content.setPlainText("**What** rotate it\n\n")
     assert "Content: blank space at its start and end will be dropped." in note.text()
-    assert content_counter.text() == f"{len('**What** rotate it')} / 50,000"
+    assert content_counter.text() == f"{len('**What** rotate it')} / {number(50_000)}"
 
     title.setText(TITLE)
     content.setPlainText("**What** rotate it")
@@ -138,7 +139,8 @@ def test_a_long_content_is_previewed_when_typing_pauses(qtbot, form, monkeypatch
 
     monkeypatch.setattr(stored_note, "preview_content", counted)
     content.setPlainText("word " * 10_000)
-    qtbot.waitUntil(lambda: content_counter.text() == "49,999 / 50,000")  # trailing space
+    almost = f"{number(49_999)} / {number(50_000)}"  # the trailing space is dropped
+    qtbot.waitUntil(lambda: content_counter.text() == almost)
     calls.clear()
     content.moveCursor(content.textCursor().MoveOperation.End)
     started = time.perf_counter()
@@ -146,7 +148,7 @@ def test_a_long_content_is_previewed_when_typing_pauses(qtbot, form, monkeypatch
     typing = time.perf_counter() - started
     panel = form.observations_page.detail.stored
     assert panel.is_pending() and calls == []  # no keystroke paid for a preview
-    qtbot.waitUntil(lambda: content_counter.text() == "50,000 / 50,000")
+    qtbot.waitUntil(lambda: content_counter.text() == f"{number(50_000)} / {number(50_000)}")
     assert len(calls) == 1
     one = time.perf_counter()
     real(content.toPlainText())

@@ -223,7 +223,7 @@ def test_bulk_restore_asks_once_for_every_topic(qtbot, window, db: Path, monkeyp
     click(qtbot, window, "restoreButton")
     assert len(answers.texts) == 1
     assert AUTH in answers.texts[0] and SCROLL in answers.texts[0]
-    assert answers.buttons[0]["topicClearOtherButton"] == "Take the topic key off #2 and #4"
+    assert answers.buttons[0]["topicClearOtherButton"] == "Take the topic key off #2, #4"
     assert [deleted_at(db, oid) for oid in (1, 3, 5)] == [None, None, None]
     assert live_topic_rows(db, AUTH) == [1] and live_topic_rows(db, SCROLL) == [3]
     assert "#2, #4" in window.message_bar.text()  # the other rows the choice changed

@@ -12,6 +12,9 @@ selects that row in the main table. The store's ``agent_search`` runs off the ma
 (:class:`~.background.BackgroundCall`), debounced while typing, and only the latest answer
 shows.
 
+Words are the person's language; the types show as the table's badges and the projects as its
+bold name and subdued hash, with the theme's colours.
+
 Signals (AgentSearchDialog):
     observation_activated(int): the person double-clicked a result or pressed Enter on it (its id)
 """
@@ -19,6 +22,7 @@ Signals (AgentSearchDialog):
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -36,45 +40,94 @@ from PySide6.QtWidgets import (
 )
 
 from memory_desk.core.observations import AgentSearch, ObservationStore
+from memory_desk.ui import i18n
+from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.background import BackgroundCall
+from memory_desk.ui.observations.delegates import ProjectDelegate, TypeBadgeDelegate
 from memory_desk.ui.observations.display import pin_glyph
 
 # The plugin's default: memory_search returns ten rows unless the model asks for more.
 AGENT_LIMIT = 10
-MATCHES: tuple[tuple[str, str], ...] = (
-    ("all", "All words (the agent's default)"),
-    ("any", "Any word"),
-)
-COLUMNS = ("Rank", "ID", "Type", "Title", "Project", "Pinned")
-_RANK, _ID, _TYPE, _TITLE, _PROJECT, _PINNED = range(len(COLUMNS))
-_ESTIMATE = (
-    "The order after bm25 is an estimate: the plugin re-scores its best 100 matches by"
-    " recency and use with a formula it does not publish."
-)
+MATCHES: tuple[str, ...] = ("all", "any")
+_RANK, _ID, _TYPE, _TITLE, _PROJECT, _PINNED = range(6)
+
+
+def match_labels() -> list[str]:
+    """The match modes as the person reads them, in the order of ``MATCHES``."""
+    return [
+        translate("AgentSearchDialog", "All words (the agent's default)"),
+        translate("AgentSearchDialog", "Any word"),
+    ]
+
+
+def column_labels() -> list[str]:
+    return [
+        translate("AgentSearchDialog", "Rank"),
+        translate("AgentSearchDialog", "ID"),
+        translate("AgentSearchDialog", "Type"),
+        translate("AgentSearchDialog", "Title"),
+        translate("AgentSearchDialog", "Project"),
+        translate("AgentSearchDialog", "Pinned"),
+    ]
 
 
 def search_note(text: str, found: AgentSearch) -> str:
-    """What the person should know about the agent's answer, in plain words."""
+    """What the person should know about the agent's answer, one sentence after another."""
     if not text.strip():
-        return "Type what the agent would search for."
+        return translate("AgentSearchDialog", "Type what the agent would search for.")
     lines = []
     if found.ignored_words:
-        words = ", ".join(f"“{word}”" for word in found.ignored_words)
-        lines.append(f"The agent ignores words under 3 characters: {words}.")
+        words = ", ".join(
+            translate("AgentSearchDialog", "“{word}”").format(word=word)
+            for word in found.ignored_words
+        )
+        lines.append(
+            translate(
+                "AgentSearchDialog", "The agent ignores words under 3 characters: {words}."
+            ).format(words=words)
+        )
     if found.fts_query is None:
         lines.append(
-            "No word of 3 characters or more is left, so the agent's search would find nothing."
+            translate(
+                "AgentSearchDialog",
+                "No word of 3 characters or more is left, so the agent's search would find"
+                " nothing.",
+            )
         )
     elif not found.hits:
-        lines.append("The agent would find nothing for this text.")
+        lines.append(translate("AgentSearchDialog", "The agent would find nothing for this text."))
     else:
-        count = len(found.hits)
-        rows = "observation" if count == 1 else f"{count} observations"
         lines.append(
-            f"The agent would get {'this' if count == 1 else 'these'} {rows}, best first"
-            f" (it asks for {AGENT_LIMIT} by default). {_ESTIMATE}"
+            i18n.plural(
+                len(found.hits),
+                translate(
+                    "AgentSearchDialog",
+                    "The agent would get this observation (it asks for {limit} by default).",
+                ),
+                translate(
+                    "AgentSearchDialog",
+                    "The agent would get these {n} observations, best first (it asks for {limit}"
+                    " by default).",
+                ),
+                limit=i18n.number(AGENT_LIMIT),
+            )
+        )
+        lines.append(
+            translate(
+                "AgentSearchDialog",
+                "The order after bm25 is an estimate: the plugin re-scores its best 100 matches"
+                " by recency and use with a formula it does not publish.",
+            )
         )
     return " ".join(lines)
+
+
+def _name_clear_button(field: QLineEdit) -> None:
+    """Give the field's clear button words (a screen reader would announce a bare button)."""
+    for action in field.findChildren(QAction):
+        if not action.text():  # Qt's own clear action (``_q_qlineeditclearaction``)
+            action.setText(translate("AgentSearchDialog", "Clear"))
+            action.setToolTip(translate("AgentSearchDialog", "Clear the text"))
 
 
 class AgentSearchDialog(QDialog):
@@ -91,7 +144,7 @@ class AgentSearchDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("agentSearchDialog")
-        self.setWindowTitle("Search as the agent")
+        self.setWindowTitle(translate("AgentSearchDialog", "Search as the agent"))
         self.setModal(False)
         self.resize(760, 420)
         self._store: ObservationStore | None = None
@@ -100,35 +153,51 @@ class AgentSearchDialog(QDialog):
         self.text = QLineEdit(self)
         self.text.setObjectName("agentSearchText")
         self.text.setClearButtonEnabled(True)
-        self.text.setPlaceholderText("What the agent's memory_search would be asked")
+        _name_clear_button(self.text)
+        self.text.setPlaceholderText(
+            translate("AgentSearchDialog", "What the agent's memory_search would be asked")
+        )
+        self.text.setAccessibleName(translate("AgentSearchDialog", "Text to search"))
         self.match = QComboBox(self)
         self.match.setObjectName("agentSearchMatch")
-        self.match.setToolTip("The agent requires every word unless it asks for any word")
-        for _value, label in MATCHES:
-            self.match.addItem(label)
+        self.match.setToolTip(
+            translate(
+                "AgentSearchDialog", "The agent requires every word unless it asks for any word"
+            )
+        )
+        self.match.setAccessibleName(translate("AgentSearchDialog", "Match"))
+        self.match.addItems(match_labels())
         self.project = QComboBox(self)
         self.project.setObjectName("agentSearchProject")
         self.project.setToolTip(
-            "The project whose chat searches: it sees that project's rows and personal ones"
+            translate(
+                "AgentSearchDialog",
+                "The project whose chat searches: it sees that project's rows and personal ones",
+            )
         )
+        self.project.setAccessibleName(translate("AgentSearchDialog", "Project"))
         self.project.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        i18n.mark_data(self.project)  # the database's project ids (and "All projects")
         self.results = self._build_results()
         self.note = QLabel(self)
         self.note.setObjectName("agentSearchNote")
         self.note.setWordWrap(True)
         self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.note.setAccessibleDescription(
+            translate("AgentSearchDialog", "About the agent's answer")
+        )
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.close)
 
         fields = QFormLayout()
-        fields.addRow("&Text", self.text)
+        fields.addRow(translate("AgentSearchDialog", "&Text"), self.text)
         choices = QHBoxLayout()
         choices.addWidget(self.match)
-        project_label = QLabel("&Project", self)
+        project_label = QLabel(translate("AgentSearchDialog", "&Project"), self)
         project_label.setBuddy(self.project)
         choices.addWidget(project_label)
         choices.addWidget(self.project, 1)
-        match_label = QLabel("&Match", self)
+        match_label = QLabel(translate("AgentSearchDialog", "&Match"), self)
         match_label.setBuddy(self.match)
         fields.addRow(match_label, choices)
         layout = QVBoxLayout(self)
@@ -151,14 +220,30 @@ class AgentSearchDialog(QDialog):
         self.results.activated.connect(self._on_activated)
 
     def _build_results(self) -> QTableWidget:
-        results = QTableWidget(0, len(COLUMNS), self)
+        labels = column_labels()
+        results = QTableWidget(0, len(labels), self)
         results.setObjectName("agentSearchResults")
-        results.setHorizontalHeaderLabels(list(COLUMNS))
+        results.setHorizontalHeaderLabels(labels)
+        results.setAccessibleName(translate("AgentSearchDialog", "What the agent would find"))
+        results.setAccessibleDescription(
+            translate(
+                "AgentSearchDialog",
+                "The observations the agent's search would return, best first. Enter selects"
+                " one in the main table.",
+            )
+        )
+        results.setItemDelegateForColumn(_TYPE, TypeBadgeDelegate(results))
+        results.setItemDelegateForColumn(_PROJECT, ProjectDelegate(results))
         results.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         results.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         results.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         results.verticalHeader().hide()
-        results.setToolTip("Double-click a result (or press Enter) to select it in the main table")
+        results.setToolTip(
+            translate(
+                "AgentSearchDialog",
+                "Double-click a result (or press Enter) to select it in the main table",
+            )
+        )
         header = results.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(_TITLE, QHeaderView.ResizeMode.Stretch)
@@ -197,13 +282,14 @@ class AgentSearchDialog(QDialog):
             return
         self.project.blockSignals(True)
         self.project.clear()
-        self.project.addItems(["All projects" if name is None else name for name in names])
+        every = translate("AgentSearchDialog", "All projects")
+        self.project.addItems([every if name is None else name for name in names])
         self._projects = names
         self.project.setCurrentIndex(names.index(chosen))
         self.project.blockSignals(False)
 
     def match_mode(self) -> str:
-        return MATCHES[max(0, self.match.currentIndex())][0]
+        return MATCHES[max(0, self.match.currentIndex())]
 
     def project_name(self) -> str | None:
         return self._projects[max(0, self.project.currentIndex())]
@@ -235,7 +321,11 @@ class AgentSearchDialog(QDialog):
             self._runner.cancel()
             self._show(text, AgentSearch((), (), None))
             if store is None:
-                self.note.setText("Open a database to search it as the agent would.")
+                self.note.setText(
+                    translate(
+                        "AgentSearchDialog", "Open a database to search it as the agent would."
+                    )
+                )
             return
         project, match = self.project_name(), self.match_mode()
 
@@ -252,10 +342,16 @@ class AgentSearchDialog(QDialog):
 
     def _on_failed(self, _generation: int, message: str) -> None:
         self.results.setRowCount(0)
-        self.note.setText(f"The agent's search could not run: {message}")
+        self.note.setText(
+            translate("AgentSearchDialog", "The agent's search could not run: {message}").format(
+                message=i18n.shown(message)
+            )
+        )
 
     def _show(self, text: str, found: AgentSearch) -> None:
         hits = found.hits
+        personal = translate("AgentSearchDialog", "{project} (personal)")
+        pinned = translate("AgentSearchDialog", "Pinned")
         self.results.setRowCount(len(hits))
         for row, hit in enumerate(hits):
             values = (
@@ -263,7 +359,7 @@ class AgentSearchDialog(QDialog):
                 str(hit.id),
                 hit.type,
                 hit.title,
-                f"{hit.project} (personal)" if hit.scope == "personal" else hit.project,
+                personal.format(project=hit.project) if hit.scope == "personal" else hit.project,
                 pin_glyph() if hit.pinned else "",
             )
             for column, value in enumerate(values):
@@ -273,6 +369,11 @@ class AgentSearchDialog(QDialog):
                     item.setTextAlignment(
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
                     )
+                elif column == _PROJECT:
+                    item.setToolTip(value)  # the cell may be cut in the middle
+                elif column == _PINNED and hit.pinned:
+                    item.setData(Qt.ItemDataRole.AccessibleTextRole, pinned)
+                    item.setToolTip(pinned)
                 self.results.setItem(row, column, item)
         self.note.setText(search_note(text, found))
 

@@ -10,13 +10,18 @@ carries a generation number, a call already superseded when its turn comes is sk
 answer that is not the latest is dropped on the main thread. The pool's one thread lives as
 long as its owner, so the store gives it one SQLite connection, opened once.
 
+A call that fails with a :class:`StoreError` reports the store's message in the person's
+language (``i18n.shown``, run on the pool's thread: Qt's ``translate`` is thread-safe), so
+whoever listens shows it as is.
+
 The pool is the runner's child, created before anything else it owns, so it is destroyed (and
 waited for) first: no thread outlives the runner even if :meth:`BackgroundCall.stop` is not
 called.
 
 Signals (BackgroundCall):
     finished(int, object): the generation and the value the latest call returned
-    failed(int, str): the generation and the store's message when the latest call raised
+    failed(int, str): the generation and the store's message (translated) when the latest
+        call raised
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from memory_desk.core import StoreError
+from memory_desk.ui import i18n
 
 
 class _Relay(QObject):
@@ -51,7 +57,7 @@ class _Task(QRunnable):
         try:
             value = self._call()
         except StoreError as exc:
-            self._relay.failed.emit(self._generation, str(exc))
+            self._relay.failed.emit(self._generation, i18n.shown(exc))
             return
         self._relay.finished.emit(self._generation, value)
 

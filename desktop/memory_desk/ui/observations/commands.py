@@ -25,6 +25,10 @@ cancelled (the topic question, or Cancel while waiting for the agent) the stack 
 back, and when it fails the command is dropped from the stack, as the synchronous writes
 did. The steps (``_do``/``_undo``) run on the worker: they only call the store and
 :meth:`WriteHost.choose_topic`, which asks on the main thread and waits for the answer.
+
+Every text a command shows (its Edit ▸ Undo text, its messages) is a whole translated sentence
+(context "ObservationCommands"), with the count through ``i18n.plural``; the store's own
+messages are shown with ``i18n.shown``.
 """
 
 from __future__ import annotations
@@ -45,7 +49,8 @@ from memory_desk.core.observations import (
     WriteCancelled,
     WrittenObservation,
 )
-from memory_desk.ui.observations.display import count_noun
+from memory_desk.ui import i18n
+from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.topic import (
     EDIT,
     PUT_BACK,
@@ -140,17 +145,27 @@ class StoreCommand(QUndoCommand):
     def _step(self, step: Callable[[], str], *, undoing: bool) -> None:
         """An undo or redo the stack asked for (it has already moved): write it in the
         background; when another write still runs, write nothing and step the stack back."""
-        what = f"{'Undo' if undoing else 'Redo'} “{self._label}”"
+        if undoing:
+            what = translate("ObservationCommands", "Undo “{what}”").format(what=self._label)
+        else:
+            what = translate("ObservationCommands", "Redo “{what}”").format(what=self._label)
         if self._host.run_write(what, step, partial(self._step_done, undoing=undoing)):
             return
         self._skip_next = True
         self._host.restore_stack_position(self, undone=undoing)
-        verb = "undone" if undoing else "redone"
-        self._host.after_write(
-            self._store,
-            [],
-            f"Nothing was {verb}: an earlier change is still being written; try again once it is",
-        )
+        if undoing:
+            message = translate(
+                "ObservationCommands",
+                "Nothing was undone: an earlier change is still being written; try again once"
+                " it is",
+            )
+        else:
+            message = translate(
+                "ObservationCommands",
+                "Nothing was redone: an earlier change is still being written; try again once"
+                " it is",
+            )
+        self._host.after_write(self._store, [], message)
 
     def _first_run_done(self, outcome: Outcome) -> None:
         try:
@@ -168,7 +183,12 @@ class StoreCommand(QUndoCommand):
 
     def _step_done(self, outcome: Outcome, *, undoing: bool) -> None:
         if outcome.ok:
-            message = "Undone: " + str(outcome.value) if undoing else self._announce(outcome.value)
+            if undoing:
+                message = translate("ObservationCommands", "Undone: {what}").format(
+                    what=outcome.value
+                )
+            else:
+                message = self._announce(outcome.value)
             self._host.after_write(self._store, self._ids, message)
         else:
             self._failed(outcome.error, undoing=undoing)
@@ -177,10 +197,13 @@ class StoreCommand(QUndoCommand):
         """Cancelled: nothing written, the stack as it was. A store error: reported, and an
         undo or redo that failed leaves the stack. Anything else is a bug: raised."""
         if isinstance(error, Cancelled):
-            self._cancelled(str(error), undoing=undoing)
+            self._cancelled(i18n.shown(error), undoing=undoing)
         elif isinstance(error, WriteCancelled):
             self._cancelled(
-                f"You cancelled “{self._label}” while the agent was writing: nothing was written",
+                translate(
+                    "ObservationCommands",
+                    "You cancelled “{what}” while the agent was writing: nothing was written",
+                ).format(what=self._label),
                 undoing=undoing,
             )
         elif isinstance(error, StoreError):
@@ -195,12 +218,17 @@ class StoreCommand(QUndoCommand):
         """Nothing was written: say so, and leave the stack as it was before this step."""
         if not self._done:
             message = first_run_message  # never pushed: nothing to put back
+        elif undoing:
+            message = translate(
+                "ObservationCommands",
+                "Nothing was undone (you cancelled); {keys} still offers “{what}”",
+            ).format(keys=self._host.undo_keys(), what=self._label)
         else:
-            message = (
-                f"Nothing was undone (you cancelled); Ctrl+Z still offers “{self._label}”"
-                if undoing
-                else f"Nothing was redone (you cancelled); redo still offers “{self._label}”"
-            )
+            message = translate(
+                "ObservationCommands",
+                "Nothing was redone (you cancelled); redo still offers “{what}”",
+            ).format(what=self._label)
+        if self._done:
             self._skip_next = True
             self._host.restore_stack_position(self, undone=undoing)
         self._host.report_cancelled(message)
@@ -230,7 +258,7 @@ class StoreCommand(QUndoCommand):
         return str(value)
 
     def _report(self, exc: StoreError) -> None:
-        self._host.report_error(str(exc))
+        self._host.report_error(i18n.shown(exc))
 
     def _do(self) -> str:
         raise NotImplementedError
@@ -245,14 +273,40 @@ class PinCommand(StoreCommand):
     def __init__(
         self, host: WriteHost, store: ObservationStore, ids: Sequence[int], pinned: bool
     ) -> None:
-        verb = "Pin" if pinned else "Unpin"
-        super().__init__(host, store, ids, f"{verb} {count_noun(len(ids))}")
+        n = len(ids)
+        if pinned:
+            text = i18n.plural(
+                n,
+                translate("ObservationCommands", "Pin {n} observation"),
+                translate("ObservationCommands", "Pin {n} observations"),
+            )
+        else:
+            text = i18n.plural(
+                n,
+                translate("ObservationCommands", "Unpin {n} observation"),
+                translate("ObservationCommands", "Unpin {n} observations"),
+            )
+        super().__init__(host, store, ids, text)
         self._pinned = pinned
         self._previous: dict[int, bool] = {}
 
     def _do(self) -> str:
         self._previous = self._store.pin(self._ids, pinned=self._pinned)
-        return f"{'Pinned' if self._pinned else 'Unpinned'} {count_noun(len(self._ids))}"
+        return ""  # the message is made on the main thread (_announce)
+
+    def _announce(self, value: object) -> str:
+        n = len(self._ids)
+        if self._pinned:
+            return i18n.plural(
+                n,
+                translate("ObservationCommands", "Pinned {n} observation"),
+                translate("ObservationCommands", "Pinned {n} observations"),
+            )
+        return i18n.plural(
+            n,
+            translate("ObservationCommands", "Unpinned {n} observation"),
+            translate("ObservationCommands", "Unpinned {n} observations"),
+        )
 
     def _undo(self) -> str:
         changed = [oid for oid, was in self._previous.items() if bool(was) != self._pinned]
@@ -266,7 +320,12 @@ class ForgetCommand(StoreCommand):
     topics if the agent gave one a new live row meanwhile."""
 
     def __init__(self, host: WriteHost, store: ObservationStore, ids: Sequence[int]) -> None:
-        super().__init__(host, store, ids, f"Forget {count_noun(len(ids))}")
+        text = i18n.plural(
+            len(ids),
+            translate("ObservationCommands", "Forget {n} observation"),
+            translate("ObservationCommands", "Forget {n} observations"),
+        )
+        super().__init__(host, store, ids, text)
         self._previous = PreviousDeletedAt()
 
     def _do(self) -> str:
@@ -274,10 +333,16 @@ class ForgetCommand(StoreCommand):
             self._previous = self._put_back(self._previous, PUT_BACK)
         else:
             self._previous = self._store.forget(self._ids)
-        return f"Forgot {count_noun(len(self._ids))}"
+        return ""  # the message is made on the main thread (_announce)
 
     def _announce(self, value: object) -> str:
-        return f"{value} ({self._host.undo_keys()} brings them back)"
+        """Says how to undo from where the person is now (Ctrl+Z, or Edit ▸ Undo)."""
+        return i18n.plural(
+            len(self._ids),
+            translate("ObservationCommands", "Forgot {n} observation ({keys} brings it back)"),
+            translate("ObservationCommands", "Forgot {n} observations ({keys} brings them back)"),
+            keys=self._host.undo_keys(),
+        )
 
     def _undo(self) -> str:
         self._previous = self._put_back(self._previous, UNDO_FORGET)
@@ -290,7 +355,12 @@ class RestoreCommand(StoreCommand):
     the person's topic choice changed."""
 
     def __init__(self, host: WriteHost, store: ObservationStore, ids: Sequence[int]) -> None:
-        super().__init__(host, store, ids, f"Restore {count_noun(len(ids))}")
+        text = i18n.plural(
+            len(ids),
+            translate("ObservationCommands", "Restore {n} observation"),
+            translate("ObservationCommands", "Restore {n} observations"),
+        )
+        super().__init__(host, store, ids, text)
         self._previous = PreviousDeletedAt()
 
     def _do(self) -> str:
@@ -301,7 +371,15 @@ class RestoreCommand(StoreCommand):
                 RESTORE,
                 lambda choice: self._store.restore(self._ids, on_topic_conflict=choice),
             )
-        return f"Restored {count_noun(len(self._previous))}" + _topic_note(self._previous)
+        return ""  # the message is made on the main thread (_announce)
+
+    def _announce(self, value: object) -> str:
+        restored = i18n.plural(
+            len(self._previous),
+            translate("ObservationCommands", "Restored {n} observation"),
+            translate("ObservationCommands", "Restored {n} observations"),
+        )
+        return _with_topic_note(restored, self._previous)
 
     def _undo(self) -> str:
         self._previous = self._put_back(self._previous, PUT_BACK)
@@ -326,7 +404,10 @@ class EditCommand(StoreCommand):
         *,
         restore: bool = False,
     ) -> None:
-        text = f"Restore and edit #{seen.id}" if restore else f"Edit #{seen.id}"
+        if restore:
+            text = translate("ObservationCommands", "Restore and edit #{id}").format(id=seen.id)
+        else:
+            text = translate("ObservationCommands", "Edit #{id}").format(id=seen.id)
         super().__init__(host, store, [seen.id], text)
         self._seen: Observation | None = seen
         self._changes = dict(changes)
@@ -357,9 +438,17 @@ class EditCommand(StoreCommand):
         self._result = result
         self._seen = None
         self._put_back_what_the_undo_changed()
+        return ""  # the message is made on the main thread (_announce)
+
+    def _announce(self, value: object) -> str:
+        oid = self._ids[0]
+        changes = self._result.topic_changes if self._result is not None else None
+        more = () if changes is None else (changes,)
         if self._restore:
-            return f"Restored and saved #{oid}" + _topic_note(self._restored, result.topic_changes)
-        return f"Saved #{oid}" + _topic_note(PreviousDeletedAt(), result.topic_changes)
+            saved = translate("ObservationCommands", "Restored and saved #{id}").format(id=oid)
+            return _with_topic_note(saved, self._restored, *more)
+        saved = translate("ObservationCommands", "Saved #{id}").format(id=oid)
+        return _with_topic_note(saved, PreviousDeletedAt(), *more)
 
     def _put_back_what_the_undo_changed(self) -> None:
         """A redo after an undo that asked about topics: the rows that undo changed go back."""
@@ -385,7 +474,7 @@ class EditCommand(StoreCommand):
 
     def _report(self, exc: StoreError) -> None:
         if isinstance(exc, ConflictError) and self._seen is not None:
-            self._host.report_conflict(self._ids[0], str(exc))
+            self._host.report_conflict(self._ids[0], i18n.shown(exc))
         else:
             super()._report(exc)
 
@@ -404,7 +493,10 @@ class RecreateCommand(StoreCommand):
         deleted: Observation,
         values: dict[str, str],
     ) -> None:
-        super().__init__(host, store, [], f"Save #{deleted.id} again as a new observation")
+        text = translate("ObservationCommands", "Save #{id} again as a new observation").format(
+            id=deleted.id
+        )
+        super().__init__(host, store, [], text)
         self._deleted = deleted
         self._values = dict(values)
         self._previous = PreviousDeletedAt()
@@ -413,7 +505,7 @@ class RecreateCommand(StoreCommand):
     def _do(self) -> str:
         if self._done:
             self._previous = self._put_back(self._previous, PUT_BACK)
-            return f"Brought back #{self.created_id}"
+            return translate("ObservationCommands", "Brought back #{id}").format(id=self.created_id)
         created = self._with_topic_choice(
             RECREATE,
             lambda choice: self._store.recreate(
@@ -422,19 +514,29 @@ class RecreateCommand(StoreCommand):
         )
         self.created_id = created.id
         self._ids = [created.id]
-        self.setText(f"Save #{self._deleted.id} again as #{created.id}")
         # Undoing is forgetting the new row and putting the other rows back.
         self._previous = PreviousDeletedAt(
             {created.id: alisio.now_ms()}, topic_changes=created.topic_changes
         )
-        return (
-            f"Saved as new observation #{created.id} (the agent had deleted #{self._deleted.id})"
-            + _topic_note(PreviousDeletedAt(), created.topic_changes)
-        )
+        saved = translate(
+            "ObservationCommands", "Saved as new observation #{id} (the agent had deleted #{old})"
+        ).format(id=created.id, old=self._deleted.id)
+        return _with_topic_note(saved, PreviousDeletedAt(), created.topic_changes)
+
+    def _first_run_done(self, outcome: Outcome) -> None:
+        if outcome.ok and self.created_id is not None:  # on the main thread: the stack's text
+            self.setText(
+                translate("ObservationCommands", "Save #{id} again as #{new}").format(
+                    id=self._deleted.id, new=self.created_id
+                )
+            )
+        super()._first_run_done(outcome)
 
     def _undo(self) -> str:
         self._previous = self._put_back(self._previous, PUT_BACK)
-        return f"{self._label} (#{self.created_id} is forgotten; Show forgotten lists it)"
+        return translate(
+            "ObservationCommands", "{what} (#{id} is forgotten; Show forgotten lists it)"
+        ).format(what=self._label, id=self.created_id)
 
 
 def step_back_later(
@@ -453,14 +555,18 @@ def step_back_later(
     QTimer.singleShot(0, context, step_back)
 
 
-def _topic_note(previous: PreviousDeletedAt, *more) -> str:
-    """`` · the topic choice changed #40`` when a choice touched other rows, else nothing."""
+def _with_topic_note(message: str, previous: PreviousDeletedAt, *more) -> str:
+    """``message · the topic choice also changed #40 (…)`` when a choice touched other rows,
+    else ``message``: two sentences, each translated whole."""
     ids: list[int] = []
     for changes in (previous.topic_changes, *more):
         ids.extend(changes.deleted_at)
         ids.extend(changes.topic_keys)
     others = [oid for oid in dict.fromkeys(ids) if oid not in previous]
     if not others:
-        return ""
+        return message
     names = ", ".join(f"#{oid}" for oid in others)
-    return f" · the topic choice also changed {names} (Ctrl+Z puts it back)"
+    note = translate(
+        "ObservationCommands", "the topic choice also changed {rows} (Ctrl+Z puts it back)"
+    ).format(rows=names)
+    return f"{message} · {note}"

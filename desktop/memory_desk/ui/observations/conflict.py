@@ -4,6 +4,8 @@ The agent may revise the row the person is editing (a save with the same topic_k
 it or delete it. The form keeps the person's text and :class:`memory_desk.ui.conflict.
 ConflictBanner` offers what to do: rewritten -> Compare / Keep mine / Reload theirs;
 forgotten or deleted -> Keep (saving restores a forgotten row) / Close.
+
+The words are read when a banner or a dialog is built, so they are in the language in effect.
 """
 
 from __future__ import annotations
@@ -12,27 +14,39 @@ from PySide6.QtWidgets import QWidget
 
 from memory_desk.core.observations import Observation
 from memory_desk.ui.conflict import CompareDialog, ConflictBanner, unified_diff
+from memory_desk.ui.i18n import translate
 
 CHANGED = "changed"
 FORGOTTEN = "forgotten"
 DELETED = "deleted"
 
-TIPS = {
-    "conflictCompare": "Show what differs (Alt+C)",
-    "conflictKeepMine": "Keep your text; saving will replace the new version (Alt+M)",
-    "conflictReload": "Drop your edits and show the new version (Alt+L)",
-    "conflictKeep": "Keep editing; saving restores a forgotten observation (Alt+K)",
-    "conflictClose": "Leave the form without saving (Alt+L)",
-}
+
+def tips() -> dict[str, str]:
+    """The banner buttons' tooltips, in the words of an observation's edit form."""
+    return {
+        "conflictCompare": translate("ObservationConflict", "Show what differs (Alt+C)"),
+        "conflictKeepMine": translate(
+            "ObservationConflict", "Keep your text; saving will replace the new version (Alt+M)"
+        ),
+        "conflictReload": translate(
+            "ObservationConflict", "Drop your edits and show the new version (Alt+L)"
+        ),
+        "conflictKeep": translate(
+            "ObservationConflict", "Keep editing; saving restores a forgotten observation (Alt+K)"
+        ),
+        "conflictClose": translate("ObservationConflict", "Leave the form without saving (Alt+L)"),
+    }
 
 
 def edit_conflict_banner(parent: QWidget | None = None) -> ConflictBanner:
-    return ConflictBanner(TIPS, parent)
+    return ConflictBanner(tips(), parent)
 
 
 def as_text(title: str, type: str, topic_key: str, content: str) -> str:
     """An observation's editable fields as one text, so a diff shows every field."""
-    return f"Title: {title}\nType: {type}\nTopic key: {topic_key or '—'}\n\n{content}"
+    return translate(
+        "ObservationConflict", "Title: {title}\nType: {type}\nTopic key: {topic_key}\n\n{content}"
+    ).format(title=title, type=type, topic_key=topic_key or "—", content=content)
 
 
 def observation_text(observation: Observation) -> str:
@@ -49,8 +63,13 @@ def compare_dialog(theirs: str, mine: str, observation_id: int, parent: QWidget)
     diff = unified_diff(
         theirs,
         mine,
-        theirs_label=f"#{observation_id} (in the database)",
-        mine_label=f"#{observation_id} (yours)",
-        same="No differences: the database holds the same text as your form.",
+        theirs_label=translate("ObservationConflict", "#{id} (in the database)").format(
+            id=observation_id
+        ),
+        mine_label=translate("ObservationConflict", "#{id} (yours)").format(id=observation_id),
+        same=translate(
+            "ObservationConflict", "No differences: the database holds the same text as your form."
+        ),
     )
-    return CompareDialog(diff, title="Compare: in the database vs yours", parent=parent)
+    title = translate("ObservationConflict", "Compare: in the database vs yours")
+    return CompareDialog(diff, title=title, parent=parent)

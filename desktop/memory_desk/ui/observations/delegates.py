@@ -1,39 +1,158 @@
-"""The coloured type badge: a rounded pill with the type's name, one hue per type."""
+"""How two columns are painted: the type as a badge, the project as a bold name and a hash.
+
+- The type badge is a rounded pill carrying the type's name (colour is never the only
+  signal), one hue per type, its colours read from :func:`memory_desk.ui.theme.colors` when
+  it is painted, so light and dark each get pairs that keep a 4.5:1 contrast.
+- A project id is ``<basename>-<8 hex>``: the name is what a person reads, the hash what tells
+  two checkouts apart. The name is drawn bold and the hash subdued; a narrow column cuts the
+  id in the middle (``fieldnotes…a786d7ce``) so both ends stay; the model's tooltip and
+  accessible text keep the whole id.
+
+Both delegates repaint their view when the theme changes, and work on any model whose cells
+hold the type name or the project id (the agent-search results use them too).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter
-from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QWidget,
+)
 
-from memory_desk.ui.observations.model import ObservationTableModel
+from memory_desk.ui import theme
+from memory_desk.ui.elide import elide_middle, split_project
+from memory_desk.ui.observations.model import FORGOTTEN_ROLE, ObservationTableModel
+
+_Index = QModelIndex | QPersistentModelIndex
+ELLIPSIS = "…"
 
 
-class TypeBadgeDelegate(QStyledItemDelegate):
+def badge_colours(type_name: str) -> tuple[QColor, QColor]:
+    """(fill, text) of a type's badge in the theme in effect now."""
+    fill, text = theme.colors().badge(type_name)
+    return QColor(fill), QColor(text)
+
+
+def project_parts(text: str) -> tuple[str, str, str]:
+    """``(name, hash, rest)`` of a shown project: ``fieldnotes-a786d7ce (personal)`` gives
+    ``("fieldnotes", "a786d7ce", " (personal)")``; text that is not an Alisio id is all name."""
+    name, digest = split_project(text)
+    if digest:
+        return name, digest, ""
+    head, separator, tail = text.rpartition(" (")
+    if separator:
+        name, digest = split_project(head)
+        if digest:
+            return name, digest, separator + tail
+    return text, "", ""
+
+
+def project_pieces(
+    text: str, bold: QFontMetrics, plain: QFontMetrics, width: int
+) -> tuple[str, str]:
+    """``(bold part, subdued part)`` of a project id as it fits in ``width`` pixels.
+
+    Whole when it fits; else the name is cut at its end and ``…`` joins it to the whole hash
+    (``fieldnotes…a786d7ce``); when not even that fits, the id is cut in its middle.
+    """
+    name, digest, rest = project_parts(text)
+    if not digest:
+        return elide_middle(text, bold, width), ""
+    tail = f"-{digest}{rest}"
+    if bold.horizontalAdvance(name) + plain.horizontalAdvance(tail) <= width:
+        return name, tail
+    tail = f"{ELLIPSIS}{digest}{rest}"
+    room = width - plain.horizontalAdvance(tail)
+    head = _fitting_prefix(name, bold, room)
+    if len(head) >= min(3, len(name)):
+        return head, tail
+    shown = elide_middle(f"{name}-{digest}{rest}", bold, width)
+    before, ellipsis, after = shown.partition(ELLIPSIS)
+    if not ellipsis:
+        return shown, ""
+    return before, ellipsis + after
+
+
+def _fitting_prefix(text: str, metrics: QFontMetrics, room: int) -> str:
+    """The longest start of ``text`` no wider than ``room`` pixels (binary search)."""
+    low, high = 0, len(text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if metrics.horizontalAdvance(text[:middle]) <= room:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low]
+
+
+@dataclass(frozen=True)
+class ProjectCell:
+    """What a project cell shows: the bold name part, the subdued rest, and their colours."""
+
+    name: str
+    tail: str
+    name_colour: QColor
+    tail_colour: QColor
+
+
+class _ThemedDelegate(QStyledItemDelegate):
+    """A delegate that paints with the theme's colours and repaints its view when it changes."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        theme.notifier().changed.connect(self._repaint)
+
+    def _repaint(self) -> None:
+        view = self.parent()
+        if isinstance(view, QAbstractItemView):
+            view.viewport().update()
+
+    def _paint_background(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: _Index
+    ) -> QStyleOptionViewItem:
+        """The style's selection/hover background, without the cell's own text; returns the
+        initialised option (font, palette and state of the cell)."""
+        background = QStyleOptionViewItem(option)
+        self.initStyleOption(background, index)
+        text = background.text
+        background.text = ""
+        style = background.widget.style() if background.widget else None
+        if style is not None:
+            style.drawControl(
+                QStyle.ControlElement.CE_ItemViewItem, background, painter, background.widget
+            )
+        background.text = text
+        return background
+
+
+class TypeBadgeDelegate(_ThemedDelegate):
     """Paints the type column as a badge so types can be told apart while scrolling.
 
-    Forgotten rows get a faded badge, matching the greyed text of the rest of the row.
+    A forgotten row's badge is an outline in the type's hue with the row's greyed text, matching
+    the rest of the row (a faded fill would drop the text's contrast).
     """
 
     PADDING_X = 7
     MARGIN_Y = 3
 
-    def paint(
-        self,
-        painter: QPainter,
-        option: QStyleOptionViewItem,
-        index: QModelIndex | QPersistentModelIndex,
-    ) -> None:
-        model = index.model()
-        badge = model.badge(index.row()) if isinstance(model, ObservationTableModel) else None
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
+        badge = self._badge(index)
         if badge is None:
             super().paint(painter, option, index)
             return
-        text, colour, forgotten = badge
-        self._paint_background(painter, option, index)
+        text, forgotten = badge
+        cell_option = self._paint_background(painter, option, index)
+        fill, ink = badge_colours(text)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        font = option.font
+        font = QFont(cell_option.font)
         font.setPointSizeF(max(font.pointSizeF() * 0.9, 7.0))
         painter.setFont(font)
         metrics = painter.fontMetrics()
@@ -45,30 +164,88 @@ class TypeBadgeDelegate(QStyledItemDelegate):
             else metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
         )
         width = min(metrics.horizontalAdvance(label) + 2 * self.PADDING_X, cell.width())
-        badge = QRectF(cell.left(), cell.top(), width, cell.height())
-        fill = QColor(colour)
+        shape = QRectF(cell.left(), cell.top(), width, cell.height())
+        radius = shape.height() / 2
         if forgotten:
-            fill.setAlphaF(0.35)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(fill)
-        radius = badge.height() / 2
-        painter.drawRoundedRect(badge, radius, radius)
-        painter.setPen(QColor("white"))
-        painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, label)
+            painter.setPen(fill)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(shape.adjusted(0.5, 0.5, -0.5, -0.5), radius, radius)
+            ink = cell_option.palette.color(QPalette.ColorRole.Text)
+        else:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(fill)
+            painter.drawRoundedRect(shape, radius, radius)
+        painter.setPen(ink)
+        painter.drawText(shape, Qt.AlignmentFlag.AlignCenter, label)
         painter.restore()
 
-    def _paint_background(
-        self,
-        painter: QPainter,
-        option: QStyleOptionViewItem,
-        index: QModelIndex | QPersistentModelIndex,
-    ) -> None:
-        """The style's selection/hover background, without the cell's own text."""
-        background = QStyleOptionViewItem(option)
-        self.initStyleOption(background, index)
-        background.text = ""
-        style = background.widget.style() if background.widget else None
-        if style is not None:
-            style.drawControl(
-                QStyle.ControlElement.CE_ItemViewItem, background, painter, background.widget
-            )
+    @staticmethod
+    def _badge(index: _Index) -> tuple[str, bool] | None:
+        """(type name, forgotten) of the cell, or None for an empty cell."""
+        model = index.model()
+        if isinstance(model, ObservationTableModel):
+            found = model.badge(index.row())  # one Python call, no QVariant round trips
+            return None if found is None else (found[0], found[2])
+        text = index.data()
+        if not text:
+            return None
+        return str(text), bool(index.data(FORGOTTEN_ROLE))
+
+
+class ProjectDelegate(_ThemedDelegate):
+    """Paints a project id as its bold name and subdued hash, cut in the middle to fit."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
+        cell_option = self._paint_background(painter, option, index)
+        style = cell_option.widget.style() if cell_option.widget else None
+        if style is None or not cell_option.text:
+            return
+        area = style.subElementRect(
+            QStyle.SubElement.SE_ItemViewItemText, cell_option, cell_option.widget
+        )
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, option.widget)
+        area = area.adjusted(margin + 1, 0, -(margin + 1), 0)
+        cell = self.layout(cell_option, area.width())
+        plain = QFont(cell_option.font)
+        bold = QFont(plain)
+        bold.setBold(True)
+        painter.save()
+        painter.setClipRect(area)
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        painter.setFont(bold)
+        painter.setPen(cell.name_colour)
+        painter.drawText(area, flags, cell.name)
+        shift = QFontMetrics(bold).horizontalAdvance(cell.name)
+        painter.setFont(plain)
+        painter.setPen(cell.tail_colour)
+        painter.drawText(area.adjusted(shift, 0, 0, 0), flags, cell.tail)
+        painter.restore()
+
+    def layout(self, option: QStyleOptionViewItem, width: int) -> ProjectCell:
+        """The cell's parts and colours for an initialised ``option`` and a text width."""
+        plain = QFont(option.font)
+        bold = QFont(plain)
+        bold.setBold(True)
+        name, tail = project_pieces(option.text, QFontMetrics(bold), QFontMetrics(plain), width)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        ink = option.palette.color(role)
+        forgotten = bool(option.index.data(FORGOTTEN_ROLE)) if option.index.isValid() else False
+        # On the selection or a greyed (forgotten) row, the row's own colour keeps the contrast.
+        subdued = ink if selected or forgotten else QColor(theme.colors().subdued)
+        return ProjectCell(name, tail, ink, subdued)
+
+    def cell_at(self, index: _Index) -> ProjectCell:
+        """What the cell at ``index`` shows at its view's current column width."""
+        view = self.parent()
+        assert isinstance(view, QAbstractItemView)
+        option = QStyleOptionViewItem()
+        option.initFrom(view)
+        option.rect = view.visualRect(index)
+        option.widget = view
+        option.font = view.font()
+        self.initStyleOption(option, index)
+        style = view.style()
+        area = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, view)
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view)
+        return self.layout(option, area.width() - 2 * (margin + 1))

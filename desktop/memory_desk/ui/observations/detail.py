@@ -15,6 +15,11 @@ the text and is absorbed quietly; a rewrite reloads a form without edits, and sh
 conflict banner (:mod:`.conflict`) over a form with edits; a forget or a delete shows the
 banner with Keep / Close. Saving never goes past an unanswered banner.
 
+Words are the person's language; the facts (title, content, ids, keys) are data. Dates are
+:mod:`memory_desk.ui.dates`' detailed style; the type badge and the subdued names take the
+theme's colours and are drawn again when the theme changes. Long ids (a session's) are cut in
+the middle, with the whole id on hover.
+
 Signals:
     save_requested(Observation, dict, bool): the row the edit is based on (the save is refused
         if it changed since), the changed fields, and whether to restore the row as well
@@ -50,7 +55,10 @@ from memory_desk.core.alisio import (
     preview_title,
 )
 from memory_desk.core.observations import Observation
+from memory_desk.ui import dates, i18n, theme
 from memory_desk.ui.conflict import CompareDialog
+from memory_desk.ui.elide import short_id
+from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.conflict import (
     CHANGED,
     DELETED,
@@ -60,14 +68,7 @@ from memory_desk.ui.observations.conflict import (
     edit_conflict_banner,
     observation_text,
 )
-from memory_desk.ui.observations.display import (
-    TYPE_COLOURS,
-    UNKNOWN_TYPE_COLOUR,
-    now_ms,
-    pin_glyph,
-    sectioned_markdown,
-    when,
-)
+from memory_desk.ui.observations.display import now_ms, pin_glyph, sectioned_markdown
 from memory_desk.ui.observations.stored_note import StoredPreviewPanel
 from memory_desk.ui.plain import refused_resource
 
@@ -77,6 +78,8 @@ RELOADED = "reloaded"  # the form had no edits and now shows the new version
 CONFLICT = "conflict"  # the banner asks the person what to do
 
 _TEXT_FIELDS = ("title", "type", "topic_key", "content")
+# Ids longer than twice this are cut in the middle in the detail (the whole id is on hover).
+_ID_KEEP = 16
 
 
 def text_changed(before: Observation, after: Observation) -> bool:
@@ -116,6 +119,7 @@ class ObservationDetail(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("observationDetail")
+        self.setAccessibleName(translate("ObservationDetail", "Observation"))
         self._shown: Observation | None = None
         self._editing: Observation | None = None
         self._rendered_id: int | None = None  # keeps the content's scroll on a refresh
@@ -132,11 +136,14 @@ class ObservationDetail(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._stack)
+        theme.notifier().changed.connect(self._on_theme_changed)
 
     # -- building -----------------------------------------------------------------------------
 
     def _build_empty(self) -> QWidget:
-        label = QLabel("Select an observation to read it here.", self)
+        label = QLabel(
+            translate("ObservationDetail", "Select an observation to read it here."), self
+        )
         label.setObjectName("observationPlaceholder")
         label.setEnabled(False)
         label.setWordWrap(True)
@@ -153,14 +160,32 @@ class ObservationDetail(QWidget):
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.15)
         self.title_label.setFont(font)
+        # Labels are read by their text: a description says what the text is.
+        self.title_label.setAccessibleDescription(translate("ObservationDetail", "Title"))
+        i18n.mark_data(self.title_label)
         self.meta_label = QLabel(page)
         self.meta_label.setObjectName("observationMeta")
         self.meta_label.setTextFormat(Qt.TextFormat.RichText)
         self.meta_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.meta_label.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.meta_label.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
+        self.meta_label.setAccessibleDescription(
+            translate("ObservationDetail", "Every stored fact about the observation")
+        )
+        # Its row names are translated (tests/test_ui_observations_looks.py checks them); the
+        # values beside them are the row's data, so the generic untranslated check skips it.
+        i18n.mark_data(self.meta_label)
         self.content_view = ContentBrowser(page)
         self.content_view.setObjectName("observationContent")
+        self.content_view.setAccessibleName(translate("ObservationDetail", "Content"))
+        self.content_view.setAccessibleDescription(
+            translate(
+                "ObservationDetail",
+                "The observation's content as markdown. Links are not followed and nothing is"
+                " loaded from it.",
+            )
+        )
+        i18n.mark_data(self.content_view)
         body = QHBoxLayout()
         body.setContentsMargins(0, 0, 0, 0)
         body.addWidget(self.meta_label)
@@ -177,32 +202,49 @@ class ObservationDetail(QWidget):
         self.editing_label.setObjectName("editHeading")
         self.edit_title = QLineEdit(page)
         self.edit_title.setObjectName("editTitle")
+        self.edit_title.setAccessibleName(translate("ObservationDetail", "Title"))
         # No length limit here: a longer title is stored cut, and the counter and the note
         # below say so before saving (a silent limit would cut a paste without a word).
         self.edit_type = QComboBox(page)
         self.edit_type.setObjectName("editType")
+        self.edit_type.setAccessibleName(translate("ObservationDetail", "Type"))
+        i18n.mark_data(self.edit_type)  # its items are the plugin's type names
         self.edit_topic_key = QLineEdit(page)
         self.edit_topic_key.setObjectName("editTopicKey")
+        self.edit_topic_key.setAccessibleName(translate("ObservationDetail", "Topic key"))
         self.edit_topic_key.setPlaceholderText(
-            "family/description, e.g. auth/token-refresh (optional)"
+            translate("ObservationDetail", "family/description, e.g. auth/token-refresh (optional)")
         )
         self.edit_content = QPlainTextEdit(page)
         self.edit_content.setObjectName("editContent")
-        self.edit_content.setPlaceholderText("**What** … **Why** … **Where** … **Learned** …")
+        self.edit_content.setAccessibleName(translate("ObservationDetail", "Content"))
+        self.edit_content.setAccessibleDescription(
+            translate(
+                "ObservationDetail",
+                "Markdown; the agent writes the sections What, Why, Where and Learned.",
+            )
+        )
+        self.edit_content.setPlaceholderText(
+            translate("ObservationDetail", "**What** … **Why** … **Where** … **Learned** …")
+        )
         self.stored = StoredPreviewPanel(self.edit_title, self.edit_content, page)
         self.edit_error = QLabel(page)
         self.edit_error.setObjectName("editError")
         self.edit_error.setTextFormat(Qt.TextFormat.PlainText)  # messages quote titles and keys
-        self.edit_error.setStyleSheet("color: #b42318;")
+        theme.set_text_tone(self.edit_error, "error")
         self.edit_error.setWordWrap(True)
         self.edit_error.hide()
-        self.save_button = QPushButton("Save", page)
+        self.save_button = QPushButton(translate("ObservationDetail", "Save"), page)
         self.save_button.setObjectName("saveEditButton")
-        self.save_button.setToolTip("Save the edit (Ctrl+S); Ctrl+Z undoes it")
+        self.save_button.setToolTip(
+            translate("ObservationDetail", "Save the edit (Ctrl+S); Ctrl+Z undoes it")
+        )
         self.save_button.setDefault(True)
-        self.cancel_button = QPushButton("Cancel", page)
+        self.cancel_button = QPushButton(translate("ObservationDetail", "Cancel"), page)
         self.cancel_button.setObjectName("cancelEditButton")
-        self.cancel_button.setToolTip("Leave the form without saving (Esc)")
+        self.cancel_button.setToolTip(
+            translate("ObservationDetail", "Leave the form without saving (Esc)")
+        )
         self.save_button.clicked.connect(self.on_save_clicked)
         self.cancel_button.clicked.connect(self.cancel_edit)
         self.banner = edit_conflict_banner(page)
@@ -212,22 +254,22 @@ class ObservationDetail(QWidget):
         self.banner.keep_requested.connect(self.on_keep)
         self.banner.close_requested.connect(self.cancel_edit)
         save = QShortcut(QKeySequence.StandardKey.Save, page, self.on_save_clicked)
-        save.setWhatsThis("Save the edit form")
+        save.setWhatsThis(translate("ObservationDetail", "Save the edit form"))
         # Esc leaves the form only from inside it: in the search box it clears the search.
         leave = QShortcut(QKeySequence(QKeySequence.StandardKey.Cancel), page, self.cancel_edit)
         leave.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        leave.setWhatsThis("Leave the edit form without saving")
+        leave.setWhatsThis(translate("ObservationDetail", "Leave the edit form without saving"))
 
         fields = QFormLayout()
-        title_label = QLabel("&Title", page)
+        title_label = QLabel(translate("ObservationDetail", "&Title"), page)
         title_label.setBuddy(self.edit_title)
         title_row = QHBoxLayout()
         title_row.addWidget(self.edit_title, 1)
         title_row.addWidget(self.stored.title_counter)
         fields.addRow(title_label, title_row)
-        type_label = QLabel("T&ype", page)
+        type_label = QLabel(translate("ObservationDetail", "T&ype"), page)
         type_label.setBuddy(self.edit_type)
-        topic_label = QLabel("Topic &key", page)
+        topic_label = QLabel(translate("ObservationDetail", "Topic &key"), page)
         topic_label.setBuddy(self.edit_topic_key)
         row = QHBoxLayout()
         row.addWidget(self.edit_type)
@@ -297,7 +339,7 @@ class ObservationDetail(QWidget):
         self.title_label.setText(
             f"{pin_glyph()} {observation.title}" if observation.pinned else observation.title
         )
-        self.meta_label.setText(metadata_html(observation))
+        self._show_meta(observation)
         scroll = self.content_view.verticalScrollBar().value()
         same_row = self._rendered_id == observation.id
         self.content_view.setMarkdown(sectioned_markdown(observation.content or ""))
@@ -305,6 +347,15 @@ class ObservationDetail(QWidget):
         if same_row:
             self.content_view.verticalScrollBar().setValue(scroll)
         self._stack.setCurrentIndex(1)
+
+    def _show_meta(self, observation: Observation) -> None:
+        self.meta_label.setText(metadata_html(observation))
+        self.meta_label.setToolTip(whole_ids(observation))
+
+    def _on_theme_changed(self) -> None:
+        """The badge and the subdued names are coloured in the HTML: write it again."""
+        if self._shown is not None and self._stack.currentIndex() == 1:
+            self._show_meta(self._shown)
 
     # -- editing ----------------------------------------------------------------------------
 
@@ -326,7 +377,9 @@ class ObservationDetail(QWidget):
         self._editing = observation
         self._clear_conflict()
         self._restore_on_save = self._gone = False
-        self.editing_label.setText(f"Editing #{observation.id}")
+        self.editing_label.setText(
+            translate("ObservationDetail", "Editing #{id}").format(id=observation.id)
+        )
         self.edit_title.setText(observation.title)
         self.edit_type.clear()
         types = list(OBSERVATION_TYPES)
@@ -363,8 +416,11 @@ class ObservationDetail(QWidget):
             return
         if self._conflict is not None:
             self.show_edit_error(
-                "Not saved: the observation changed in the database. Choose what to do in the"
-                " banner above first."
+                translate(
+                    "ObservationDetail",
+                    "Not saved: the observation changed in the database. Choose what to do in"
+                    " the banner above first.",
+                )
             )
             return
         problem = self._validation_problem()
@@ -409,8 +465,11 @@ class ObservationDetail(QWidget):
         self._theirs = fresh
         self._conflict = CHANGED
         self.banner.show_changed(
-            f"Observation #{base.id} was changed by another program (revision"
-            f" {fresh.revision_count}) while you were editing it. Your text is still here."
+            translate(
+                "ObservationDetail",
+                "Observation #{id} was changed by another program (revision {revision}) while"
+                " you were editing it. Your text is still here.",
+            ).format(id=base.id, revision=i18n.number(fresh.revision_count))
         )
         return CONFLICT
 
@@ -428,16 +487,19 @@ class ObservationDetail(QWidget):
             return UNCHANGED
         self._conflict = kind
         self._restore_on_save = False
-        what = "forgot" if kind == FORGOTTEN else "deleted"
-        consequence = (
-            "Keep to go on (saving restores it), or Close."
-            if kind == FORGOTTEN
-            else "Keep to go on (saving creates it again, as a new observation), or Close."
-        )
-        self.banner.show_gone(
-            f"Another program {what} observation #{self._editing.id} while you were editing it."
-            f" {consequence}"
-        )
+        if kind == FORGOTTEN:
+            message = translate(
+                "ObservationDetail",
+                "Another program forgot observation #{id} while you were editing it. Keep to go"
+                " on (saving restores it), or Close.",
+            )
+        else:
+            message = translate(
+                "ObservationDetail",
+                "Another program deleted observation #{id} while you were editing it. Keep to go"
+                " on (saving creates it again, as a new observation), or Close.",
+            )
+        self.banner.show_gone(message.format(id=self._editing.id))
         return CONFLICT
 
     def on_compare(self) -> None:
@@ -451,6 +513,7 @@ class ObservationDetail(QWidget):
         self.compare_dialog = compare_dialog(
             observation_text(theirs), self._form_text(), theirs.id, self
         )
+        self.compare_dialog.follow(self.banner)  # Keep mine / Take theirs from the dialog too
         self.compare_dialog.show()
 
     def on_keep_mine(self) -> None:
@@ -493,14 +556,21 @@ class ObservationDetail(QWidget):
         """
         values = self._form_values()
         if not values["title"]:
-            return "The title cannot be empty (blank space is dropped when it is stored)."
+            return translate(
+                "ObservationDetail",
+                "The title cannot be empty (blank space is dropped when it is stored).",
+            )
         topic_key = values["topic_key"]
         if topic_key and not is_valid_topic_key(topic_key):
-            return (
-                "The topic key must be kebab-case words separated by '/', e.g. auth/token-refresh."
+            return translate(
+                "ObservationDetail",
+                "The topic key must be kebab-case words separated by '/', e.g. auth/token-refresh.",
             )
         if not values["content"]:
-            return "The content cannot be empty (blank space is dropped when it is stored)."
+            return translate(
+                "ObservationDetail",
+                "The content cannot be empty (blank space is dropped when it is stored).",
+            )
         return ""
 
     def _form_values(self) -> dict[str, str]:
@@ -527,35 +597,71 @@ class ObservationDetail(QWidget):
         return {key: value for key, value in wanted.items() if value != before[key]}
 
 
-def metadata_html(observation: Observation) -> str:
-    """Every stored fact about the row as a compact two-column table."""
-    now = now_ms()
-    colour = TYPE_COLOURS.get(observation.type, UNKNOWN_TYPE_COLOUR)
-    badge = f'<span style="background:{colour}; color:white;">&nbsp;{html.escape(observation.type)}&nbsp;</span>'
+def metadata_rows(observation: Observation, now: int) -> list[tuple[str, str]]:
+    """Every stored fact about the row: (name in the person's language, value as HTML)."""
+    fill, ink = theme.colors().badge(observation.type)
+    badge = (
+        f'<span style="background:{fill}; color:{ink};">'
+        f"&nbsp;{html.escape(observation.type)}&nbsp;</span>"
+    )
+    yes, no = translate("ObservationDetail", "yes"), translate("ObservationDetail", "no")
     rows = [
-        ("ID", f"#{observation.id}"),
-        ("Type", badge),
-        ("Pinned", "yes" if observation.pinned else "no"),
-        ("Project", html.escape(observation.project)),
-        ("Scope", html.escape(observation.scope)),
-        ("Topic key", html.escape(observation.topic_key or "—")),
-        ("Session", html.escape(observation.session_id or "—")),
-        ("Tool", html.escape(observation.tool_name or "—")),
-        ("Revisions", str(observation.revision_count)),
-        ("Duplicates", str(observation.duplicate_count)),
-        ("Accesses", str(observation.access_count)),
-        ("Created", when(observation.created_at, now)),
-        ("Updated", when(observation.updated_at, now)),
-        ("Last seen", when(observation.last_seen_at, now)),
-        ("Last accessed", when(observation.last_accessed_at, now)),
+        (translate("ObservationDetail", "ID"), f"#{observation.id}"),
+        (translate("ObservationDetail", "Type"), badge),
+        (translate("ObservationDetail", "Pinned"), yes if observation.pinned else no),
+        (
+            translate("ObservationDetail", "Project"),
+            html.escape(short_id(observation.project, _ID_KEEP)),
+        ),
+        (translate("ObservationDetail", "Scope"), html.escape(observation.scope)),
+        (translate("ObservationDetail", "Topic key"), html.escape(observation.topic_key or "—")),
+        (
+            translate("ObservationDetail", "Session"),
+            html.escape(short_id(observation.session_id or "—", _ID_KEEP)),
+        ),
+        (translate("ObservationDetail", "Tool"), html.escape(observation.tool_name or "—")),
+        (translate("ObservationDetail", "Revisions"), i18n.number(observation.revision_count)),
+        (translate("ObservationDetail", "Duplicates"), i18n.number(observation.duplicate_count)),
+        (translate("ObservationDetail", "Reads"), i18n.number(observation.access_count)),
+        (translate("ObservationDetail", "Created"), dates.detailed(observation.created_at, now)),
+        (translate("ObservationDetail", "Updated"), dates.detailed(observation.updated_at, now)),
+        (
+            translate("ObservationDetail", "Last seen"),
+            dates.detailed(observation.last_seen_at, now),
+        ),
+        (
+            translate("ObservationDetail", "Last read"),
+            dates.detailed(observation.last_accessed_at, now),
+        ),
     ]
     if observation.deleted_at is not None:
-        rows.append(("Forgotten", f"<b>{when(observation.deleted_at, now)}</b>"))
+        forgotten = html.escape(dates.detailed(observation.deleted_at, now))
+        rows.append((translate("ObservationDetail", "Forgotten"), f"<b>{forgotten}</b>"))
     if observation.problems:
-        unreadable = "<br>".join(html.escape(problem) for problem in observation.problems)
-        rows.append(("Unreadable", f'<span style="color:#b42318;">⚠ {unreadable}</span>'))
+        error = theme.colors().error_text
+        unreadable = "<br>".join(html.escape(i18n.shown(p)) for p in observation.problems)
+        rows.append(
+            (
+                translate("ObservationDetail", "Unreadable"),
+                f'<span style="color:{error};">⚠ {unreadable}</span>',
+            )
+        )
+    return rows
+
+
+def whole_ids(observation: Observation) -> str:
+    """The hover text of the facts: the ids the pane may show cut, in full."""
+    return translate("ObservationDetail", "Project: {project}\nSession: {session}").format(
+        project=observation.project, session=observation.session_id or "—"
+    )
+
+
+def metadata_html(observation: Observation) -> str:
+    """Every stored fact about the row as a compact two-column table."""
+    subdued = theme.colors().subdued
     cells = "".join(
-        f'<tr><td style="color:gray; padding-right:8px;">{name}</td><td>{value}</td></tr>'
-        for name, value in rows
+        f'<tr><td style="color:{subdued}; padding-right:8px;">{html.escape(name)}</td>'
+        f"<td>{value}</td></tr>"
+        for name, value in metadata_rows(observation, now_ms())
     )
     return f"<table cellspacing=0 cellpadding=1>{cells}</table>"

@@ -10,6 +10,9 @@ it: Up/Down/Page Up/Page Down are handed to the table (``navigate_requested``), 
 clears the search. Each filter shows its state at a glance: its text says what it holds
 ("Types: 2") and it is bold while it hides something.
 
+Type names and project names are the agents' data: shown as stored, never translated; the
+words around them ("All projects", "Project", "Personal") are the window's.
+
 Signals:
     search_changed(): the search text settled (debounced)
     filters_changed(): a type, project, scope or switch changed (immediately)
@@ -31,9 +34,24 @@ from PySide6.QtWidgets import (
 )
 
 from memory_desk.core.alisio import OBSERVATION_TYPES, SCOPES
+from memory_desk.ui import i18n
+from memory_desk.ui.elide import elide_middle
+from memory_desk.ui.i18n import translate
 
 # Keys the search box has no use for and hands to the table: they move its current row.
 _TABLE_KEYS = frozenset({Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown})
+# The project filter grows with its names up to about this many characters; a longer name
+# is cut in the middle (``fieldnotes…a786d7ce``, whole on hover), so it never widens the page.
+_PROJECT_CHARS = 32
+
+
+def scope_label(scope: str) -> str:
+    """A scope as the filter names it; the stored value stays what the query uses."""
+    if scope == "project":
+        return translate("FilterBar", "Project")
+    if scope == "personal":
+        return translate("FilterBar", "Personal")
+    return scope  # a scope from a newer plugin: its own name (data)
 
 
 class StayOpenMenu(QMenu):
@@ -74,40 +92,34 @@ class FilterBar(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.search = QLineEdit(self)
-        self.search.setObjectName("observationsSearch")
-        self.search.setClearButtonEnabled(True)
-        self.search.setPlaceholderText("Search titles, content and topic keys  (Ctrl+F)")
-        self.search.setToolTip(
-            "Every word must match, anywhere in the title, content or topic key; "
-            "the text is taken literally. Up/Down move in the table, Return reads the"
-            " observation, Esc clears the search"
-        )
-        self.search.installEventFilter(self)
+        self.search = self._build_search()
         self.type_button = self._build_type_button()
-        self.project = QComboBox(self)
-        self.project.setObjectName("projectFilter")
-        self.project.setToolTip("Show one project only")
-        self.project.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.project.setMinimumContentsLength(12)
-        # The choices live in Python lists (None = all), so no QVariant round trip is needed.
-        self._projects: list[str | None] = [None]
-        self.project.addItem("All projects")
+        self.project = self._build_project()
+        self._projects: list[str | None] = [None]  # Python lists (None = all): no QVariant
         self.scope = QComboBox(self)
         self.scope.setObjectName("scopeFilter")
-        self.scope.setToolTip(
-            "Project observations, personal ones (seen from every project), or both"
+        self.scope.setAccessibleName(translate("FilterBar", "Scope filter"))
+        tip = translate(
+            "FilterBar", "Project observations, personal ones (seen from every project), or both"
         )
+        self.scope.setToolTip(tip)
+        self.scope.setAccessibleDescription(tip)
         self._scopes: list[str | None] = [None, *SCOPES]
-        self.scope.addItem("All scopes")
+        self.scope.addItem(translate("FilterBar", "All scopes"))
         for scope in SCOPES:
-            self.scope.addItem(scope.capitalize())
-        self.pinned_only = QCheckBox("Pinned only", self)
+            self.scope.addItem(scope_label(scope))
+        self.pinned_only = QCheckBox(translate("FilterBar", "Pinned only"), self)
         self.pinned_only.setObjectName("pinnedOnlyFilter")
-        self.pinned_only.setToolTip("Show only pinned observations (always in the agent's context)")
-        self.show_forgotten = QCheckBox("Show forgotten", self)
+        tip = translate(
+            "FilterBar", "Show only pinned observations (always in the agent's context)"
+        )
+        self.pinned_only.setToolTip(tip)
+        self.pinned_only.setAccessibleDescription(tip)
+        self.show_forgotten = QCheckBox(translate("FilterBar", "Show forgotten"), self)
         self.show_forgotten.setObjectName("showForgottenFilter")
-        self.show_forgotten.setToolTip("Also show forgotten observations, in grey, to restore them")
+        tip = translate("FilterBar", "Also show forgotten observations, in grey, to restore them")
+        self.show_forgotten.setToolTip(tip)
+        self.show_forgotten.setAccessibleDescription(tip)
 
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -134,26 +146,61 @@ class FilterBar(QWidget):
         self.filters_changed.connect(self.show_state)
         self.show_state()
 
+    def _build_search(self) -> QLineEdit:
+        search = QLineEdit(self)
+        search.setObjectName("observationsSearch")
+        search.setClearButtonEnabled(True)
+        search.setPlaceholderText(
+            translate("FilterBar", "Search titles, content and topic keys  (Ctrl+F)")
+        )
+        search.setAccessibleName(translate("FilterBar", "Search observations"))
+        tip = translate(
+            "FilterBar",
+            "Every word must match, anywhere in the title, content or topic key; the text is"
+            " taken literally. Up/Down move in the table, Return reads the observation, Esc"
+            " clears the search",
+        )
+        search.setToolTip(tip)
+        search.setAccessibleDescription(tip)
+        search.installEventFilter(self)
+        return search
+
+    def _build_project(self) -> QComboBox:
+        project = QComboBox(self)
+        project.setObjectName("projectFilter")
+        project.setAccessibleName(translate("FilterBar", "Project filter"))
+        tip = translate("FilterBar", "Show one project only")
+        project.setToolTip(tip)
+        project.setAccessibleDescription(tip)
+        project.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        project.setMinimumContentsLength(12)
+        project.addItem(translate("FilterBar", "All projects"))
+        return project
+
+    def _project_text_width(self) -> int:
+        """The widest project name shown whole, in pixels."""
+        return self.project.fontMetrics().averageCharWidth() * _PROJECT_CHARS
+
     def _build_type_button(self) -> QToolButton:
         button = QToolButton(self)
         button.setObjectName("typeFilter")
-        button.setToolTip("Show only some types (several can be chosen)")
         button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = StayOpenMenu(button)
         menu.setObjectName("typeFilterMenu")
-        self._all_types = menu.addAction("All types")
+        menu.setAccessibleName(translate("FilterBar", "Types to show"))
+        self._all_types = menu.addAction(translate("FilterBar", "All types"))
         self._all_types.setObjectName("typeFilterAll")
         self._all_types.triggered.connect(self.clear_types)
         menu.addSeparator()
         self.type_actions: dict[str, QAction] = {}
         for name in OBSERVATION_TYPES:
-            action = menu.addAction(name)
+            action = menu.addAction(name)  # a type's name is data: shown as the agents write it
             action.setObjectName(f"typeFilter_{name}")
+            i18n.mark_data(action)
             action.setCheckable(True)
             action.toggled.connect(self._on_type_toggled)
             self.type_actions[name] = action
         button.setMenu(menu)
-        button.setText("All types")
         return button
 
     # -- what the page reads ----------------------------------------------------------------
@@ -188,7 +235,16 @@ class FilterBar(QWidget):
     def _fill_projects(self, names: list[str | None]) -> None:
         self.project.blockSignals(True)
         self.project.clear()
-        self.project.addItems(["All projects" if name is None else name for name in names])
+        for name in names:
+            if name is None:
+                self.project.addItem(translate("FilterBar", "All projects"))
+            else:
+                metrics = self.project.fontMetrics()
+                self.project.addItem(elide_middle(name, metrics, self._project_text_width()))
+                # the whole name on hover, however short the box shows it
+                self.project.setItemData(
+                    self.project.count() - 1, name, Qt.ItemDataRole.ToolTipRole
+                )
         self._projects = names
         self.project.blockSignals(False)
         self.show_state()
@@ -219,12 +275,19 @@ class FilterBar(QWidget):
         hides something is bold, so a short list is never a mystery."""
         chosen = self.types()
         if not chosen:
-            label, tip = "All types", "Show only some types (several can be chosen)"
+            label = translate("FilterBar", "All types")
+            tip = translate("FilterBar", "Show only some types (several can be chosen)")
         else:
-            label = f"Type: {chosen[0]}" if len(chosen) == 1 else f"Types: {len(chosen)}"
-            tip = f"Showing only: {', '.join(chosen)} (several can be chosen)"
+            if len(chosen) == 1:
+                label = translate("FilterBar", "Type: {type}").format(type=chosen[0])
+            else:
+                label = translate("FilterBar", "Types: {n}").format(n=i18n.number(len(chosen)))
+            tip = translate("FilterBar", "Showing only: {types} (several can be chosen)").format(
+                types=", ".join(chosen)
+            )
         self.type_button.setText(label)
         self.type_button.setToolTip(tip)
+        self.type_button.setAccessibleDescription(tip)
         for widget, narrowed in (
             (self.type_button, bool(chosen)),
             (self.project, self.project_name() is not None),

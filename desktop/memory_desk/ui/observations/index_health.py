@@ -8,7 +8,8 @@ page must keep painting meanwhile, so the check runs on a :class:`~.background.B
 its answer is shown only if it is about the database the page still shows: switching or
 closing the database while it runs drops it. A damaged database makes the store read-only
 (it refuses writes by itself); the page disables its write actions and shows a banner naming
-the real cause, until a later check (after the person's repair) finds it healthy.
+the real cause, until a later check (after the person's repair) finds it healthy. The banner is
+a "warning" tone of the theme and says its problem with an icon and words, never by colour.
 
 Signals (IndexHealth):
     checked(object, object): the store checked and its message (None: healthy), current only
@@ -21,12 +22,9 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
 
 from memory_desk.core.observations import ObservationStore
+from memory_desk.ui import i18n, theme
+from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.background import BackgroundCall
-
-_BANNER_STYLE = (
-    "QFrame#indexHealthBanner { background: #fff4e5; border: 1px solid #b54708;"
-    " border-radius: 4px; } QLabel { color: #7a2e0e; }"
-)
 
 
 class IndexHealthBanner(QFrame):
@@ -36,17 +34,24 @@ class IndexHealthBanner(QFrame):
         super().__init__(parent)
         self.setObjectName("indexHealthBanner")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setStyleSheet(_BANNER_STYLE)
+        self.setAccessibleName(translate("IndexHealthBanner", "Database problem"))
+        theme.set_tone(self, "warning")
         self.label = QLabel(self)
         self.label.setObjectName("indexHealthText")
-        self.label.setWordWrap(True)
+        self.label.setWordWrap(True)  # the store's long explanation wraps, never widens the page
         self.label.setTextFormat(Qt.TextFormat.PlainText)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         close = QToolButton(self)
         close.setObjectName("indexHealthClose")
         close.setText("✕")
         close.setAutoRaise(True)
-        close.setToolTip("Dismiss this warning (it comes back when the database is opened again)")
+        close.setAccessibleName(translate("IndexHealthBanner", "Dismiss this warning"))
+        close.setToolTip(
+            translate(
+                "IndexHealthBanner",
+                "Dismiss this warning (it comes back when the database is opened again)",
+            )
+        )
         close.clicked.connect(self.hide)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 4, 4, 4)
@@ -57,8 +62,9 @@ class IndexHealthBanner(QFrame):
     def text(self) -> str:
         return self.label.text()
 
-    def show_problem(self, message: str) -> None:
-        self.label.setText(f"⚠ {message}")
+    def show_problem(self, message: object) -> None:
+        """Show ``message`` (the store's words, or a core message translated here)."""
+        self.label.setText(f"⚠ {i18n.shown(message)}")
         self.show()
 
     def clear(self) -> None:
@@ -112,10 +118,19 @@ class IndexHealth(QObject):
         message = getattr(health, "message", None)
         self.checked.emit(store, message)
         if message is None and self._asked:
-            self.announced.emit(f"{store.path}: the database and its search index are healthy")
+            self.announced.emit(
+                translate(
+                    "IndexHealth", "{path}: the database and its search index are healthy"
+                ).format(path=store.path)
+            )
 
     def _on_failed(self, _generation: int, message: str) -> None:
         # The check could not run (the file went away, or was closed meanwhile): say so only
         # for the database still shown; a closed store's complaint is stale by definition.
         if self._store is not None:
-            self.checked.emit(self._store, f"The database could not be checked: {message}")
+            self.checked.emit(
+                self._store,
+                translate("IndexHealth", "The database could not be checked: {problem}").format(
+                    problem=i18n.shown(message)
+                ),
+            )

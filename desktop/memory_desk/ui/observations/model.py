@@ -14,6 +14,11 @@ Rows another program just added (or revised) are *marked* for a few seconds: a s
 highlight behind the row and a word in its tooltip, so a person sees what arrived without
 hunting. One single-shot timer clears the marks as they expire; a new query clears them all.
 
+Texts are the person's language (headers and tooltips through ``translate``, read when asked
+so a language installed later applies); dates are :mod:`memory_desk.ui.dates`' one style
+(relative in cells, exact on hover); colours (forgotten rows, marks, unreadable titles) come
+from the theme in effect, and the whole table repaints when the theme changes.
+
 Signals:
     fetch_failed(str): loading rows for the view failed (the store's message)
 """
@@ -40,18 +45,14 @@ from PySide6.QtWidgets import QApplication
 
 from memory_desk.core import StoreError
 from memory_desk.core.observations import Observation, ObservationStore
-from memory_desk.ui.observations.display import (
-    exact_time,
-    now_ms,
-    pin_glyph,
-    relative_time,
-    type_colour,
-)
+from memory_desk.ui import dates, i18n, theme
+from memory_desk.ui.i18n import translate
+from memory_desk.ui.observations.display import now_ms, pin_glyph
 from memory_desk.ui.plain import as_shown
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 FORGOTTEN_ROLE = Qt.ItemDataRole.UserRole + 1
-BADGE_COLOUR_ROLE = Qt.ItemDataRole.UserRole + 2
+BADGE_COLOUR_ROLE = Qt.ItemDataRole.UserRole + 2  # the type badge's fill, in the theme in effect
 
 # data() runs thousands of times per paint: compare plain ints, not enum members.
 _DISPLAY = Qt.ItemDataRole.DisplayRole.value
@@ -64,6 +65,7 @@ _ID = ID_ROLE.value
 _FORGOTTEN = int(FORGOTTEN_ROLE)
 _BADGE = int(BADGE_COLOUR_ROLE)
 _ROW_ROLES = frozenset({_DISPLAY, _TOOLTIP, _FONT, _FOREGROUND, _FORGOTTEN, _BADGE})
+_ACCESSIBLE = Qt.ItemDataRole.AccessibleTextRole.value
 _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 
@@ -73,7 +75,6 @@ MAX_INCREMENTAL_RUNS = 500
 
 MARK_NEW = "new"
 MARK_CHANGED = "changed"
-_MARK_NOTES = {MARK_NEW: "New: just arrived", MARK_CHANGED: "Changed just now"}
 _MARK_ROLES = [Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ToolTipRole]
 
 
@@ -94,20 +95,69 @@ class Column(IntEnum):
 
 _COLUMN_COUNT = len(Column)
 
-HEADERS: dict[Column, tuple[str, str]] = {
-    Column.ID: ("ID", "The observation's id in the database"),
-    Column.PINNED: ("", "Pinned: always injected into the agent's context"),
-    Column.TYPE: ("Type", "What kind of memory this is"),
-    Column.TITLE: ("Title", "The title the agent gave it"),
-    Column.PROJECT: ("Project", "The project it belongs to"),
-    Column.SCOPE: ("Scope", "project, or personal (visible from every project)"),
-    Column.TOPIC_KEY: ("Topic key", "Saves with the same topic key revise this row"),
-    Column.REVISIONS: ("Rev.", "Revisions: how many times a save rewrote it"),
-    Column.DUPLICATES: ("Dup.", "Duplicates: exact repeats saved within 15 minutes"),
-    Column.ACCESSES: ("Reads", "Accesses: how often the agent opened it whole"),
-    Column.UPDATED: ("Updated", "Last changed (exact time on hover)"),
-    Column.CREATED: ("Created", "First saved (exact time on hover)"),
-}
+
+def header_labels() -> list[str]:
+    """Each column's header in the person's language (the pin column shows the pin glyph)."""
+    return [
+        translate("ObservationTableModel", "ID"),
+        pin_glyph(),
+        translate("ObservationTableModel", "Type"),
+        translate("ObservationTableModel", "Title"),
+        translate("ObservationTableModel", "Project"),
+        translate("ObservationTableModel", "Scope"),
+        translate("ObservationTableModel", "Topic key"),
+        translate("ObservationTableModel", "Rev."),
+        translate("ObservationTableModel", "Dup."),
+        translate("ObservationTableModel", "Reads"),
+        translate("ObservationTableModel", "Updated"),
+        translate("ObservationTableModel", "Created"),
+    ]
+
+
+def header_names() -> list[str]:
+    """What a screen reader says for each header: the words the short labels stand for."""
+    return [
+        translate("ObservationTableModel", "ID"),
+        translate("ObservationTableModel", "Pinned"),
+        translate("ObservationTableModel", "Type"),
+        translate("ObservationTableModel", "Title"),
+        translate("ObservationTableModel", "Project"),
+        translate("ObservationTableModel", "Scope"),
+        translate("ObservationTableModel", "Topic key"),
+        translate("ObservationTableModel", "Revisions"),
+        translate("ObservationTableModel", "Duplicates"),
+        translate("ObservationTableModel", "Reads"),
+        translate("ObservationTableModel", "Updated"),
+        translate("ObservationTableModel", "Created"),
+    ]
+
+
+def header_tips() -> list[str]:
+    """Each column's header tooltip: what it holds and how clicking sorts."""
+    tips = [
+        translate("ObservationTableModel", "The observation's id in the database."),
+        translate("ObservationTableModel", "Pinned: always injected into the agent's context."),
+        translate("ObservationTableModel", "What kind of memory this is."),
+        translate("ObservationTableModel", "The title the agent gave it."),
+        translate(
+            "ObservationTableModel", "The project it belongs to (the full id on hover over a cell)."
+        ),
+        translate(
+            "ObservationTableModel",
+            "Either project or personal (personal rows are visible from every project).",
+        ),
+        translate("ObservationTableModel", "Saves with the same topic key revise this row."),
+        translate("ObservationTableModel", "Revisions: how many times a save rewrote it."),
+        translate("ObservationTableModel", "Duplicates: exact repeats saved within 15 minutes."),
+        translate("ObservationTableModel", "Reads: how often the agent opened it whole."),
+        translate("ObservationTableModel", "Last changed (exact time on hover)."),
+        translate("ObservationTableModel", "First saved (exact time on hover)."),
+    ]
+    sorting = translate(
+        "ObservationTableModel", "Click to sort; a third click goes back to the default order."
+    )
+    return [f"{tip} {sorting}" for tip in tips]
+
 
 # The store's SORT_KEYS, one per column: clicking a header sorts in SQL by this key.
 SORT_KEY_BY_COLUMN: dict[Column, str] = {
@@ -138,11 +188,13 @@ _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
 @dataclass(slots=True)
 class RowRecord:
-    """One observation as the table shows it, formatted once when it enters the cache."""
+    """One observation as the table shows it, formatted once when it enters the cache.
+
+    No colour is kept here: colours are the theme's, read when a cell is painted.
+    """
 
     observation: Observation
     display: list[str]
-    colour: QColor
     forgotten: bool
 
 
@@ -159,10 +211,10 @@ def format_row(obs: Observation, now: int) -> RowRecord:
         str(obs.revision_count),
         str(obs.duplicate_count),
         str(obs.access_count),
-        relative_time(obs.updated_at, now),
-        relative_time(obs.created_at, now),
+        dates.relative(obs.updated_at, now),
+        dates.relative(obs.created_at, now),
     ]
-    return RowRecord(obs, display, type_colour(obs.type), obs.deleted_at is not None)
+    return RowRecord(obs, display, obs.deleted_at is not None)
 
 
 def revised(before: Observation, after: Observation) -> bool:
@@ -178,18 +230,35 @@ def revised(before: Observation, after: Observation) -> bool:
 def tooltip(obs: Observation, column: int) -> str | None:
     """A cell's tooltip, formatted on hover (one cell at a time, so not worth caching)."""
     if column == Column.UPDATED:
-        return exact_time(obs.updated_at)
+        return dates.exact(obs.updated_at)
     if column == Column.CREATED:
-        return exact_time(obs.created_at)
-    forgotten = f"Forgotten {exact_time(obs.deleted_at)}" if obs.deleted_at is not None else None
+        return dates.exact(obs.created_at)
+    forgotten = (
+        translate("ObservationTableModel", "Forgotten {when}").format(
+            when=dates.exact(obs.deleted_at)
+        )
+        if obs.deleted_at is not None
+        else None
+    )
     if column == Column.TITLE:
         text = obs.title if forgotten is None else f"{obs.title}\n({forgotten})"
         if obs.problems:
-            return "\n".join(("Cannot be read as stored:", *obs.problems, text))
+            problems = (i18n.shown(problem) for problem in obs.problems)
+            heading = translate("ObservationTableModel", "Cannot be read as stored:")
+            return "\n".join((heading, *problems, text))
         return text
+    if column == Column.PROJECT:  # the cell may be elided: the whole id is here
+        return obs.project if forgotten is None else f"{obs.project}\n({forgotten})"
     if column == Column.PINNED and obs.pinned:
-        return "Pinned"
+        return translate("ObservationTableModel", "Pinned")
     return forgotten
+
+
+def mark_note(kind: str) -> str:
+    """What a row's tooltip adds while it is marked as just arrived or just changed."""
+    if kind == MARK_NEW:
+        return translate("ObservationTableModel", "New: just arrived")
+    return translate("ObservationTableModel", "Changed just now")
 
 
 class ObservationTableModel(QAbstractTableModel):
@@ -214,13 +283,8 @@ class ObservationTableModel(QAbstractTableModel):
         self._failed = False  # stop retrying a broken store on every paint until the next reload
         self._forgotten_font = QFont()
         self._forgotten_font.setItalic(True)
-        self._forgotten_brush = QApplication.palette().brush(
-            QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text
-        )
-        # The theme's highlight, faint: readable in light and dark palettes alike.
-        mark = QColor(QApplication.palette().color(QPalette.ColorRole.Highlight))
-        mark.setAlphaF(0.22)
-        self._mark_brush = QBrush(mark)
+        self._take_theme_colours()
+        theme.notifier().changed.connect(self._on_theme_changed)
         self._marks: dict[int, tuple[str, float]] = {}  # id -> (kind, monotonic deadline)
         self._mark_timer = QTimer(self)
         self._mark_timer.setSingleShot(True)
@@ -239,11 +303,12 @@ class ObservationTableModel(QAbstractTableModel):
     ):  # noqa: N802
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(Column):
             return None
-        label, tip = HEADERS[Column(section)]
         if role == Qt.ItemDataRole.DisplayRole:
-            return pin_glyph() if section == Column.PINNED else label
+            return header_labels()[section]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{tip}. Click to sort; a third click goes back to the default order."
+            return header_tips()[section]
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return header_names()[section]
         if role == Qt.ItemDataRole.InitialSortOrderRole:
             ascending = Column(section) in ASCENDING_FIRST
             return Qt.SortOrder.AscendingOrder if ascending else Qt.SortOrder.DescendingOrder
@@ -265,6 +330,10 @@ class ObservationTableModel(QAbstractTableModel):
             return _ALIGNMENTS[column]
         if role == _BACKGROUND:
             return self._mark_brush if self._marks and self._ids[row] in self._marks else None
+        if role == _ACCESSIBLE and column == Column.PINNED:  # a screen reader says "Pinned"
+            record = self._cache.get(self._ids[row]) or self._record(row)
+            pinned = record is not None and record.observation.pinned
+            return translate("ObservationTableModel", "Pinned") if pinned else ""
         if role not in _ROW_ROLES:
             return None
         record = self._cache.get(self._ids[row]) or self._record(row)
@@ -277,8 +346,10 @@ class ObservationTableModel(QAbstractTableModel):
         if role == _FORGOTTEN:
             return record.forgotten
         if role == _BADGE:
-            return record.colour if column == Column.TYPE else None
+            return self._badge_colour(record) if column == Column.TYPE else None
         if not record.forgotten:
+            if role == _FOREGROUND and column == Column.TITLE and record.observation.problems:
+                return QColor(theme.colors().error_text)  # with the ⚠ and the tooltip's words
             return None
         return self._forgotten_font if role == _FONT else self._forgotten_brush
 
@@ -318,14 +389,34 @@ class ObservationTableModel(QAbstractTableModel):
         return self._rows_by_id.get(observation_id, -1)
 
     def badge(self, row: int) -> tuple[str, QColor, bool] | None:
-        """The type badge of a row (name, colour, forgotten) for the delegate: one Python
-        call per painted badge instead of three QVariant round trips through C++."""
+        """The type badge of a row (name, fill in the theme in effect, forgotten) for the
+        delegate: one Python call per painted badge instead of three QVariant round trips."""
         if not 0 <= row < len(self._ids):
             return None
         record = self._cache.get(self._ids[row]) or self._record(row)
         if record is None:
             return None
-        return record.observation.type, record.colour, record.forgotten
+        return record.observation.type, self._badge_colour(record), record.forgotten
+
+    @staticmethod
+    def _badge_colour(record: RowRecord) -> QColor:
+        return QColor(theme.colors().badge(record.observation.type)[0])
+
+    def _take_theme_colours(self) -> None:
+        """Brushes from the palette in effect: greyed forgotten rows, faint marks."""
+        palette = QApplication.palette()
+        self._forgotten_brush = palette.brush(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+        # The theme's highlight, faint: readable in light and dark palettes alike.
+        mark = QColor(palette.color(QPalette.ColorRole.Highlight))
+        mark.setAlphaF(0.22)
+        self._mark_brush = QBrush(mark)
+
+    def _on_theme_changed(self) -> None:
+        """Take the new theme's colours and have every view repaint its rows."""
+        self._take_theme_colours()
+        if self._ids:
+            last = self.index(len(self._ids) - 1, len(Column) - 1)
+            self.dataChanged.emit(self.index(0, 0), last, [])
 
     def cached(self, observation_id: int) -> Observation | None:
         """The row's observation if it is in the cache (no query), else None."""
@@ -464,7 +555,7 @@ class ObservationTableModel(QAbstractTableModel):
         mark = self._marks.get(observation.id)
         if mark is None:
             return text
-        note = _MARK_NOTES[mark[0]]
+        note = mark_note(mark[0])
         return f"{text}\n({note})" if text else note
 
     # -- internals ---------------------------------------------------------------------------

@@ -27,6 +27,11 @@ Opening a database also checks its search index in the background (:mod:`.index_
 damaged index shows a warning banner on the page. "Search as the agent…" (:mod:`.agent_search`)
 shows what the agent's own ``memory_search`` would return beside the table.
 
+The columns fit the window as it first opens, the sort arrow in view (:mod:`.columns`).
+
+Every visible text goes through Qt's translation (context "ObservationsPage"); counts use
+``i18n.plural`` and numbers ``i18n.number``; a store's message is shown with ``i18n.shown``.
+
 Signals:
     status_changed(str): counts for the status bar ("Showing 120 · 3,401 live · …")
     error_raised(str): a store error, for the window's message bar
@@ -63,6 +68,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QMessageBox,
+    QPushButton,
     QSplitter,
     QTableView,
     QToolButton,
@@ -72,7 +78,10 @@ from PySide6.QtWidgets import (
 
 from memory_desk.core import StoreError, TopicConflict
 from memory_desk.core.observations import Observation, ObservationStore, Totals, WriteCancelled
+from memory_desk.ui import i18n
+from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.agent_search import AgentSearchDialog
+from memory_desk.ui.observations.columns import TableColumns
 from memory_desk.ui.observations.commands import (
     EditCommand,
     ForgetCommand,
@@ -81,9 +90,8 @@ from memory_desk.ui.observations.commands import (
     RestoreCommand,
     step_back_later,
 )
-from memory_desk.ui.observations.delegates import TypeBadgeDelegate
+from memory_desk.ui.observations.delegates import ProjectDelegate, TypeBadgeDelegate
 from memory_desk.ui.observations.detail import RELOADED, ObservationDetail, text_changed
-from memory_desk.ui.observations.display import count_noun
 from memory_desk.ui.observations.filters import FilterBar
 from memory_desk.ui.observations.index_health import IndexHealth, IndexHealthBanner
 from memory_desk.ui.observations.model import (
@@ -97,25 +105,67 @@ from memory_desk.ui.observations.write_banner import WriteWaitBanner
 from memory_desk.ui.observations.write_runner import Outcome, WriteRunner
 from memory_desk.ui.undo_focus import has_own_undo
 
-COLUMN_WIDTHS: dict[Column, int] = {
-    Column.ID: 64,
-    Column.PINNED: 30,
-    Column.TYPE: 104,
-    Column.TITLE: 340,
-    Column.PROJECT: 150,
-    Column.SCOPE: 70,
-    Column.TOPIC_KEY: 170,
-    Column.REVISIONS: 44,
-    Column.DUPLICATES: 44,
-    Column.ACCESSES: 52,
-    Column.UPDATED: 92,
-    Column.CREATED: 92,
-}
 # Above this many selected rows, the action states are guessed from the cached rows only.
 _SUMMARY_LIMIT = 2000
 # After a new query, restore at most this many selected ids (beyond, only the current row).
 _RESELECT_LIMIT = 5000
 _CLOCK_MS = 60_000
+
+
+def delete_confirmation(parent: QWidget | None, count: int) -> QMessageBox:
+    """The question asked before deleting ``count`` observations for good.
+
+    Its button says what it does ("Delete 3 observations"), never a bare Yes, and Cancel is
+    the default, so Return alone never deletes anything.
+    """
+    box = QMessageBox(parent)
+    box.setObjectName("deleteConfirmation")
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle(translate("ObservationsPage", "Delete permanently"))
+    box.setText(
+        i18n.plural(
+            count,
+            translate("ObservationsPage", "Delete {n} observation permanently?"),
+            translate("ObservationsPage", "Delete {n} observations permanently?"),
+        )
+    )
+    box.setInformativeText(
+        i18n.plural(
+            count,
+            translate(
+                "ObservationsPage",
+                "This cannot be undone. To hide it from the agent but keep it, use Forget.",
+            ),
+            translate(
+                "ObservationsPage",
+                "This cannot be undone. To hide them from the agent but keep them, use Forget.",
+            ),
+        )
+    )
+    delete = box.addButton(
+        i18n.plural(
+            count,
+            translate("ObservationsPage", "Delete {n} observation"),
+            translate("ObservationsPage", "Delete {n} observations"),
+        ),
+        QMessageBox.ButtonRole.DestructiveRole,
+    )
+    delete.setObjectName("confirmDeleteButton")
+    cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+    cancel.setObjectName("cancelDeleteButton")
+    box.setDefaultButton(cancel)
+    box.setEscapeButton(cancel)
+    return box
+
+
+def confirm_delete(parent: QWidget | None, count: int) -> bool:
+    """Ask :func:`delete_confirmation`; True only when the person pressed its Delete button."""
+    box = delete_confirmation(parent, count)
+    try:
+        box.exec()
+        return box.clickedButton() is box.findChild(QPushButton, "confirmDeleteButton")
+    finally:
+        box.deleteLater()
 
 
 class ObservationsPage(QWidget):
@@ -137,6 +187,7 @@ class ObservationsPage(QWidget):
         super().__init__(parent)
         self.setObjectName("observationsPage")
         self._undo_stack = undo_stack
+        self.undo_stack = undo_stack  # this page's own history (the window's Undo acts on it)
         self._store: ObservationStore | None = None
         self._query = Query()
         self._pending_reset = False
@@ -198,6 +249,14 @@ class ObservationsPage(QWidget):
     def _build_table(self) -> QTableView:
         table = QTableView(self)
         table.setObjectName("observationsTable")
+        table.setAccessibleName(translate("ObservationsPage", "Observations"))
+        table.setAccessibleDescription(
+            translate(
+                "ObservationsPage",
+                "The observations of this database, one per row. Return reads the current one,"
+                " Del forgets, Ctrl+P pins, F2 edits; the header's menu shows or hides columns",
+            )
+        )
         table.setModel(self.model)
         table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -210,6 +269,7 @@ class ObservationsPage(QWidget):
         table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         table.setTabKeyNavigation(False)  # rows are the unit here: Tab leaves the table
         table.setItemDelegateForColumn(Column.TYPE, TypeBadgeDelegate(table))
+        table.setItemDelegateForColumn(Column.PROJECT, ProjectDelegate(table))
         # The header would scan every row to draw its "column selected" state (a million
         # flags() calls after Ctrl+A on 100,000 rows); its own, always empty, selection
         # model spares that. Sections are for sorting here, never for selecting.
@@ -226,8 +286,7 @@ class ObservationsPage(QWidget):
         header.setSortIndicator(-1, Qt.SortOrder.DescendingOrder)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)
-        for column, width in COLUMN_WIDTHS.items():
-            header.resizeSection(column, width)
+        self.columns = TableColumns(table)  # widths that fit, and the header's column menu
         return table
 
     def _build_actions(self) -> None:
@@ -238,38 +297,58 @@ class ObservationsPage(QWidget):
         self.page_actions = QActionGroup(self)
         self.page_actions.setExclusionPolicy(QActionGroup.ExclusionPolicy.None_)
         self.pin_action = self._table_action(
-            "Pin", "Ctrl+P", "Pin or unpin the selected observations", self.on_pin
+            translate("ObservationsPage", "Pin"),
+            "Ctrl+P",
+            translate("ObservationsPage", "Pin or unpin the selected observations"),
+            self.on_pin,
         )
         self.forget_action = self._table_action(
-            "Forget",
+            translate("ObservationsPage", "Forget"),
             QKeySequence.StandardKey.Delete,
-            "Forget the selected observations (undo brings them back)",
+            translate(
+                "ObservationsPage", "Forget the selected observations (undo brings them back)"
+            ),
             self.on_forget,
         )
         self.restore_action = self._table_action(
-            "Restore", "Ctrl+R", "Bring the selected forgotten observations back", self.on_restore
+            translate("ObservationsPage", "Restore"),
+            "Ctrl+R",
+            translate("ObservationsPage", "Bring the selected forgotten observations back"),
+            self.on_restore,
         )
         self.edit_action = self._table_action(
-            "Edit", "F2", "Edit the current observation", self.on_edit
+            translate("ObservationsPage", "Edit"),
+            "F2",
+            translate("ObservationsPage", "Edit the current observation"),
+            self.on_edit,
         )
         self.delete_action = self._table_action(
-            "Delete permanently…",
+            translate("ObservationsPage", "Delete permanently…"),
             "Shift+Del",
-            "Delete the selected observations for good (cannot be undone)",
+            translate(
+                "ObservationsPage", "Delete the selected observations for good (cannot be undone)"
+            ),
             self.on_delete,
         )
-        find = QAction("Find", self)
-        find.setWhatsThis("Go to the search box")
+        find = QAction(translate("ObservationsPage", "Find"), self)
+        find.setObjectName("findAction")
+        find.setWhatsThis(translate("ObservationsPage", "Go to the search box"))
         find.setShortcut(QKeySequence.StandardKey.Find)
         find.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         find.triggered.connect(self._focus_search)
         self.addAction(find)
-        self.agent_search_action = QAction("Search as the agent…", self)
+        self.agent_search_action = QAction(
+            translate("ObservationsPage", "Search as the agent…"), self
+        )
         self.agent_search_action.setObjectName("agentSearchAction")
         self.agent_search_action.setShortcut(QKeySequence("Ctrl+Shift+F"))
         self.agent_search_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.agent_search_action.setToolTip(
-            "See what the agent's memory_search would return for the search text (Ctrl+Shift+F)"
+            translate(
+                "ObservationsPage",
+                "See what the agent's memory_search would return for the search text"
+                " (Ctrl+Shift+F)",
+            )
         )
         self.agent_search_action.triggered.connect(self.on_agent_search)
         self.addAction(self.agent_search_action)
@@ -280,7 +359,8 @@ class ObservationsPage(QWidget):
         sequence = QKeySequence(shortcut)
         action.setShortcut(sequence)
         action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        action.setToolTip(f"{tip} ({sequence.toString(QKeySequence.SequenceFormat.NativeText)})")
+        keys = sequence.toString(QKeySequence.SequenceFormat.NativeText)
+        action.setToolTip(f"{tip} ({keys})")  # the keys' names are Qt's, in the person's language
         action.triggered.connect(slot)
         self.table.addAction(action)  # its context menu
         self.addAction(action)  # its shortcut, from the search box or the detail too
@@ -372,7 +452,7 @@ class ObservationsPage(QWidget):
             self.agent_search.set_store(store, [], None)
         if store is None:
             self._showing = 0
-            self.status_changed.emit("No database open")
+            self.status_changed.emit(translate("ObservationsPage", "No database open"))
             self._update_actions()
             return
         self._run_query(reset=True)
@@ -490,9 +570,18 @@ class ObservationsPage(QWidget):
         self._go_on_after_triage()
         self._showing = len(result.ids)
         totals = self.totals = result.totals
+        # One template (not one phrase per count): a language whose adjectives agree with the
+        # number words it as "live: 3" instead.
         self.status_changed.emit(
-            f"Showing {self._showing:,} · {totals.live:,} live · "
-            f"{totals.forgotten:,} forgotten · {totals.pinned:,} pinned"
+            translate(
+                "ObservationsPage",
+                "Showing {shown} · {live} live · {forgotten} forgotten · {pinned} pinned",
+            ).format(
+                shown=i18n.number(self._showing),
+                live=i18n.number(totals.live),
+                forgotten=i18n.number(totals.forgotten),
+                pinned=i18n.number(totals.pinned),
+            )
         )
         self.filters.set_projects(result.projects)
         self._projects = list(result.projects)
@@ -641,7 +730,7 @@ class ObservationsPage(QWidget):
         try:
             observation = self._store.get(current)
         except StoreError as exc:
-            self.error_raised.emit(str(exc))
+            self.error_raised.emit(i18n.shown(exc))
             return
         before = self.detail.shown
         self.detail.show_observation(observation)
@@ -654,7 +743,10 @@ class ObservationsPage(QWidget):
         )
         if rewritten and not self.detail.is_editing:
             self.info_raised.emit(
-                f"Observation #{current} was changed by another program; showing the new version"
+                translate(
+                    "ObservationsPage",
+                    "Observation #{id} was changed by another program; showing the new version",
+                ).format(id=current)
             )
 
     def _select_first_row(self) -> None:
@@ -675,12 +767,15 @@ class ObservationsPage(QWidget):
         try:
             fresh = self._store.get(edited)
         except StoreError as exc:
-            self.error_raised.emit(str(exc))
+            self.error_raised.emit(i18n.shown(exc))
             return
         if self.detail.follow_edited(fresh) == RELOADED:
             self.info_raised.emit(
-                f"Observation #{edited} was changed by another program; the form shows the"
-                " new version"
+                translate(
+                    "ObservationsPage",
+                    "Observation #{id} was changed by another program; the form shows the new"
+                    " version",
+                ).format(id=edited)
             )
 
     def _focus_search(self) -> None:
@@ -704,10 +799,22 @@ class ObservationsPage(QWidget):
         """Keys this page handles in its own widgets (not actions), for Help ▸ Keyboard
         shortcuts; kept beside the code that handles them."""
         return [
-            ("Up, Down, Page Up, Page Down", "Move in the table from the search box"),
-            ("Return", "Read the current observation (from the search box or the table)"),
-            ("Esc", "Clear the search (in the search box)"),
-            ("Esc", "Go back to the table (in the observation's text)"),
+            (
+                translate("ObservationsPage", "Up, Down, Page Up, Page Down"),
+                translate("ObservationsPage", "Move in the table from the search box"),
+            ),
+            (
+                translate("ObservationsPage", "Return"),
+                translate(
+                    "ObservationsPage",
+                    "Read the current observation (from the search box or the table)",
+                ),
+            ),
+            ("Esc", translate("ObservationsPage", "Clear the search (in the search box)")),
+            (
+                "Esc",
+                translate("ObservationsPage", "Go back to the table (in the observation's text)"),
+            ),
         ]
 
     def _navigate_table(self, key: int, modifiers: Qt.KeyboardModifier) -> None:
@@ -769,7 +876,10 @@ class ObservationsPage(QWidget):
             unknown and self.filters.show_forgotten.isChecked()
         )
         editing = self.detail.is_editing
-        self.pin_action.setText("Unpin" if all_pinned else "Pin")
+        if all_pinned:
+            self.pin_action.setText(translate("ObservationsPage", "Unpin"))
+        else:
+            self.pin_action.setText(translate("ObservationsPage", "Pin"))
         self.pin_action.setEnabled(bool(ids))
         self.forget_action.setEnabled(bool(ids) and any_live)
         self.restore_action.setEnabled(bool(ids) and any_forgotten)
@@ -803,7 +913,9 @@ class ObservationsPage(QWidget):
         rows = self._selected_observations()
         live = [oid for oid, o in rows.items() if not o.forgotten]
         if rows and not live:
-            self.info_raised.emit("The selected observations are already forgotten")
+            self.info_raised.emit(
+                translate("ObservationsPage", "The selected observations are already forgotten")
+            )
         if live:
             # The row to go on to is known now: a live refresh may drop these rows from
             # view before the write's outcome is back.
@@ -817,7 +929,9 @@ class ObservationsPage(QWidget):
         rows = self._selected_observations()
         forgotten = [oid for oid, o in rows.items() if o.forgotten]
         if rows and not forgotten:
-            self.info_raised.emit("None of the selected observations is forgotten")
+            self.info_raised.emit(
+                translate("ObservationsPage", "None of the selected observations is forgotten")
+            )
         if forgotten:
             RestoreCommand(self, self._store, forgotten).start()
 
@@ -859,13 +973,21 @@ class ObservationsPage(QWidget):
         return True
 
     def _busy_message(self) -> str:
-        running = self._writes.running or "The previous change"
+        running = self._writes.running or translate("ObservationsPage", "The previous change")
         if self._writes.is_waiting():
-            return (
-                f"“{running}” is still waiting for the agent to finish writing; wait for it,"
-                " or Cancel it in the banner above, then try again"
-            )
-        return f"“{running}” is still being written; try again in a moment"
+            return translate(
+                "ObservationsPage",
+                "“{what}” is still waiting for the agent to finish writing; wait for it, or"
+                " Cancel it in the banner above, then try again",
+            ).format(what=running)
+        return translate(
+            "ObservationsPage", "“{what}” is still being written; try again in a moment"
+        ).format(what=running)
+
+    def _not_saved_yet(self) -> str:
+        return translate("ObservationsPage", "Not saved yet: {reason}").format(
+            reason=self._busy_message()
+        )
 
     def on_edit(self) -> None:
         if self.detail.start_edit():
@@ -905,26 +1027,27 @@ class ObservationsPage(QWidget):
         self._pending_select = observation_id
         self.filters.clear()
         self._run_query(reset=True)
-        self.info_raised.emit(f"Cleared the search and filters to show #{observation_id}")
+        self.info_raised.emit(
+            translate("ObservationsPage", "Cleared the search and filters to show #{id}").format(
+                id=observation_id
+            )
+        )
 
     def on_delete(self) -> None:
         """Delete for good after a confirmation; not undoable, and the question says so."""
         ids = self.selected_ids()
         if not ids or self._store is None:
             return
-        answer = QMessageBox.warning(
-            self,
-            "Delete permanently",
-            f"Delete {count_noun(len(ids))} permanently?\n\n"
-            "This cannot be undone. To hide them from the agent but keep them, use Forget.",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel,
-        )
-        if answer != QMessageBox.StandardButton.Yes or self._still_writing():
+        if not confirm_delete(self, len(ids)) or self._still_writing():
             return
         store, after = self._store, self._row_after(ids)
+        what = i18n.plural(
+            len(ids),
+            translate("ObservationsPage", "Delete {n} observation permanently"),
+            translate("ObservationsPage", "Delete {n} observations permanently"),
+        )
         self.run_write(
-            f"Delete {count_noun(len(ids))} permanently",
+            what,
             lambda: store.delete(ids),
             lambda outcome: self._after_delete(store, ids, after, outcome),
         )
@@ -934,11 +1057,20 @@ class ObservationsPage(QWidget):
     ) -> None:
         if outcome.ok:
             self._after_triage(store is self._store, after)
-            self.after_write(store, ids, f"Deleted {count_noun(outcome.value)} permanently")
+            deleted = i18n.plural(
+                int(outcome.value),
+                translate("ObservationsPage", "Deleted {n} observation permanently"),
+                translate("ObservationsPage", "Deleted {n} observations permanently"),
+            )
+            self.after_write(store, ids, deleted)
         elif isinstance(outcome.error, WriteCancelled):
-            self.after_write(store, ids, "You cancelled the delete: nothing was deleted")
+            self.after_write(
+                store,
+                ids,
+                translate("ObservationsPage", "You cancelled the delete: nothing was deleted"),
+            )
         elif isinstance(outcome.error, StoreError):
-            self.report_error(str(outcome.error))
+            self.report_error(i18n.shown(outcome.error))
             self.after_write(store, ids, "")
         elif outcome.error is not None:
             raise outcome.error
@@ -951,7 +1083,7 @@ class ObservationsPage(QWidget):
         try:
             found = self._store.get_many(ids)
         except StoreError as exc:
-            self.report_error(str(exc))
+            self.report_error(i18n.shown(exc))
             return {}
         return {oid: found[oid] for oid in ids if oid in found}
 
@@ -960,7 +1092,7 @@ class ObservationsPage(QWidget):
         if self._store is None:
             return
         if self._writes.is_busy():
-            self.detail.show_edit_error(f"Not saved yet: {self._busy_message()}")
+            self.detail.show_edit_error(self._not_saved_yet())
             return
         self._last_error = self._save_conflict = self._cancelled = None
         command = EditCommand(self, self._store, seen, changes, restore=restore)
@@ -988,7 +1120,7 @@ class ObservationsPage(QWidget):
         if self._store is None:
             return
         if self._writes.is_busy():
-            self.detail.show_edit_error(f"Not saved yet: {self._busy_message()}")
+            self.detail.show_edit_error(self._not_saved_yet())
             return
         self._last_error = self._cancelled = None
         command = RecreateCommand(self, self._store, deleted, values)
@@ -1083,7 +1215,7 @@ class ObservationsPage(QWidget):
         """How the person undoes from where they are now, for messages that say so: Ctrl+Z
         reaches the undo stack unless the focused field has its own text to undo."""
         if has_own_undo(QApplication.focusWidget()):
-            return "Edit ▸ Undo"
+            return translate("ObservationsPage", "Edit ▸ Undo")
         return QKeySequence(QKeySequence.StandardKey.Undo).toString(
             QKeySequence.SequenceFormat.NativeText
         )

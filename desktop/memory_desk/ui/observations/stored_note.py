@@ -10,6 +10,10 @@ The rules live in the core (:func:`~memory_desk.core.alisio.preview_title`,
 The title is previewed on every keystroke (it is short). The content can be 50,000 characters:
 previewing it costs a few milliseconds there (measured in the tests), so a long content is
 previewed once typing pauses (``CONTENT_DELAY_MS``), a short one at once.
+
+Each note is one whole sentence in the person's language, one line per thing that will
+happen; a counter over its cap and the note take the theme's error and warning colours (the
+note's words say it too: colour is never the only signal).
 """
 
 from __future__ import annotations
@@ -18,34 +22,69 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QWidget
 
 from memory_desk.core.alisio import TRUNCATED_SUFFIX, StoredPreview, preview_content, preview_title
+from memory_desk.ui import i18n, theme
+from memory_desk.ui.i18n import translate
 
 # Above this many characters the content preview waits for typing to pause.
 IMMEDIATE_CHARS = 5_000
 CONTENT_DELAY_MS = 120
 
-_OVER_CAP_STYLE = "color: #b42318;"
+TITLE = "title"
+CONTENT = "content"
 
 
 def counter_text(preview: StoredPreview) -> str:
     """``186 / 200``: the stored length in the plugin's units against its cap."""
-    return f"{preview.units:,} / {preview.cap:,}"
+    return translate("StoredPreviewPanel", "{length} / {cap}").format(
+        length=i18n.number(preview.units), cap=i18n.number(preview.cap)
+    )
 
 
-def field_note(name: str, preview: StoredPreview) -> str:
-    """What will happen to one field's text, or an empty string when it is stored as typed."""
-    parts = []
+def field_note(field: str, preview: StoredPreview) -> str:
+    """What will happen to the title's or the content's text (``TITLE``, ``CONTENT``), one
+    sentence a line; an empty string when it is stored as typed."""
+    lines = []
     if preview.cut:
-        parts.append(
-            f"will be cut to {preview.cap:,} characters, ending with “{TRUNCATED_SUFFIX}”"
-            f" (it has {preview.typed_units:,})"
-        )
+        lines.append(_cut_note(field, preview))
     if preview.redacted:
-        parts.append("<private>…</private> will be stored as [REDACTED]")
+        lines.append(
+            translate(
+                "StoredPreviewPanel", "Title: <private>…</private> will be stored as [REDACTED]."
+            )
+            if field == TITLE
+            else translate(
+                "StoredPreviewPanel", "Content: <private>…</private> will be stored as [REDACTED]."
+            )
+        )
     if preview.trimmed:
-        parts.append("blank space at its start and end will be dropped")
-    if not parts:
-        return ""
-    return f"{name}: " + "; ".join(parts) + "."
+        lines.append(
+            translate(
+                "StoredPreviewPanel", "Title: blank space at its start and end will be dropped."
+            )
+            if field == TITLE
+            else translate(
+                "StoredPreviewPanel", "Content: blank space at its start and end will be dropped."
+            )
+        )
+    return "\n".join(lines)
+
+
+def _cut_note(field: str, preview: StoredPreview) -> str:
+    if field == TITLE:
+        template = translate(
+            "StoredPreviewPanel",
+            "Title: will be cut to {cap} characters, ending with “{suffix}” (it has {typed}).",
+        )
+    else:
+        template = translate(
+            "StoredPreviewPanel",
+            "Content: will be cut to {cap} characters, ending with “{suffix}” (it has {typed}).",
+        )
+    return template.format(
+        cap=i18n.number(preview.cap),
+        suffix=TRUNCATED_SUFFIX,
+        typed=i18n.number(preview.typed_units),
+    )
 
 
 class StoredPreviewPanel(QObject):
@@ -59,15 +98,26 @@ class StoredPreviewPanel(QObject):
         super().__init__(parent)
         self._title = title
         self._content = content
-        self.title_counter = self._counter("titleCounter", "Title length as the plugin counts it")
+        self.title_counter = self._counter(
+            "titleCounter",
+            translate("StoredPreviewPanel", "Title length"),
+            translate("StoredPreviewPanel", "Title length as the plugin counts it"),
+        )
         self.content_counter = self._counter(
-            "contentCounter", "Content length as the plugin counts it (an emoji counts 2)"
+            "contentCounter",
+            translate("StoredPreviewPanel", "Content length"),
+            translate(
+                "StoredPreviewPanel", "Content length as the plugin counts it (an emoji counts 2)"
+            ),
         )
         self.note = QLabel(parent)
         self.note.setObjectName("storedNote")
         self.note.setWordWrap(True)
         self.note.setTextFormat(self.note.textFormat().PlainText)
-        self.note.setStyleSheet("color: #7a2e0e;")
+        self.note.setAccessibleDescription(
+            translate("StoredPreviewPanel", "What the plugin will store differently")
+        )
+        theme.set_text_tone(self.note, "warning")
         self.note.hide()
         self._title_note = self._content_note = ""
         self._timer = QTimer(self)
@@ -77,10 +127,11 @@ class StoredPreviewPanel(QObject):
         title.textChanged.connect(self.update_title)
         content.textChanged.connect(self._on_content_edited)
 
-    def _counter(self, name: str, tip: str) -> QLabel:
+    def _counter(self, name: str, description: str, tip: str) -> QLabel:
         label = QLabel(self.parent())
         label.setObjectName(name)
         label.setToolTip(tip)
+        label.setAccessibleDescription(description)  # its text (the count) stays its name
         return label
 
     def refresh(self) -> None:
@@ -99,14 +150,14 @@ class StoredPreviewPanel(QObject):
     def update_title(self) -> None:
         preview = preview_title(self._title.text())
         self._show_counter(self.title_counter, preview)
-        self._title_note = field_note("Title", preview)
+        self._title_note = field_note(TITLE, preview)
         self._show_note()
 
     def update_content(self) -> None:
         self._timer.stop()
         preview = preview_content(self._content.toPlainText())
         self._show_counter(self.content_counter, preview)
-        self._content_note = field_note("Content", preview)
+        self._content_note = field_note(CONTENT, preview)
         self._show_note()
 
     def _on_content_edited(self) -> None:
@@ -118,7 +169,7 @@ class StoredPreviewPanel(QObject):
     @staticmethod
     def _show_counter(label: QLabel, preview: StoredPreview) -> None:
         label.setText(counter_text(preview))
-        label.setStyleSheet(_OVER_CAP_STYLE if preview.cut else "")
+        theme.set_text_tone(label, "error" if preview.cut else None)
 
     def _show_note(self) -> None:
         text = "\n".join(note for note in (self._title_note, self._content_note) if note)

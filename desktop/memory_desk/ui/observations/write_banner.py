@@ -4,7 +4,7 @@ It shows only once a write has found the lock taken (a write that gets it at onc
 flashes it), counts the seconds so the person sees the window is alive, and offers Cancel:
 a write cancelled before anything of it was written writes nothing, and the page says so.
 Once part of an undo step is written, the rest must be written too: the strip then says
-that it is too late to cancel.
+that it is too late to cancel. The strip takes its colours from the theme (an "info" tone).
 
 Signals (WriteWaitBanner):
     cancel_requested(): the person pressed Cancel
@@ -15,10 +15,8 @@ from __future__ import annotations
 from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
-_BANNER_STYLE = (
-    "QFrame#writeWaitBanner { background: #eff8ff; border: 1px solid #175cd3;"
-    " border-radius: 4px; } QLabel { color: #194185; }"
-)
+from memory_desk.ui import i18n, theme
+from memory_desk.ui.i18n import translate
 
 
 class WriteWaitBanner(QFrame):
@@ -34,14 +32,17 @@ class WriteWaitBanner(QFrame):
         super().__init__(parent)
         self.setObjectName("writeWaitBanner")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setStyleSheet(_BANNER_STYLE)
+        self.setAccessibleName(translate("WriteWaitBanner", "Waiting for the agent"))
+        theme.set_tone(self, "info")
         self.label = QLabel(self)
         self.label.setObjectName("writeWaitText")
-        self.label.setWordWrap(True)
+        self.label.setWordWrap(True)  # a long description wraps instead of widening the page
         self.label.setTextFormat(Qt.TextFormat.PlainText)
-        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button = QPushButton(translate("WriteWaitBanner", "Cancel"), self)
         self.cancel_button.setObjectName("cancelWriteButton")
-        self.cancel_button.setToolTip("Give up this change: nothing of it is written")
+        tip = translate("WriteWaitBanner", "Give up this change: nothing of it is written")
+        self.cancel_button.setToolTip(tip)
+        self.cancel_button.setAccessibleDescription(tip)
         self.cancel_button.clicked.connect(self.cancel_requested)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 4, 4, 4)
@@ -71,8 +72,11 @@ class WriteWaitBanner(QFrame):
         self.cancel_button.setEnabled(False)
         self._ticker.stop()
         self.label.setText(
-            f"Too late to cancel “{self._what}”: part of it is written, so the rest will be"
-            " written as soon as the agent lets go of the database"
+            translate(
+                "WriteWaitBanner",
+                "Too late to cancel “{what}”: part of it is written, so the rest will be"
+                " written as soon as the agent lets go of the database",
+            ).format(what=self._what)
         )
 
     def clear(self) -> None:
@@ -82,8 +86,16 @@ class WriteWaitBanner(QFrame):
 
     def _show_text(self) -> None:
         seconds = self._elapsed.elapsed() // 1000
-        waited = f" ({seconds} s)" if seconds else ""
-        self.label.setText(
-            f"Waiting for the agent to finish writing…{waited} “{self._what}” is made as soon"
-            " as it does; the window stays usable meanwhile. Cancel writes nothing."
-        )
+        if seconds:
+            text = translate(
+                "WriteWaitBanner",
+                "Waiting for the agent to finish writing… ({seconds} s) “{what}” is made as"
+                " soon as it does; the window stays usable meanwhile. Cancel writes nothing.",
+            ).format(seconds=i18n.number(seconds), what=self._what)
+        else:
+            text = translate(
+                "WriteWaitBanner",
+                "Waiting for the agent to finish writing… “{what}” is made as soon as it does;"
+                " the window stays usable meanwhile. Cancel writes nothing.",
+            ).format(what=self._what)
+        self.label.setText(text)

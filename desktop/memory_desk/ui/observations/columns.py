@@ -1,0 +1,156 @@
+"""The observations table's columns: widths that fit the window, and which columns show.
+
+The window first opens at 1280×800 beside a 230 px sidebar, and the column the rows are
+sorted by must be on screen with its arrow there. So each column is as wide as its header
+(with room for the sort arrow) and its usual values, measured in the table's font and the
+person's language (a longer translation widens its column); the title takes what the others
+leave (at least :data:`MIN_TITLE_WIDTH`) and follows the table's width, until someone else
+sizes a column: the person dragging a border, or the window restoring a saved layout. From
+then on their widths rule. Duplicates and Created start hidden (the detail pane shows both);
+the header's context menu shows or hides any column but the title.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QHeaderView, QTableView
+
+from memory_desk.core.alisio import now_ms
+from memory_desk.ui import dates
+from memory_desk.ui.i18n import translate
+from memory_desk.ui.observations.model import Column
+
+# The widest usual value of each column (besides its header). Long projects and topic keys
+# are elided, so theirs is a typical short one.
+_SAMPLES: dict[Column, str] = {
+    Column.ID: "#00000",
+    Column.PINNED: "",
+    Column.TYPE: "architecture",
+    Column.PROJECT: "notes…a786d7ce",
+    Column.SCOPE: "personal",
+    Column.TOPIC_KEY: "auth/refresh-lock",
+    Column.REVISIONS: "000",
+    Column.DUPLICATES: "000",
+    Column.ACCESSES: "0000",
+}
+_CELL_PADDING = 10  # the cell's margins
+_BADGE_PADDING = 12  # a type badge's own, inside the cell
+_DAY_MS = 86_400_000
+# A date whose day and month both take two digits: the widest short date of a locale.
+_LONG_DATE_MS = dates.ms_from_datetime(datetime(2026, 12, 28, 12, tzinfo=UTC))
+
+HIDDEN_BY_DEFAULT = (Column.DUPLICATES, Column.CREATED)
+MIN_TITLE_WIDTH = 240
+
+
+class TableColumns(QObject):
+    """Sizes the table's columns and offers the header's show/hide menu (module docstring).
+
+    ``actions`` holds the menu's checkable entries (object names ``showColumn_<column>``).
+    """
+
+    def __init__(self, table: QTableView) -> None:
+        super().__init__(table)
+        self._table = table
+        header = table.horizontalHeader()
+        for column in Column:
+            header.resizeSection(column, self.default_width(column))
+        for column in HIDDEN_BY_DEFAULT:
+            header.setSectionHidden(column, True)
+        self.actions = self._build_menu(header)
+        self._fitted: list[int] | None = self._sizes()  # the widths this object last set
+        table.viewport().installEventFilter(self)  # its width: the title fits it
+        header.installEventFilter(self)  # its menu: the checks follow a restored layout
+
+    def default_width(self, column: Column) -> int:
+        """Room for the header with its sort arrow, and for the column's usual values."""
+        if column == Column.TITLE:
+            return MIN_TITLE_WIDTH
+        if column in (Column.UPDATED, Column.CREATED):
+            now = now_ms()
+            samples = [dates.relative(now - 29 * _DAY_MS, now), dates.short_date(_LONG_DATE_MS)]
+        else:
+            samples = [_SAMPLES.get(column, "")]
+        metrics = self._table.fontMetrics()
+        widest = max(metrics.horizontalAdvance(text) for text in samples)
+        padding = _CELL_PADDING + (_BADGE_PADDING if column == Column.TYPE else 0)
+        return max(self._table.horizontalHeader().sectionSizeHint(column), widest + padding)
+
+    def show_column(self, column: Column, shown: bool) -> None:
+        """Show or hide a column; the title keeps fitting the width if it did."""
+        header = self._table.horizontalHeader()
+        if header.isSectionHidden(column) != shown:
+            return
+        fitting = self._fitting()
+        header.setSectionHidden(column, not shown)
+        if shown and header.sectionSize(column) < header.sectionSizeHint(column):
+            header.resizeSection(column, self.default_width(column))
+        if fitting:
+            self._fitted = self._sizes()
+            self.fit_title()
+
+    def fit_title(self) -> None:
+        """Give the title the width the other columns leave (at least MIN_TITLE_WIDTH), so
+        every column, and the sort arrow on any of them, shows without scrolling sideways."""
+        if not self._fitting():
+            self._fitted = None  # the person's widths (or a restored layout) rule from now on
+            return
+        header = self._table.horizontalHeader()
+        others = sum(
+            header.sectionSize(c)
+            for c in Column
+            if c != Column.TITLE and not header.isSectionHidden(c)
+        )
+        width = max(MIN_TITLE_WIDTH, self._table.viewport().width() - others)
+        if width != header.sectionSize(Column.TITLE):
+            header.resizeSection(Column.TITLE, width)
+        self._fitted = self._sizes()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        """The viewport resized: fit the title. The header's menu opens: tick what shows."""
+        kind = event.type()
+        if kind == QEvent.Type.Resize and watched is self._table.viewport():
+            self.fit_title()
+        elif kind == QEvent.Type.ContextMenu and watched is self._table.horizontalHeader():
+            self._sync_menu()
+        return super().eventFilter(watched, event)
+
+    def _build_menu(self, header: QHeaderView) -> dict[Column, QAction]:
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        actions: dict[Column, QAction] = {}
+        for column in Column:
+            if column == Column.TITLE:
+                continue  # the title always shows: without it a row means nothing
+            action = QAction(self._name(column), header)
+            action.setObjectName(f"showColumn_{column.name.lower()}")
+            action.setCheckable(True)
+            action.setChecked(not header.isSectionHidden(column))
+            action.toggled.connect(lambda shown, c=column: self.show_column(c, shown))
+            header.addAction(action)
+            actions[column] = action
+        return actions
+
+    def _name(self, column: Column) -> str:
+        """A column's name for the menu (the pin column's header is only a glyph)."""
+        if column == Column.PINNED:
+            return translate("TableColumns", "Pinned")
+        model = self._table.model()
+        return str(model.headerData(column, Qt.Orientation.Horizontal) or column.name)
+
+    def _sync_menu(self) -> None:
+        header = self._table.horizontalHeader()
+        for column, action in self.actions.items():
+            action.blockSignals(True)
+            action.setChecked(not header.isSectionHidden(column))
+            action.blockSignals(False)
+
+    def _sizes(self) -> list[int]:
+        header = self._table.horizontalHeader()
+        return [0 if header.isSectionHidden(c) else header.sectionSize(c) for c in Column]
+
+    def _fitting(self) -> bool:
+        """True while only this object has sized the columns."""
+        return self._fitted is not None and self._fitted == self._sizes()
