@@ -5,13 +5,16 @@ memory); only the list between them changes with the entries. The person reads e
 model reads, and the shading shows which part their edits move. While the folder has a problem
 that makes the agent's listing fail, there is no section at all, and the view says that instead
 of showing a list the agent will not get.
+
+The shading is the theme's info tone, applied again when the theme changes. The section itself
+is the agent's text and stays as the agent reads it (English); the captions are translated.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtGui import QColor, QFontDatabase, QPalette, QTextBlockFormat, QTextCursor
+from PySide6.QtGui import QColor, QFontDatabase, QTextBlockFormat, QTextCursor
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from memory_desk.core.jstext import utf16_len
@@ -21,11 +24,28 @@ from memory_desk.core.persona import (
     listing_failure,
     prompt_parts,
 )
+from memory_desk.ui import theme
+from memory_desk.ui.i18n import shown as show_text
+from memory_desk.ui.i18n import translate
 
+# The captions' English text (the view shows them in the person's language).
 LIST_CAPTION = (
     "Shaded: the list part, which changes with your entries. The rest is the agent's own text."
 )
 FAILED_CAPTION = "The agent gets no memory section while the folder has the problem above."
+
+
+def list_caption() -> str:
+    return translate(
+        "AgentView",
+        "Shaded: the list part, which changes with your entries. The rest is the agent's own text.",
+    )
+
+
+def failed_caption() -> str:
+    return translate(
+        "AgentView", "The agent gets no memory section while the folder has the problem above."
+    )
 
 
 class AgentView(QWidget):
@@ -34,15 +54,25 @@ class AgentView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.caption = QLabel(LIST_CAPTION, self)
+        self.caption = QLabel(list_caption(), self)
         self.caption.setObjectName("personaAgentViewCaption")
         self.caption.setWordWrap(True)
         self.text = QPlainTextEdit(self)
         self.text.setObjectName("personaAgentView")
         self.text.setReadOnly(True)
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.text.setToolTip("Exactly the section of the agent's system prompt these build")
+        self.text.setToolTip(
+            translate("AgentView", "Exactly the section of the agent's system prompt these build")
+        )
+        self.text.setAccessibleName(translate("AgentView", "What the agent sees"))
+        self.text.setAccessibleDescription(
+            translate(
+                "AgentView",
+                "The memory section of the agent's system prompt, exactly as the agent reads it",
+            )
+        )
         self.text.document().setUndoRedoEnabled(False)
+        theme.notifier().changed.connect(self._on_theme_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 2, 0, 0)
         layout.setSpacing(2)
@@ -53,7 +83,7 @@ class AgentView(QWidget):
     def clear(self) -> None:
         self._shown = None
         self.text.clear()
-        self.caption.setText(LIST_CAPTION)
+        self.caption.setText(list_caption())
 
     def show_section(
         self, entries: Sequence[PersonaEntry], problems: Sequence[FolderProblem] = ()
@@ -65,10 +95,10 @@ class AgentView(QWidget):
             return  # a reload that changed nothing keeps the scroll position
         self._shown = shown
         if isinstance(shown, str):
-            self.caption.setText(FAILED_CAPTION)
-            self.text.setPlainText(shown)
+            self.caption.setText(failed_caption())
+            self.text.setPlainText(show_text(shown))
             return
-        self.caption.setText(LIST_CAPTION)
+        self.caption.setText(list_caption())
         self.text.setPlainText("".join(shown))
         self._mark_list(len(shown[0]), len(shown[1]))
 
@@ -87,10 +117,15 @@ class AgentView(QWidget):
         cursor.setPosition(utf16_len(text[:start]))
         cursor.setPosition(utf16_len(text[: start + length]), QTextCursor.MoveMode.KeepAnchor)
         shade = QTextBlockFormat()
-        shade.setBackground(self._shade_colour())
+        shade.setBackground(shade_colour())
         cursor.mergeBlockFormat(shade)
 
-    def _shade_colour(self) -> QColor:
-        colour = QColor(self.palette().color(QPalette.ColorRole.Highlight))
-        colour.setAlpha(48)
-        return colour
+    def _on_theme_changed(self) -> None:
+        """Shade the list again in the new theme's colour."""
+        if isinstance(self._shown, tuple):
+            self._mark_list(len(self._shown[0]), len(self._shown[1]))
+
+
+def shade_colour() -> QColor:
+    """The list part's background: the theme's info tone (readable under the view's text)."""
+    return QColor(theme.colors().tone("info").background)

@@ -1,4 +1,8 @@
-"""Undoable persona actions, pushed on the window's shared undo stack."""
+"""Undoable persona actions, pushed on the persona page's undo stack.
+
+Their texts (shown in Edit ▸ Undo/Redo) and the failures they report are in the person's
+language.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from PySide6.QtGui import QUndoCommand
 
 from memory_desk.core import StoreError
 from memory_desk.core.persona import FolderFix, FolderProblem, PersonaFolder
+from memory_desk.ui.i18n import shown, translate
 
 
 class ForgetCommand(QUndoCommand):
@@ -26,7 +31,7 @@ class ForgetCommand(QUndoCommand):
         changed: Callable[[PersonaFolder, str], None],
         failed: Callable[[str], None],
     ) -> None:
-        super().__init__(f"Forget {name}")
+        super().__init__(translate("PersonaCommands", "Forget {name}").format(name=name))
         self._folder = folder
         self._name = name
         self._changed = changed
@@ -38,7 +43,7 @@ class ForgetCommand(QUndoCommand):
             self._trashed = self._folder.forget(self._name)
         except StoreError as exc:
             self.setObsolete(True)
-            self._failed(str(exc))
+            self._failed(shown(exc))
             return
         self._changed(self._folder, self._name)
 
@@ -47,7 +52,7 @@ class ForgetCommand(QUndoCommand):
             self._folder.unforget(self._trashed)
         except StoreError as exc:
             self.setObsolete(True)
-            self._failed(str(exc))
+            self._failed(shown(exc))
             return
         self._changed(self._folder, self._name)
 
@@ -68,7 +73,9 @@ class RenameCommand(QUndoCommand):
         changed: Callable[[PersonaFolder, str, str], None],
         failed: Callable[[str], None],
     ) -> None:
-        super().__init__(f"Rename {old_name} to {new_name}")
+        super().__init__(
+            translate("PersonaCommands", "Rename {old} to {new}").format(old=old_name, new=new_name)
+        )
         self._folder = folder
         self._old = old_name
         self._new = new_name
@@ -80,7 +87,7 @@ class RenameCommand(QUndoCommand):
             self._folder.rename(self._folder.read(self._old), self._new)
         except StoreError as exc:
             self.setObsolete(True)
-            self._failed(str(exc))
+            self._failed(shown(exc))
             return
         self._changed(self._folder, self._old, self._new)
 
@@ -89,7 +96,7 @@ class RenameCommand(QUndoCommand):
             self._folder.undo_rename(self._folder.read(self._new), self._old)
         except StoreError as exc:
             self.setObsolete(True)
-            self._failed(str(exc))
+            self._failed(shown(exc))
             return
         self._changed(self._folder, self._new, self._old)
 
@@ -110,7 +117,11 @@ class FolderFixCommand(QUndoCommand):
         changed: Callable[[PersonaFolder, tuple[str, ...]], None],
         failed: Callable[[str], None],
     ) -> None:
-        super().__init__(problem.fix_label or f"Fix {problem.path.name}")
+        super().__init__(
+            shown(problem.fix_label)
+            if problem.fix_label
+            else translate("PersonaCommands", "Fix {name}").format(name=problem.path.name)
+        )
         self._folder = folder
         self._problem = problem
         self._changed = changed
@@ -122,7 +133,7 @@ class FolderFixCommand(QUndoCommand):
             self._done = self._folder.fix_folder_problem(self._problem)
         except StoreError as exc:
             self.setObsolete(True)
-            self._failed(str(exc))
+            self._failed(shown(exc))
             return
         self._changed(self._folder, (str(self._done.path), str(self._done.moved_to)))
 
@@ -133,6 +144,6 @@ class FolderFixCommand(QUndoCommand):
             self._folder.undo_folder_fix(self._done)
         except StoreError as exc:
             self.setObsolete(True)
-            self._failed(str(exc))
+            self._failed(shown(exc))
             return
         self._changed(self._folder, (str(self._done.path), str(self._done.moved_to)))

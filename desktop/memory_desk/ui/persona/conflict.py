@@ -13,17 +13,27 @@ from dataclasses import dataclass
 from PySide6.QtWidgets import QWidget
 
 from memory_desk.ui.conflict import CompareDialog, ConflictBanner, unified_diff
+from memory_desk.ui.i18n import translate
 
 CHANGED = "changed"
 DELETED = "deleted"
 
-TIPS = {
-    "conflictCompare": "Show what differs (Alt+C)",
-    "conflictKeepMine": "Keep your version: saving writes it over the file on disk (Alt+M)",
-    "conflictReload": "Drop your edits and read the file on disk (Alt+L)",
-    "conflictKeep": "Keep the entry open: saving writes it back to the folder (Alt+K)",
-    "conflictClose": "Close the entry; it stays deleted (Alt+L)",
-}
+
+def tips() -> dict[str, str]:
+    """The banner buttons' tooltips in the page's own words, in the person's language."""
+    return {
+        "conflictCompare": translate("PersonaConflict", "Show what differs (Alt+C)"),
+        "conflictKeepMine": translate(
+            "PersonaConflict", "Keep your version: saving writes it over the file on disk (Alt+M)"
+        ),
+        "conflictReload": translate(
+            "PersonaConflict", "Drop your edits and read the file on disk (Alt+L)"
+        ),
+        "conflictKeep": translate(
+            "PersonaConflict", "Keep the entry open: saving writes it back to the folder (Alt+K)"
+        ),
+        "conflictClose": translate("PersonaConflict", "Close the entry; it stays deleted (Alt+L)"),
+    }
 
 
 @dataclass
@@ -43,7 +53,7 @@ class DiskConflict:
 
 
 def disk_conflict_banner(parent: QWidget | None = None) -> ConflictBanner:
-    return ConflictBanner(TIPS, parent)
+    return ConflictBanner(tips(), parent)
 
 
 def compare_dialog(theirs: str, mine: str, name: str, parent: QWidget) -> CompareDialog:
@@ -51,8 +61,12 @@ def compare_dialog(theirs: str, mine: str, name: str, parent: QWidget) -> Compar
     diff = unified_diff(
         theirs,
         mine,
-        theirs_label=f"{name} (on disk)",
-        mine_label=f"{name} (yours)",
-        same="No differences: the file on disk says the same as your version.",
+        theirs_label=translate("PersonaConflict", "{name} (on disk)").format(name=name),
+        mine_label=translate("PersonaConflict", "{name} (yours)").format(name=name),
+        same=translate(
+            "PersonaConflict", "No differences: the file on disk says the same as your version."
+        ),
     )
-    return CompareDialog(diff, title="Compare: on disk vs yours", parent=parent)
+    return CompareDialog(
+        diff, title=translate("PersonaConflict", "Compare: on disk vs yours"), parent=parent
+    )

@@ -9,6 +9,10 @@ the editor one slice per turn of the event loop (the highlighter colours each sl
 lands), and whether it was edited is the document's own modified flag, not a comparison of
 megabytes at every keystroke. An entry that holds only the start of a large file (the folder's
 listing reads no more) is shown read-only, with its size and an "Open anyway" button.
+
+Layout never jumps while the person types: hints wrap, and the description's counter keeps the
+width of its widest text, so the editor never asks the splitter for more room (the entry list
+beside it keeps its width). Colours are the theme's tones, never written here.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QLocale, Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QTextCursor
 from PySide6.QtWidgets import (
     QComboBox,
@@ -38,6 +42,8 @@ from memory_desk.core.persona import (
     is_start_only,
     validate_name,
 )
+from memory_desk.ui import theme
+from memory_desk.ui.i18n import mark_data, number, shown, translate
 from memory_desk.ui.persona.conflict import disk_conflict_banner
 from memory_desk.ui.persona.highlighter import MarkdownHighlighter
 from memory_desk.ui.persona.problems import ProblemsPanel
@@ -54,10 +60,14 @@ NOTE_MS = 5000
 SLICE_CHARS = 64 * 1024
 SLICED_ABOVE = 4 * SLICE_CHARS
 
-NEEDS_DESCRIPTION = (
-    "The entry needs a description: the agent lists it by this line and cannot update it "
-    "without one."
-)
+
+def needs_description() -> str:
+    """Why an empty description will be refused, in the person's language."""
+    return translate(
+        "EntryEditor",
+        "The entry needs a description: the agent lists it by this line and cannot update it "
+        "without one.",
+    )
 
 
 def editor_text(body: str) -> str:
@@ -103,10 +113,7 @@ class EntryEditor(QWidget):
         self.note.setObjectName("personaDiskNote")
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
-        self.note.setStyleSheet(
-            "QLabel { background: #e6f0fb; color: #1c3d8a; border: 1px solid #9bb8e0;"
-            " border-radius: 4px; padding: 4px; }"
-        )
+        theme.set_tone(self.note, "info")
         self.note.hide()
         self._note_timer = QTimer(self)
         self._note_timer.setSingleShot(True)
@@ -116,34 +123,65 @@ class EntryEditor(QWidget):
         self.reason.setObjectName("personaReadOnlyReason")
         self.reason.setTextFormat(Qt.TextFormat.PlainText)
         self.reason.setWordWrap(True)
-        self.reason.setStyleSheet(
-            "QLabel { background: #fde7e9; color: #8a1c24; border: 1px solid #8a1c24;"
-            " border-radius: 4px; padding: 4px; }"
-        )
+        theme.set_tone(self.reason, "error")
         self.name = QLineEdit(self)
         self.name.setObjectName("personaName")
-        self.name.setPlaceholderText("kebab-case-name (the file name)")
+        self.name.setPlaceholderText(translate("EntryEditor", "kebab-case-name (the file name)"))
+        self.name.setAccessibleName(translate("EntryEditor", "Name"))
+        self.name.setAccessibleDescription(
+            translate("EntryEditor", "The entry's file name: lowercase words joined by dashes")
+        )
         self.name_hint = QLabel(self)
         self.name_hint.setObjectName("personaNameHint")
         self.name_hint.setTextFormat(Qt.TextFormat.PlainText)
+        self.name_hint.setWordWrap(True)  # a long reason must not widen the editor
+        theme.set_text_tone(self.name_hint, "error")
         self.type = QComboBox(self)
         self.type.setObjectName("personaType")
-        self.type.addItems(list(ENTRY_TYPES))
-        self.type.setToolTip("user: who the person is · feedback: how they want things done")
+        self.type.addItems(list(ENTRY_TYPES))  # the agent's own keywords, written in the file
+        mark_data(self.type)
+        self.type.setToolTip(
+            translate(
+                "EntryEditor", "user: who the person is · feedback: how they want things done"
+            )
+        )
+        self.type.setAccessibleName(translate("EntryEditor", "Type"))
+        self.type.setAccessibleDescription(
+            translate(
+                "EntryEditor", "user: who the person is · feedback: how they want things done"
+            )
+        )
         self.description = QLineEdit(self)
         self.description.setObjectName("personaDescription")
-        self.description.setPlaceholderText("One line: what the agent sees in its prompt")
+        self.description.setPlaceholderText(
+            translate("EntryEditor", "One line: what the agent sees in its prompt")
+        )
+        self.description.setAccessibleName(translate("EntryEditor", "Description"))
+        self.description.setAccessibleDescription(
+            translate("EntryEditor", "One line: what the agent sees in its prompt")
+        )
         self.counter = QLabel(self)
         self.counter.setObjectName("personaDescriptionCounter")
-        self.description_hint = QLabel(NEEDS_DESCRIPTION, self)
+        self.counter.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.counter.setToolTip(
+            translate(
+                "EntryEditor",
+                "Characters in the description; the agent reads it as one line of its prompt",
+            )
+        )
+        self.description_hint = QLabel(needs_description(), self)
         self.description_hint.setObjectName("personaDescriptionHint")
         self.description_hint.setWordWrap(True)
-        self.description_hint.setStyleSheet("QLabel { color: #8a1c24; }")
+        theme.set_text_tone(self.description_hint, "error")
         self.description_hint.hide()
         self.body = QPlainTextEdit(self)
         self.body.setObjectName("personaBody")
         self.body.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.body.setPlaceholderText("The entry itself, in markdown")
+        self.body.setPlaceholderText(translate("EntryEditor", "The entry itself, in markdown"))
+        self.body.setAccessibleName(translate("EntryEditor", "Body"))
+        self.body.setAccessibleDescription(
+            translate("EntryEditor", "The entry itself, in markdown, as the agent reads it")
+        )
         self.highlighter = MarkdownHighlighter(self.body.document())
         self.problems = ProblemsPanel(self)
         self.large_bar = self._build_large_bar()
@@ -160,10 +198,11 @@ class EntryEditor(QWidget):
         name_column.addWidget(self.name)
         name_column.addWidget(self.name_hint)
         form = QFormLayout()
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
         for text, buddy, field in (
-            ("&Name", self.name, name_column),
-            ("T&ype", self.type, self.type),
-            ("&Description", self.description, description_row),
+            (translate("EntryEditor", "&Name"), self.name, name_column),
+            (translate("EntryEditor", "T&ype"), self.type, self.type),
+            (translate("EntryEditor", "&Description"), self.description, description_row),
         ):
             label = QLabel(text, self)
             label.setBuddy(buddy)
@@ -187,24 +226,24 @@ class EntryEditor(QWidget):
         """The line over a large entry: its size and how much is shown, and "Open anyway"."""
         bar = QWidget(self)
         bar.setObjectName("personaLargeBar")
-        bar.setStyleSheet(
-            "#personaLargeBar { background: #fff4e0; border: 1px solid #d9a441;"
-            " border-radius: 4px; }"
-        )
         self.large_note = QLabel(bar)
         self.large_note.setObjectName("personaLargeNote")
         self.large_note.setTextFormat(Qt.TextFormat.PlainText)
         self.large_note.setWordWrap(True)
-        self.open_large = QPushButton("Open anyway", bar)
+        self.open_large = QPushButton(translate("EntryEditor", "Open anyway"), bar)
         self.open_large.setObjectName("personaOpenLargeButton")
         self.open_large.setToolTip(
-            "Read the whole file into the editor (in the background; the window stays usable)"
+            translate(
+                "EntryEditor",
+                "Read the whole file into the editor (in the background; the window stays usable)",
+            )
         )
         self.open_large.clicked.connect(self.open_whole_requested)
         row = QHBoxLayout(bar)
         row.setContentsMargins(6, 4, 6, 4)
         row.addWidget(self.large_note, 1)
         row.addWidget(self.open_large)
+        theme.set_tone(bar, "warning")
         bar.hide()
         return bar
 
@@ -245,11 +284,17 @@ class EntryEditor(QWidget):
             body=editor_text(entry.body) if entry else "",
         )
         self.name.setReadOnly(True)
-        self.name.setToolTip("The file name; change it with Rename (F2)")
+        self.name.setToolTip(translate("EntryEditor", "The file name; change it with Rename (F2)"))
         self.name_hint.hide()
         self._set_editable(editable)
-        errors = [p.message for p in entry.problems if p.severity == "error"] if entry else []
-        self.reason.setText("Read-only: " + " ".join(errors) if errors else "Read-only.")
+        errors = (
+            [shown(p.message) for p in entry.problems if p.severity == "error"] if entry else []
+        )
+        self.reason.setText(
+            translate("EntryEditor", "Read-only: {reasons}").format(reasons=" ".join(errors))
+            if errors
+            else translate("EntryEditor", "Read-only.")
+        )
         start_only = entry is not None and is_start_only(entry)
         self.reason.setVisible(entry is not None and not entry.editable and not start_only)
         self._show_large_bar(entry)
@@ -268,9 +313,12 @@ class EntryEditor(QWidget):
         in: how far it got; otherwise nothing."""
         if entry is not None and is_start_only(entry):
             self.large_note.setText(
-                f"{_size_text(entry.fingerprint.size)}: only the first {START_BYTES // 1024} KB "
-                "are shown, read-only, so the window stays quick. Open anyway reads the whole "
-                "file (you can go on working meanwhile)."
+                translate(
+                    "EntryEditor",
+                    "The file is {size} MB: only the first {kb} KB are shown, read-only, so the "
+                    "window stays quick. Open anyway reads the whole file (you can go on working "
+                    "meanwhile).",
+                ).format(size=_megabytes(entry.fingerprint.size), kb=number(START_BYTES // 1024))
             )
             self.open_large.setEnabled(True)
             self.open_large.show()
@@ -286,7 +334,9 @@ class EntryEditor(QWidget):
         done = self.body.document().characterCount()
         left = sum(len(piece) for piece in self._slices)
         self.large_note.setText(
-            f"Loading the text into the editor: {100 * done // max(done + left, 1)}%…"
+            translate("EntryEditor", "Loading the text into the editor: {percent}%…").format(
+                percent=number(100 * done // max(done + left, 1))
+            )
         )
 
     def show_note(self, text: str) -> None:
@@ -306,7 +356,9 @@ class EntryEditor(QWidget):
         self._new = True
         self._set_editable(True)
         self.name.setReadOnly(False)
-        self.name.setToolTip("The new entry's file name: lowercase words joined by dashes")
+        self.name.setToolTip(
+            translate("EntryEditor", "The new entry's file name: lowercase words joined by dashes")
+        )
         self.name_hint.show()
         self._on_name_changed(self.name.text())
         self.name.setFocus()
@@ -338,7 +390,10 @@ class EntryEditor(QWidget):
     def name_problem(self) -> str | None:
         """Why the typed name cannot be used for a new entry, or None."""
         name = self.name.text().strip()
-        return "Type a name." if not name else validate_name(name)
+        if not name:
+            return translate("EntryEditor", "Type a name.")
+        problem = validate_name(name)
+        return shown(problem) if problem else None
 
     def _changes(self, values: dict[str, str]) -> dict[str, Any]:
         entry = self._entry
@@ -495,15 +550,26 @@ class EntryEditor(QWidget):
         self._on_field_changed()
 
     def _update_counter(self) -> None:
+        """``12/150``; past the soft limit in the error tone, and said in words to a screen
+        reader. The label keeps the width of its widest text, so typing never moves the field."""
         length = len(self.description.text())
-        self.counter.setText(f"{length}/{DESCRIPTION_SOFT_LIMIT}")
-        self.counter.setToolTip(
-            "Characters in the description; the agent reads it as one line of its prompt"
-        )
-        too_long = length > DESCRIPTION_SOFT_LIMIT
-        self.counter.setStyleSheet("QLabel { color: #8a1c24; }" if too_long else "")
+        limit = DESCRIPTION_SOFT_LIMIT
+        self.counter.setText(f"{number(length)}/{number(limit)}")
+        metrics = self.counter.fontMetrics()
+        widest = metrics.horizontalAdvance(f"{number(max(length, 9999))}/{number(limit)}")
+        self.counter.setMinimumWidth(max(self.counter.minimumWidth(), widest + 4))
+        too_long = length > limit
+        theme.set_text_tone(self.counter, "error" if too_long else None)
+        if too_long:
+            said = translate(
+                "EntryEditor",
+                "{count} characters: longer than the {limit} the agent's list reads well",
+            )
+        else:
+            said = translate("EntryEditor", "{count} of {limit} characters")
+        self.counter.setAccessibleName(said.format(count=number(length), limit=number(limit)))
 
 
-def _size_text(size: int) -> str:
-    """A file's size as the person reads it: ``30.0 MB``."""
-    return f"The file is {size / (1024 * 1024):.1f} MB"
+def _megabytes(size: int) -> str:
+    """A file's size in megabytes as the person's locale writes it: ``30.0``."""
+    return QLocale().toString(size / (1024 * 1024), "f", 1)

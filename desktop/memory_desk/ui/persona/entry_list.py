@@ -1,7 +1,14 @@
 """The entry list view: fixed-height rows, a type badge, and dividers drawn as a rule with a line
-of text across the whole row."""
+of text across the whole row.
+
+The badge's colours come from the theme in effect when it is painted (``theme.colors()``), and
+the view repaints when the theme changes; the badge always carries the type's name, so colour
+is never the only signal.
+"""
 
 from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette
@@ -16,17 +23,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memory_desk.core.persona import ENTRY_TYPES
+from memory_desk.ui import theme
+from memory_desk.ui.i18n import translate
 from memory_desk.ui.persona.model import (
     DESCRIPTION,
     NAME,
     SEPARATOR_ROLE,
     TYPE,
+    UNSAVED_MARK,
     UPDATED,
     PersonaListModel,
+    relative_time,
 )
 
-BADGE_COLOURS = {"user": ("#dbe9ff", "#1c3d8a"), "feedback": ("#e3f5dd", "#2b6a1a")}
 BADGE_PADDING = 12  # the pill's width beyond its text
+
+
+def badge_colours(type_name: str) -> tuple[str, str]:
+    """(background, text) of a type's badge in the theme in effect now."""
+    badges = theme.colors().persona_badges
+    return badges.get(type_name, badges[""])
+
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -83,7 +101,7 @@ class EntryDelegate(QStyledItemDelegate):
                 QStyle.PrimitiveElement.PE_PanelItemViewItem, option, painter, option.widget
             )
         text = index.data(Qt.ItemDataRole.DisplayRole) or ""
-        background, foreground = BADGE_COLOURS.get(text, ("#eeeeee", "#444444"))
+        background, foreground = badge_colours(text)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         metrics = painter.fontMetrics()
@@ -114,7 +132,24 @@ class EntryListView(QTreeView):
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setItemDelegate(EntryDelegate(self))
-        self.setToolTip("Entries in the agent's order, most recent first (Ctrl+L to focus)")
+        self.setToolTip(
+            translate(
+                "EntryListView", "Entries in the agent's order, most recent first (Ctrl+L to focus)"
+            )
+        )
+        self.setAccessibleName(translate("EntryListView", "Entries"))
+        self.setAccessibleDescription(
+            translate(
+                "EntryListView",
+                "The agent's memory of the person, one entry per row, in the agent's order. "
+                "A row marked • holds unsaved edits.",
+            )
+        )
+        theme.notifier().changed.connect(self._on_theme_changed)
+
+    def _on_theme_changed(self) -> None:
+        """Badges are painted with the theme's colours: paint them again in the new ones."""
+        self.viewport().update()
 
     def setModel(self, model: PersonaListModel) -> None:  # noqa: N802 (Qt override)
         """Columns sized from the font (no ResizeToContents: folders hold thousands of entries):
@@ -130,11 +165,14 @@ class EntryListView(QTreeView):
         header.setSectionResizeMode(DESCRIPTION, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(UPDATED, QHeaderView.ResizeMode.Interactive)
         metrics = self.fontMetrics()
-        self.setColumnWidth(NAME, metrics.averageCharWidth() * 20 + 24)  # + the problem icon
-        badge = max(metrics.horizontalAdvance(text) for text in BADGE_COLOURS)
+        # + the problem icon and the unsaved mark
+        name_width = metrics.averageCharWidth() * 20 + 24 + metrics.horizontalAdvance(UNSAVED_MARK)
+        self.setColumnWidth(NAME, name_width)
+        badge = max(metrics.horizontalAdvance(text) for text in ENTRY_TYPES)
         self.setColumnWidth(TYPE, badge + BADGE_PADDING + 12)
-        dates = ("12 days ago", "in the future", "2026-12-31", "yesterday")
-        self.setColumnWidth(UPDATED, max(metrics.horizontalAdvance(t) for t in dates) + 12)
+        self.setColumnWidth(
+            UPDATED, max(metrics.horizontalAdvance(t) for t in _date_samples()) + 12
+        )
         model.rowsInserted.connect(self.span_separators)
         model.modelReset.connect(self.span_separators)
 
@@ -142,3 +180,12 @@ class EntryListView(QTreeView):
         """Let every separator row draw across the whole width."""
         for row in self.model().separator_rows():
             self.setFirstColumnSpanned(row, QModelIndex(), True)
+
+
+def _date_samples() -> list[str]:
+    """The widest wordings the Updated column shows, in the person's language and locale."""
+    now = datetime(2026, 12, 31, 12, tzinfo=UTC)
+    return [
+        relative_time(now - timedelta(days=days, hours=hours), now)
+        for days, hours in ((0, 23), (1, 0), (28, 0), (400, 0))
+    ]

@@ -2,7 +2,8 @@
 
 A folder named like an entry (``archive.md/``), a link to a folder or a pipe makes the agent's
 whole listing fail, whatever the entries say: that outweighs any entry's problem, so it is said
-above everything, in the error colours, with the fix one click away.
+above everything, in the theme's error tone and with the error icon (never colour alone), with
+the fix one click away.
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from memory_desk.core.persona import FolderProblem
+from memory_desk.ui import theme
+from memory_desk.ui.i18n import shown, translate
+from memory_desk.ui.persona.problems import severity_icon, severity_text
 
 
 class FolderProblemsBanner(QFrame):
@@ -29,10 +33,12 @@ class FolderProblemsBanner(QFrame):
         super().__init__(parent)
         self.setObjectName("personaFolderProblems")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setStyleSheet(
-            "#personaFolderProblems { background: #fde7e9; border: 1px solid #8a1c24;"
-            " border-radius: 4px; } #personaFolderProblems QLabel { color: #8a1c24; }"
-        )
+        self.setAccessibleName(translate("FolderProblemsBanner", "Folder problems"))
+        self.icon = QLabel(self)
+        self.icon.setObjectName("personaFolderProblemsIcon")
+        self.icon.setPixmap(severity_icon("error").pixmap(16, 16))
+        self.icon.setToolTip(severity_text("error"))
+        self.icon.setAccessibleName(severity_text("error"))
         self.text = QLabel(self)
         self.text.setObjectName("personaFolderProblemsText")
         self.text.setTextFormat(Qt.TextFormat.PlainText)  # file names are any text
@@ -43,11 +49,15 @@ class FolderProblemsBanner(QFrame):
         row = QHBoxLayout()
         row.addStretch(1)
         row.addWidget(self.fix_button)
+        top = QHBoxLayout()
+        top.addWidget(self.icon, 0, Qt.AlignmentFlag.AlignTop)
+        top.addWidget(self.text, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
-        layout.addWidget(self.text)
+        layout.addLayout(top)
         layout.addLayout(row)
         self._problems: tuple[FolderProblem, ...] = ()
+        theme.set_tone(self, "error")
         self.hide()
 
     def problems(self) -> tuple[FolderProblem, ...]:
@@ -60,16 +70,21 @@ class FolderProblemsBanner(QFrame):
         if problems == self._problems:
             return
         self._problems = problems
-        lines = [problem.message for problem in problems]
-        heading = "The agent cannot read its memory of you from this folder."
+        lines = [shown(problem.message) for problem in problems]
+        heading = translate(
+            "FolderProblemsBanner", "The agent cannot read its memory of you from this folder."
+        )
         self.text.setText("\n\n".join([heading, *lines]))
         fixable = self._fixable()
         self.fix_button.setVisible(fixable is not None)
         if fixable is not None:
-            self.fix_button.setText(fixable.fix_label)
+            label = shown(fixable.fix_label)
+            self.fix_button.setText(label)
             self.fix_button.setToolTip(
-                f"{fixable.fix_label}: the agent then no longer reads it as an entry "
-                "(Ctrl+Z undoes it)"
+                translate(
+                    "FolderProblemsBanner",
+                    "The agent then no longer reads it as an entry (Ctrl+Z undoes it)",
+                )
             )
         self.setVisible(bool(problems))
 

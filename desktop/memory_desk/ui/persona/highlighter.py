@@ -2,6 +2,9 @@
 
 The agent stores the body as plain markdown; the person edits the text, not a rendering, so the
 highlighter marks headings, emphasis, code, lists, quotes and links without hiding any character.
+
+The colours are the theme's (``theme.colors().syntax``), read when the formats are built; when
+the theme changes the formats are built again and the whole text re-highlighted.
 """
 
 from __future__ import annotations
@@ -9,6 +12,8 @@ from __future__ import annotations
 import re
 
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
+
+from memory_desk.ui import theme
 
 _IN_FENCE = 1
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
@@ -26,7 +31,8 @@ _INLINE_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
 
 
 def _formats() -> dict[str, QTextCharFormat]:
-    """One character format per markdown element, built once per highlighter."""
+    """One character format per markdown element, in the colours of the theme in effect."""
+    syntax = theme.colors().syntax
 
     def make(
         colour: str | None = None, *, bold: bool = False, italic: bool = False, mono: bool = False
@@ -43,17 +49,17 @@ def _formats() -> dict[str, QTextCharFormat]:
             fmt.setFontFixedPitch(True)
         return fmt
 
-    link = make("#1f5fbf")
-    link.setFontUnderline(True)
+    link = make(syntax["link"])
+    link.setFontUnderline(True)  # a link is underlined, not only coloured
     return {
-        "heading": make("#7a3e9d", bold=True),
-        "list": make("#b35c00", bold=True),
-        "quote": make("#5f6b7a", italic=True),
+        "heading": make(syntax["heading"], bold=True),
+        "list": make(syntax["list"], bold=True),
+        "quote": make(syntax["quote"], italic=True),
         "italic": make(italic=True),
         "bold": make(bold=True),
         "link": link,
-        "code": make("#2e7d32", mono=True),
-        "fence": make("#2e7d32", mono=True),
+        "code": make(syntax["code"], mono=True),
+        "fence": make(syntax["code"], mono=True),
     }
 
 
@@ -63,6 +69,12 @@ class MarkdownHighlighter(QSyntaxHighlighter):
     def __init__(self, document: QTextDocument) -> None:
         super().__init__(document)
         self._formats = _formats()
+        theme.notifier().changed.connect(self._on_theme_changed)
+
+    def _on_theme_changed(self) -> None:
+        """Colour the text again in the new theme's colours."""
+        self._formats = _formats()
+        self.rehighlight()
 
     def highlightBlock(self, text: str) -> None:  # noqa: N802 (Qt override)
         inside = self.previousBlockState() == _IN_FENCE

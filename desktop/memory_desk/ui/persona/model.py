@@ -4,6 +4,10 @@ Rows are entries plus separator rows: one where the agent's prompt stops listing
 the 50th it sees) and one before the entries the agent never sees at all. A new list of entries
 is applied as the difference from the old one (inserted, removed and changed rows), so the view
 keeps its selection and scroll position when the folder is re-read.
+
+The entry the person is editing without having saved is marked on its row (its name in italics
+after a "•", said to screen readers too): the edits live in the editor, and the list is where
+the person looks when deciding what to open next.
 """
 
 from __future__ import annotations
@@ -16,20 +20,24 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QFont
 
 from memory_desk.core.persona import PROMPT_LIMIT, PersonaEntry
-from memory_desk.ui.persona.problems import severity_icon
+from memory_desk.ui import dates
+from memory_desk.ui.i18n import plural, shown, translate
+from memory_desk.ui.persona.problems import severity_icon, severity_text
 from memory_desk.ui.plain import as_shown
 
 NAME_ROLE = Qt.ItemDataRole.UserRole
 SEPARATOR_ROLE = Qt.ItemDataRole.UserRole + 1
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 2
 
-COLUMNS = ("Name", "Type", "Description", "Updated")
+COLUMNS = ("Name", "Type", "Description", "Updated")  # English; headers say column_titles()
 NAME, TYPE, DESCRIPTION, UPDATED = range(len(COLUMNS))
 
 MAX_PATCHES = 24
 
+# The dividers' English text (the rows show divider_text(key), in the person's language).
 PROMPT_DIVIDER = "The agent's prompt lists only the entries above"
 HIDDEN_DIVIDER = "The agent never sees the entries below"
+UNSAVED_MARK = "• "  # before the name of the entry with unsaved edits
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -45,6 +53,23 @@ class Separator:
 Row = PersonaEntry | Separator
 
 
+def column_titles() -> tuple[str, ...]:
+    """The column headers in the person's language (same order as ``COLUMNS``)."""
+    return (
+        translate("PersonaListModel", "Name"),
+        translate("PersonaListModel", "Type"),
+        translate("PersonaListModel", "Description"),
+        translate("PersonaListModel", "Updated"),
+    )
+
+
+def divider_text(key: str) -> str:
+    """What a divider row says, in the person's language."""
+    if key == "prompt":
+        return translate("PersonaListModel", "The agent's prompt lists only the entries above")
+    return translate("PersonaListModel", "The agent never sees the entries below")
+
+
 def parse_updated(value: str | None) -> datetime | None:
     """The entry's ``updated`` as an aware datetime, or None if it is missing or not ISO."""
     if not value:
@@ -57,22 +82,9 @@ def parse_updated(value: str | None) -> datetime | None:
 
 
 def relative_time(moment: datetime, now: datetime) -> str:
-    """``just now``, ``5 min ago``, ``3 h ago``, ``yesterday``, ``12 days ago`` or a date."""
-    seconds = (now - moment).total_seconds()
-    if seconds < 0:
-        return "in the future"
-    if seconds < 60:
-        return "just now"
-    if seconds < 3600:
-        return f"{int(seconds // 60)} min ago"
-    if seconds < 86400:
-        return f"{int(seconds // 3600)} h ago"
-    days = int(seconds // 86400)
-    if days == 1:
-        return "yesterday"
-    if days < 60:
-        return f"{days} days ago"
-    return moment.astimezone().strftime("%Y-%m-%d")
+    """The window's one date style for lists (``memory_desk.ui.dates``), for an aware datetime:
+    ``5 min ago``, ``yesterday``, ``12 days ago``, then the locale's short date."""
+    return dates.relative(dates.ms_from_datetime(moment), dates.ms_from_datetime(now))
 
 
 def build_rows(entries: list[PersonaEntry], needle: str) -> list[Row]:
@@ -121,6 +133,7 @@ class PersonaListModel(QAbstractTableModel):
         self._rows: list[Row] = []
         self._needle = ""
         self._now = datetime.now(UTC)
+        self._unsaved: str | None = None
         self._italic = QFont()
         self._italic.setItalic(True)
 
@@ -142,6 +155,20 @@ class PersonaListModel(QAbstractTableModel):
 
     def entries(self) -> list[PersonaEntry]:
         return list(self._entries)
+
+    def set_unsaved(self, name: str | None) -> None:
+        """Mark the row of entry ``name`` as holding unsaved edits (None: no row is)."""
+        if name == self._unsaved:
+            return
+        before, self._unsaved = self._unsaved, name
+        for changed in (before, name):
+            row = self.row_of(changed) if changed is not None else -1
+            if row >= 0:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+
+    def unsaved(self) -> str | None:
+        """The name of the entry marked as holding unsaved edits, or None."""
+        return self._unsaved
 
     def row_of(self, name: str) -> int:
         """The row showing the entry ``name``, or -1 if it is not shown."""
@@ -203,7 +230,8 @@ class PersonaListModel(QAbstractTableModel):
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section] if 0 <= section < len(COLUMNS) else None
+            titles = column_titles()
+            return titles[section] if 0 <= section < len(titles) else None
         return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
@@ -227,7 +255,7 @@ class PersonaListModel(QAbstractTableModel):
         if column != NAME:
             return None
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return item.text
+            return divider_text(item.key)
         if role == Qt.ItemDataRole.FontRole:
             return self._italic
         return None
@@ -239,12 +267,18 @@ class PersonaListModel(QAbstractTableModel):
             return entry
         if role == SEPARATOR_ROLE:
             return False
+        unsaved = column == NAME and entry.name == self._unsaved
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(entry, column)
+            text = self._display(entry, column)
+            return f"{UNSAVED_MARK}{text}" if unsaved else text
         if role == Qt.ItemDataRole.ToolTipRole:
             return as_shown(self._tooltip(entry, column))  # the file's text, never HTML
         if role == Qt.ItemDataRole.DecorationRole and column == NAME and entry.problems:
             return severity_icon(_worst(entry))
+        if role == Qt.ItemDataRole.FontRole and unsaved:
+            return self._italic
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole and column == NAME:
+            return self._accessible_description(entry)
         return None
 
     def _display(self, entry: PersonaEntry, column: int) -> str | None:
@@ -255,22 +289,56 @@ class PersonaListModel(QAbstractTableModel):
         if column == DESCRIPTION:
             return entry.description
         moment = parse_updated(entry.updated)
-        return relative_time(moment, self._now) if moment else (entry.updated or "never")
+        if moment is not None:
+            return relative_time(moment, self._now)
+        return entry.updated or translate("PersonaListModel", "never")
 
     def _tooltip(self, entry: PersonaEntry, column: int) -> str | None:
         if column == NAME:
-            problems = [f"{p.severity.capitalize()}: {p.message}" for p in entry.problems]
-            return "\n".join([entry.name, *problems])  # the full name, however narrow the column
+            lines = [entry.name]  # the full name, however narrow the column
+            if entry.name == self._unsaved:
+                lines.append(translate("PersonaListModel", "Unsaved edits: Save writes them."))
+            lines += [
+                translate("PersonaListModel", "{severity}: {problem}").format(
+                    severity=severity_text(p.severity), problem=shown(p.message)
+                )
+                for p in entry.problems
+            ]
+            return "\n".join(lines)
         if column == UPDATED:
-            moment = parse_updated(entry.updated)
-            if moment is None:
-                return f"updated: {entry.updated!r} (not a date the agent can sort by)"
-            return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S %Z") + f"\n{entry.updated}"
+            return self._updated_tooltip(entry)
         if column == TYPE and entry.raw_type != entry.type:
-            return f"The file says {entry.raw_type!r}; the agent reads {entry.type!r}"
+            return translate(
+                "PersonaListModel", "The file says “{written}”; the agent reads “{read}”."
+            ).format(written=entry.raw_type, read=entry.type)
         if column == DESCRIPTION:
             return entry.description
         return None
+
+    def _updated_tooltip(self, entry: PersonaEntry) -> str:
+        """The exact local time (the window's one style), then the file's own words."""
+        moment = parse_updated(entry.updated)
+        if moment is None:
+            return translate(
+                "PersonaListModel", "updated: “{value}” is not a date the agent can sort by."
+            ).format(value=entry.updated or "")
+        return f"{dates.exact(dates.ms_from_datetime(moment))}\n{entry.updated}"
+
+    def _accessible_description(self, entry: PersonaEntry) -> str:
+        """What a screen reader adds to the name: unsaved edits, and problems (the icon's
+        meaning, which colour and shape alone do not tell)."""
+        parts = []
+        if entry.name == self._unsaved:
+            parts.append(translate("PersonaListModel", "Unsaved edits."))
+        if entry.problems:
+            parts.append(
+                plural(
+                    len(entry.problems),
+                    translate("PersonaListModel", "{n} problem."),
+                    translate("PersonaListModel", "{n} problems."),
+                )
+            )
+        return " ".join(parts)
 
 
 def _worst(entry: PersonaEntry) -> str:

@@ -7,7 +7,8 @@ list keeps the width its descriptions need). Every write goes through the core's
 
 Unsaved edits are never lost by accident: anything that would leave the open entry (another
 entry, New, Forget, another folder, closing) first asks Save / Discard / Cancel, and a save that
-meets a newer file shows the conflict banner instead of writing.
+meets a newer file shows the conflict banner instead of writing. They are also in sight: the
+entry's row is marked in the list, and ``unsaved_changed`` tells the window (its title bar).
 
 Live reload: the window calls :meth:`PersonaPage.reload` when another program (the agent) wrote
 the folder, and hears about the page's own writes through ``file_written`` so that their echo
@@ -59,6 +60,7 @@ from memory_desk.core.persona import (
     validate_name,
 )
 from memory_desk.ui.conflict import CompareDialog
+from memory_desk.ui.i18n import number, plural, shown, translate
 from memory_desk.ui.observations.background import BackgroundCall
 from memory_desk.ui.persona.agent_view import AgentView
 from memory_desk.ui.persona.commands import FolderFixCommand, ForgetCommand, RenameCommand
@@ -80,6 +82,7 @@ MAX_RECHECKS = 6
 HALF_WRITTEN_QUIET_NS = 1_000_000_000
 
 Answer = QMessageBox.StandardButton
+_KEYS = QKeySequence.SequenceFormat.PortableText  # key names, never translated
 
 
 class PersonaPage(QWidget):
@@ -91,17 +94,21 @@ class PersonaPage(QWidget):
         info_raised(str): a passing notice ("Saved no-fish-puns")
         file_written(str): the page just wrote or removed this path (so live reload can
             tell its own writes from the agent's)
+        unsaved_changed(bool): the page started or stopped holding edits that leaving would
+            lose (the window marks its title bar)
     """
 
     status_changed = Signal(str)
     error_raised = Signal(str)
     info_raised = Signal(str)
     file_written = Signal(str)
+    unsaved_changed = Signal(bool)
 
     def __init__(self, undo_stack: QUndoStack, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("personaPage")
         self._undo_stack = undo_stack
+        self.undo_stack = undo_stack  # this page's own history (the window's Undo acts on it)
         self._folder: PersonaFolder | None = None
         self._entries: dict[str, PersonaEntry] = {}
         self._folder_problems: list[FolderProblem] = []
@@ -111,6 +118,7 @@ class PersonaPage(QWidget):
         self._compare: CompareDialog | None = None
         self._conflict: DiskConflict | None = None
         self._rechecks = 0
+        self._unsaved = False  # as last told through unsaved_changed
         self._preview_timer = QTimer(self)
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(PREVIEW_DELAY_MS)
@@ -131,9 +139,19 @@ class PersonaPage(QWidget):
         self.model = PersonaListModel(self)
         self.filter = QLineEdit(self)
         self.filter.setObjectName("personaFilter")
-        self.filter.setPlaceholderText("Filter entries (Ctrl+F)")
+        self.filter.setPlaceholderText(translate("PersonaPage", "Filter entries (Ctrl+F)"))
         self.filter.setClearButtonEnabled(True)
-        self.filter.setToolTip("Show only entries whose name, type, description or body match")
+        self.filter.setToolTip(
+            translate(
+                "PersonaPage", "Show only entries whose name, type, description or body match"
+            )
+        )
+        self.filter.setAccessibleName(translate("PersonaPage", "Filter entries"))
+        self.filter.setAccessibleDescription(
+            translate(
+                "PersonaPage", "Show only entries whose name, type, description or body match"
+            )
+        )
         self.list = EntryListView(self)
         self.list.setModel(self.model)
         self.editor = EntryEditor(self)
@@ -143,8 +161,9 @@ class PersonaPage(QWidget):
         self.folder_banner = FolderProblemsBanner(self)
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("personaTabs")
-        self.tabs.addTab(self.preview, "&Preview")
-        self.tabs.addTab(self.agent_panel, "What the &agent sees")
+        self.tabs.addTab(self.preview, translate("PersonaPage", "&Preview"))
+        self.tabs.addTab(self.agent_panel, translate("PersonaPage", "What the &agent sees"))
+        self.tabs.tabBar().setAccessibleName(translate("PersonaPage", "Preview or agent's view"))
 
         self.button_row = QHBoxLayout()
         self._build_actions()
@@ -195,55 +214,71 @@ class PersonaPage(QWidget):
 
     def _build_actions(self) -> None:
         """The entry's buttons, each with a shortcut that presses it (so a disabled button's
-        shortcut does nothing) and a tooltip naming the shortcut."""
+        shortcut does nothing) and a tooltip naming the shortcut.
+
+        Each tooltip is one whole sentence to translate, the keys a field in it (key names are
+        not translated: Ctrl+S reads the same in both languages)."""
         spec = (
-            ("personaNew", "New", QKeySequence.StandardKey.New, "New entry", self._on_new),
-            ("personaSave", "Save", QKeySequence.StandardKey.Save, "Save the entry", self.save),
-            ("personaRevert", "Revert", "Ctrl+R", "Drop unsaved edits", self._on_revert),
-            ("personaRename", "Rename…", "F2", "Rename the entry's file", self._on_rename),
-            ("personaForget", "Forget", "", "Forget the entry; Ctrl+Z undoes it", self._forget),
-        )
+            ("personaNew", translate("PersonaPage", "New"), QKeySequence.StandardKey.New,
+             translate("PersonaPage", "New entry"),
+             translate("PersonaPage", "New entry ({keys})"), self._on_new),
+            ("personaSave", translate("PersonaPage", "Save"), QKeySequence.StandardKey.Save,
+             translate("PersonaPage", "Save the entry"),
+             translate("PersonaPage", "Save the entry ({keys})"), self.save),
+            ("personaRevert", translate("PersonaPage", "Revert"), "Ctrl+R",
+             translate("PersonaPage", "Drop unsaved edits"),
+             translate("PersonaPage", "Drop unsaved edits ({keys})"), self._on_revert),
+            ("personaRename", translate("PersonaPage", "Rename…"), "F2",
+             translate("PersonaPage", "Rename the entry's file"),
+             translate("PersonaPage", "Rename the entry's file ({keys})"), self._on_rename),
+        )  # fmt: skip
         self.buttons: dict[str, QPushButton] = {}
         self.entry_actions: dict[str, QAction] = {}
         self.page_actions = QActionGroup(self)
         self.page_actions.setExclusionPolicy(QActionGroup.ExclusionPolicy.None_)
-        for name, text, keys, tip, slot in spec:
-            button = QPushButton(text, self)
-            button.setObjectName(name)
-            button.clicked.connect(lambda _checked=False, run=slot: run())
-            self.button_row.addWidget(button)
-            self.buttons[name] = button
-            if keys:
-                shortcut = QShortcut(QKeySequence(keys), self)
-                shortcut.activated.connect(button.click)
-                shortcut.setWhatsThis(tip)  # Help ▸ Keyboard shortcuts lists it
-                text = shortcut.key().toString(QKeySequence.SequenceFormat.NativeText)
-                button.setToolTip(f"{tip} ({text})")
-            else:
-                button.setToolTip(f"{tip} (Delete in the list)")
-            self.entry_actions[name] = self._menu_action(name, button)
+        for name, text, keys, what, tip, slot in spec:
+            button = self._button(name, text, slot)
+            shortcut = QShortcut(QKeySequence(keys), self)
+            shortcut.activated.connect(button.click)
+            shortcut.setWhatsThis(what)  # Help ▸ Keyboard shortcuts lists it
+            key_text = shortcut.key().toString(_KEYS)
+            button.setToolTip(tip.format(keys=key_text))
+            self.entry_actions[name] = self._menu_action(name, button, key_text)
+        forget = self._button("personaForget", translate("PersonaPage", "Forget"), self._forget)
+        forget.setToolTip(
+            translate("PersonaPage", "Forget the entry; Ctrl+Z undoes it (Delete in the list)")
+        )
+        self.entry_actions["personaForget"] = self._menu_action(
+            "personaForget", forget, translate("PersonaPage", "Delete in the list")
+        )
         self.button_row.addStretch(1)
         forget_key = QShortcut(QKeySequence.StandardKey.Delete, self.list)
         forget_key.setContext(Qt.ShortcutContext.WidgetShortcut)
         forget_key.activated.connect(self.buttons["personaForget"].click)
-        forget_key.setWhatsThis("Forget the entry (in the list)")
+        forget_key.setWhatsThis(translate("PersonaPage", "Forget the entry (in the list)"))
         find = QShortcut(QKeySequence.StandardKey.Find, self)
         find.activated.connect(self.filter.setFocus)
-        find.setWhatsThis("Filter entries")
+        find.setWhatsThis(translate("PersonaPage", "Filter entries"))
         focus_list = QShortcut(QKeySequence("Ctrl+L"), self)
         focus_list.activated.connect(self.list.setFocus)
-        focus_list.setWhatsThis("Go to the entry list")
+        focus_list.setWhatsThis(translate("PersonaPage", "Go to the entry list"))
 
-    def _menu_action(self, name: str, button: QPushButton) -> QAction:
+    def _button(self, name: str, text: str, slot) -> QPushButton:
+        button = QPushButton(text, self)
+        button.setObjectName(name)
+        button.clicked.connect(lambda _checked=False: slot())
+        self.button_row.addWidget(button)
+        self.buttons[name] = button
+        return button
+
+    def _menu_action(self, name: str, button: QPushButton, keys: str) -> QAction:
         """The button as an action for the window's Entry menu. The page's own QShortcuts
         press the buttons; giving the action the same keys would make every shortcut
         ambiguous, so the menu only shows them (after a tab). It follows the button's enabled
         state and, through ``page_actions``, is off while another page is current."""
-        tip = button.toolTip()
-        keys = tip[tip.rfind("(") + 1 : -1] if tip.endswith(")") else ""
         action = QAction(f"{button.text()}\t{keys}" if keys else button.text(), self)
         action.setObjectName(f"{name}Action")
-        action.setStatusTip(tip)
+        action.setStatusTip(button.toolTip())
         action.triggered.connect(button.click)
         self.page_actions.addAction(action)
         return action
@@ -312,6 +347,11 @@ class PersonaPage(QWidget):
         if self._compare is not None:
             self._compare.close()
 
+    def has_unsaved_edits(self) -> bool:
+        """True while the page holds edits that leaving would lose (what ``unsaved_changed``
+        last said)."""
+        return self._has_unsaved()
+
     def is_loading_large(self) -> bool:
         """True while "Open anyway" is reading a file or the editor is still taking it in."""
         return self._whole_reader.is_busy() or self.editor.is_loading()
@@ -351,6 +391,15 @@ class PersonaPage(QWidget):
 
     # -- reading the folder -----------------------------------------------------------------------
 
+    def _sync_unsaved(self) -> None:
+        """Mark the open entry's row while it holds unsaved edits, and tell the window when
+        that state changes."""
+        unsaved = self._has_unsaved()
+        self.model.set_unsaved(self._current if unsaved and not self.editor.is_new else None)
+        if unsaved != self._unsaved:
+            self._unsaved = unsaved
+            self.unsaved_changed.emit(unsaved)
+
     def _refresh(self, entries: list[PersonaEntry] | None = None) -> None:
         """Bring the list, the editor, the prompt view and status up to date with the folder
         (re-read unless ``entries`` were just read)."""
@@ -376,7 +425,7 @@ class PersonaPage(QWidget):
         try:
             return self._folder.entries()
         except StoreError as exc:
-            self.error_raised.emit(str(exc))
+            self.error_raised.emit(shown(exc))
             return self.model.entries()
 
     def _read_folder_problems(self) -> list[FolderProblem]:
@@ -386,7 +435,7 @@ class PersonaPage(QWidget):
         try:
             return self._folder.problems()
         except StoreError as exc:
-            self.error_raised.emit(str(exc))
+            self.error_raised.emit(shown(exc))
             return []
 
     def _reload_unless_torn(self) -> None:
@@ -436,7 +485,10 @@ class PersonaPage(QWidget):
             return  # already said (or the person chose to keep it)
         self._conflict = DiskConflict(DELETED, None)
         self.editor.banner.show_gone(
-            f"{self._writer()} deleted {name}. Keep it open (Save writes it back) or close it."
+            translate(
+                "PersonaPage",
+                "{writer} deleted {name}. Keep it open (Save writes it back) or close it.",
+            ).format(writer=self._writer(), name=name)
         )
 
     def _on_open_entry_changed(self, fresh: PersonaEntry) -> None:
@@ -446,15 +498,20 @@ class PersonaPage(QWidget):
             return  # this version was already shown, or answered with Keep mine
         self._conflict = DiskConflict(CHANGED, theirs)
         self.editor.banner.show_changed(
-            f"{self._writer()} changed {fresh.name} on disk. Your edits are still here: "
-            "compare, keep yours, or reload theirs."
+            translate(
+                "PersonaPage",
+                "{writer} changed {name} on disk. Your edits are still here: compare, keep "
+                "yours, or reload theirs.",
+            ).format(writer=self._writer(), name=fresh.name)
         )
 
     def _reload_quietly(self, fresh: PersonaEntry) -> None:
         """The open entry holds no edits: show the new version and say why the text moved."""
         self._conflict = None
         self._load_keeping_cursor(fresh)
-        notice = f"{self._writer()} changed {fresh.name}; reloaded"
+        notice = translate("PersonaPage", "{writer} changed {name}; reloaded").format(
+            writer=self._writer(), name=fresh.name
+        )
         self.editor.show_note(notice)
         self.info_raised.emit(notice)
 
@@ -465,7 +522,7 @@ class PersonaPage(QWidget):
             self.editor.banner.hide()
 
     def _writer(self) -> str:
-        return writer_name(self._folder.path) if self._folder is not None else "Another program"
+        return writer_name(self._folder.path) if self._folder is not None else _another_program()
 
     def _disk_sha(self, name: str) -> str | None:
         """The hash of entry ``name`` on disk now; None when it is gone (or unreadable)."""
@@ -481,21 +538,33 @@ class PersonaPage(QWidget):
             self.agent_panel.show_section(entries, self._folder_problems)
 
     def _emit_status(self, entries: list[PersonaEntry]) -> None:
-        if self._folder is None:
-            text = ""
-        else:
-            visible = sum(entry.agent_visible for entry in entries)
-            problems = sum(bool(entry.problems) for entry in entries)
-            noun = "entry" if len(entries) == 1 else "entries"
-            listed = (
-                "none in the prompt (the agent cannot read this folder)"
-                if self._folder_problems
-                else f"{min(visible, PROMPT_LIMIT)} in the prompt"
-            )
-            text = f"{len(entries)} {noun} · {listed} · {problems} with problems"
+        text = "" if self._folder is None else self._status_for(entries)
         if text != self._status:
             self._status = text
             self.status_changed.emit(text)
+
+    def _status_for(self, entries: list[PersonaEntry]) -> str:
+        """``24 entries · 24 in the prompt · 3 with problems``: three counts, each a whole
+        phrase in the person's language."""
+        visible = sum(entry.agent_visible for entry in entries)
+        problems = sum(bool(entry.problems) for entry in entries)
+        count = plural(
+            len(entries),
+            translate("PersonaPage", "{n} entry"),
+            translate("PersonaPage", "{n} entries"),
+        )
+        if self._folder_problems:
+            listed = translate(
+                "PersonaPage", "none in the prompt (the agent cannot read this folder)"
+            )
+        else:  # (one form for every count, in English and in Spanish)
+            listed = translate("PersonaPage", "{n} in the prompt").format(
+                n=number(min(visible, PROMPT_LIMIT))
+            )
+        troubled = translate("PersonaPage", "{n} with problems").format(n=number(problems))
+        return translate("PersonaPage", "{entries} · {listed} · {problems}").format(
+            entries=count, listed=listed, problems=troubled
+        )
 
     # -- choosing an entry ------------------------------------------------------------------------
 
@@ -528,7 +597,9 @@ class PersonaPage(QWidget):
         entry, folder = self.editor.entry, self._folder
         if folder is None or entry is None or not is_start_only(entry):
             return
-        self.editor.show_reading(f"Reading the whole of {entry.name}…")
+        self.editor.show_reading(
+            translate("PersonaPage", "Reading the whole of {name}…").format(name=entry.name)
+        )
         self._whole_reader.submit(lambda: folder.read(entry.name))
 
     def _on_whole_read(self, _generation: int, whole: object) -> None:
@@ -587,11 +658,18 @@ class PersonaPage(QWidget):
         """Ask Save / Discard / Cancel if the editor holds edits; True if the way is clear."""
         if not self._has_unsaved():
             return True
-        what = "the new entry" if self.editor.is_new else self._current
+        if self.editor.is_new:
+            question = translate(
+                "PersonaPage", "You have unsaved edits to the new entry. Save them?"
+            )
+        else:
+            question = translate(
+                "PersonaPage", "You have unsaved edits to {name}. Save them?"
+            ).format(name=self._current)
         answer = QMessageBox.question(
             self,
-            "Unsaved edits",
-            as_shown(f"You have unsaved edits to {what}. Save them?"),
+            translate("PersonaPage", "Unsaved edits"),
+            as_shown(question),
             Answer.Save | Answer.Discard | Answer.Cancel,
             Answer.Save,
         )
@@ -625,12 +703,16 @@ class PersonaPage(QWidget):
         try:
             saved = self._folder.save(self.editor.edited_entry(), force=force)
         except ConflictError as exc:
-            self.show_conflict(f"{exc} Decide what to keep.")
+            self.show_conflict(
+                translate("PersonaPage", "{problem} Decide what to keep.").format(
+                    problem=shown(exc)
+                )
+            )
             return False
         except StoreError as exc:
-            self.error_raised.emit(str(exc))
+            self.error_raised.emit(shown(exc))
             return False
-        self._after_write(saved, f"Saved {saved.name}")
+        self._after_write(saved, translate("PersonaPage", "Saved {name}").format(name=saved.name))
         return True
 
     def _create(self) -> bool:
@@ -648,9 +730,11 @@ class PersonaPage(QWidget):
                 body=values["body"],
             )
         except StoreError as exc:
-            self.error_raised.emit(str(exc))
+            self.error_raised.emit(shown(exc))
             return False
-        self._after_write(created, f"Created {created.name}")
+        self._after_write(
+            created, translate("PersonaPage", "Created {name}").format(name=created.name)
+        )
         return True
 
     def _after_write(self, entry: PersonaEntry, notice: str) -> None:
@@ -711,7 +795,7 @@ class PersonaPage(QWidget):
             try:
                 fresh = folder.read(after)
             except StoreError as exc:
-                self.error_raised.emit(str(exc))
+                self.error_raised.emit(shown(exc))
             else:
                 if self.editor.is_dirty():
                     self.editor.adopt(fresh)
@@ -719,7 +803,9 @@ class PersonaPage(QWidget):
                     self._load_keeping_cursor(fresh)
         self._refresh()
         self._select(self._current, reveal=True)
-        self.info_raised.emit(f"Renamed {before} to {after}")
+        self.info_raised.emit(
+            translate("PersonaPage", "Renamed {old} to {new}").format(old=before, new=after)
+        )
 
     def _on_fix_requested(self, fix_id: str) -> None:
         entry = self.editor.entry
@@ -733,9 +819,9 @@ class PersonaPage(QWidget):
         try:
             fixed = self._folder.fix(entry, fix_id)
         except StoreError as exc:
-            self.error_raised.emit(str(exc))
+            self.error_raised.emit(shown(exc))
             return
-        self._after_write(fixed, f"Fixed {fixed.name}")
+        self._after_write(fixed, translate("PersonaPage", "Fixed {name}").format(name=fixed.name))
 
     def _on_folder_fix_requested(self, problem: FolderProblem) -> None:
         """Rename what stops the agent reading its folder; Ctrl+Z gives it its name back."""
@@ -750,9 +836,11 @@ class PersonaPage(QWidget):
         if folder is self._folder:
             self._refresh()
             self.info_raised.emit(
-                "The agent still cannot read its folder: see above the list"
+                translate(
+                    "PersonaPage", "The agent still cannot read its folder: see above the list"
+                )
                 if self._folder_problems
-                else "The agent can read its folder again"
+                else translate("PersonaPage", "The agent can read its folder again")
             )
 
     def _forget(self) -> None:
@@ -771,7 +859,11 @@ class PersonaPage(QWidget):
             self._select(name)
             return
         self._open_neighbour(row)
-        self.info_raised.emit(f"Forgot {name}. Undo (Ctrl+Z) brings it back.")
+        self.info_raised.emit(
+            translate("PersonaPage", "Forgot {name}. Undo (Ctrl+Z) brings it back.").format(
+                name=name
+            )
+        )
 
     def _open_neighbour(self, row: int) -> None:
         """After the open entry went away, open the entry that took its row (keyboard flow)."""
@@ -807,7 +899,9 @@ class PersonaPage(QWidget):
         mine = _compare_text(values["type"], values["description"], values["body"])
         if self._compare is not None:
             self._compare.close()
+            self._compare.deleteLater()  # (it follows the banner: the old one must go)
         self._compare = compare_dialog(theirs, mine, self._current, self)
+        self._compare.follow(self.editor.banner)  # its Keep mine / Take theirs act as the banner's
         self._compare.show()
 
     def _on_keep_mine(self) -> None:
@@ -822,9 +916,17 @@ class PersonaPage(QWidget):
         if conflict.save_pending:
             self.save()
         elif conflict.kind == DELETED:
-            self.info_raised.emit(f"Kept {self._current}: Save writes it back to the folder")
+            self.info_raised.emit(
+                translate("PersonaPage", "Kept {name}: Save writes it back to the folder").format(
+                    name=self._current
+                )
+            )
         else:
-            self.info_raised.emit(f"Kept your version of {self._current}: Save writes it")
+            self.info_raised.emit(
+                translate("PersonaPage", "Kept your version of {name}: Save writes it").format(
+                    name=self._current
+                )
+            )
 
     def _on_reload_theirs(self) -> None:
         name = self._current
@@ -838,7 +940,11 @@ class PersonaPage(QWidget):
         self._current = theirs.name if theirs else None
         self.editor.load(theirs)
         self._refresh()
-        self.info_raised.emit("Reloaded from disk" if theirs else f"{name} is no longer there")
+        self.info_raised.emit(
+            translate("PersonaPage", "Reloaded from disk")
+            if theirs
+            else translate("PersonaPage", "{name} is no longer there").format(name=name)
+        )
 
     def _on_close_deleted(self) -> None:
         """Close: the entry stays deleted, the editor lets it go (edits included)."""
@@ -846,7 +952,9 @@ class PersonaPage(QWidget):
         self._open(None)
         self._select(None)
         if name:
-            self.info_raised.emit(f"Closed {name}; it stays deleted")
+            self.info_raised.emit(
+                translate("PersonaPage", "Closed {name}; it stays deleted").format(name=name)
+            )
 
     # -- small reactions --------------------------------------------------------------------------
 
@@ -867,13 +975,18 @@ class PersonaPage(QWidget):
         self.buttons["personaForget"].setEnabled(has_folder and on_disk)
         for name, action in self.entry_actions.items():
             action.setEnabled(self.buttons[name].isEnabled())
+        self._sync_unsaved()
 
     def _on_preview_due(self) -> None:
         # (one character more than the preview shows, so that it knows to say it is cut)
         self.preview.show_markdown(self.editor.body_start(PREVIEW_CHARS + 1))
 
     def _on_link_clicked(self, url: QUrl) -> None:
-        self.info_raised.emit(f"Links do not open from the preview: {url.toString()}")
+        self.info_raised.emit(
+            translate("PersonaPage", "Links do not open from the preview: {url}").format(
+                url=url.toString()
+            )
+        )
 
 
 def _name_at(index: QModelIndex) -> str | None:
@@ -919,7 +1032,12 @@ def writer_name(folder: Path) -> str:
         at = len(parts) - 1 - parts[::-1].index("memory")
         if at > 0 and parts[at - 1].startswith(".") and len(parts[at - 1]) > 1:
             return parts[at - 1][1:]
-    return "Another program"
+    return _another_program()
+
+
+def _another_program() -> str:
+    """Who wrote the folder when its path does not say (the subject of a sentence)."""
+    return translate("PersonaPage", "Another program")
 
 
 def _entry_text(entry: PersonaEntry) -> str:

@@ -17,11 +17,12 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from memory_desk.ui.i18n import number, translate
 from memory_desk.ui.plain import refused_resource
 
 PREVIEW_RESOURCE_LIMIT = 5 * 1024 * 1024
 PREVIEW_CHARS = 32 * 1024
-PREVIEW_CUT_NOTE = "*The preview shows only the first {kb} KB of the text.*"
+PREVIEW_CUT_NOTE = "*The preview shows only the first {kb} KB of the text.*"  # (English)
 _IMAGE = QTextDocument.ResourceType.ImageResource.value
 
 
@@ -37,6 +38,10 @@ class SafePreview(QTextBrowser):
         self.setObjectName("personaPreview")
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
+        self.setAccessibleName(translate("SafePreview", "Preview"))
+        self.setAccessibleDescription(
+            translate("SafePreview", "The entry's markdown as it reads when rendered")
+        )
         self._folder: Path | None = None
         self.blocked: list[str] = []  # what the last rendering asked for and did not get
 
@@ -51,7 +56,9 @@ class SafePreview(QTextBrowser):
         there are more); the list of resources refused is reset for each rendering."""
         self.blocked = []
         if len(text) > PREVIEW_CHARS:
-            cut = PREVIEW_CUT_NOTE.format(kb=PREVIEW_CHARS // 1024)
+            cut = translate(
+                "SafePreview", "*The preview shows only the first {kb} KB of the text.*"
+            ).format(kb=number(PREVIEW_CHARS // 1024))
             text = f"{text[:PREVIEW_CHARS]}\n\n---\n\n{cut}\n"
         self.setMarkdown(text)
 

@@ -1,4 +1,8 @@
-"""The problems list: what is wrong with the open entry, in plain words, with a one-click fix."""
+"""The problems list: what is wrong with the open entry, in plain words, with a one-click fix.
+
+Each problem carries the style's warning or error icon AND the word ("Warning", "Error") that
+the icon means, so neither colour nor shape is the only signal.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from memory_desk.core.persona import FIX_LABELS, Problem
+from memory_desk.ui.i18n import shown, translate
 
 
 def severity_icon(severity: str) -> QIcon:
@@ -27,6 +32,19 @@ def severity_icon(severity: str) -> QIcon:
         else QStyle.StandardPixmap.SP_MessageBoxWarning
     )
     return QApplication.style().standardIcon(pixmap)
+
+
+def severity_text(severity: str) -> str:
+    """The word for what the icon shows, in the person's language."""
+    if severity == "error":
+        return translate("ProblemsPanel", "Error")
+    return translate("ProblemsPanel", "Warning")
+
+
+def fix_label(fix_id: str) -> str:
+    """The fix button's text: the core's label for this fix, shown in the person's language."""
+    label = FIX_LABELS.get(fix_id)
+    return shown(label) if label else translate("ProblemsPanel", "Fix")
 
 
 class ProblemsPanel(QScrollArea):
@@ -45,7 +63,17 @@ class ProblemsPanel(QScrollArea):
         self.setMaximumHeight(150)
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setToolTip("What the agent will get wrong about this entry, and how to fix it")
+        self.setToolTip(
+            translate(
+                "ProblemsPanel", "What the agent will get wrong about this entry, and how to fix it"
+            )
+        )
+        self.setAccessibleName(translate("ProblemsPanel", "Problems of the entry"))
+        self.setAccessibleDescription(
+            translate(
+                "ProblemsPanel", "What the agent will get wrong about this entry, and how to fix it"
+            )
+        )
         self._messages: list[str] = []
         self._buttons: list[QPushButton] = []
         self.setWidget(QWidget(self))
@@ -56,7 +84,7 @@ class ProblemsPanel(QScrollArea):
         grid = QGridLayout(content)
         grid.setContentsMargins(6, 4, 6, 4)
         grid.setColumnStretch(1, 1)
-        self._messages = [problem.message for problem in problems]
+        self._messages = [shown(problem.message) for problem in problems]
         self._buttons = []
         for number, problem in enumerate(problems):
             self._add(grid, number * 2, problem, fixes_enabled)
@@ -75,19 +103,32 @@ class ProblemsPanel(QScrollArea):
 
     def _add(self, grid: QGridLayout, row: int, problem: Problem, fixes_enabled: bool) -> None:
         content = grid.parentWidget()
+        word = severity_text(problem.severity)
         icon = QLabel(content)
+        icon.setObjectName(f"personaProblemIcon-{row // 2}")
         icon.setPixmap(severity_icon(problem.severity).pixmap(16, 16))
-        icon.setToolTip(problem.severity.capitalize())
-        text = QLabel(problem.message, content)
+        icon.setToolTip(word)
+        icon.setAccessibleName(word)
+        text = QLabel(
+            translate("ProblemsPanel", "{severity}: {problem}").format(
+                severity=word, problem=shown(problem.message)
+            ),
+            content,
+        )
+        text.setObjectName(f"personaProblemText-{row // 2}")
         text.setTextFormat(Qt.TextFormat.PlainText)  # messages quote the file's own text
         text.setWordWrap(True)
         text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         grid.addWidget(icon, row, 0, Qt.AlignmentFlag.AlignTop)
         grid.addWidget(text, row, 1)
         if problem.fix:
-            button = QPushButton(FIX_LABELS.get(problem.fix, "Fix"), content)
+            button = QPushButton(fix_label(problem.fix), content)
             button.setObjectName(f"personaFix-{problem.fix}")
-            button.setToolTip("Fix the file on disk (save or discard your edits first)")
+            button.setToolTip(
+                translate(
+                    "ProblemsPanel", "Fix the file on disk (save or discard your edits first)"
+                )
+            )
             button.setEnabled(fixes_enabled)
             fix_id = problem.fix
             button.clicked.connect(lambda _checked=False, f=fix_id: self.fix_requested.emit(f))
