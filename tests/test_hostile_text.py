@@ -144,10 +144,10 @@ def test_persona_texts_from_files_show_literally(
 ) -> None:
     window = open_window(["--persona", str(hostile_folder)])
     page = window.persona_page
-    # the sidebar: the folder's path in its tooltip and in the line under the list
+    # the sidebar: the folder's path in its tooltip and in its details under the list
     item = window.findChild(QTreeWidget, "sourcesList").currentItem()
     assert str(hostile_folder) in shown(item.toolTip(0))
-    shows_literally(label(window, "sourceInfo"), str(hostile_folder))
+    shows_literally(label(window, "sourceDetails"), str(hostile_folder))  # behind "Details"
     # the folder's own problem names the folder a link named like an entry points to
     shows_literally(label(page, "personaFolderProblemsText"), str(hostile_folder.parent))
     # the list's tooltips: the description and the odd name as written
@@ -267,7 +267,7 @@ def test_observation_texts_from_rows_show_literally_and_load_nothing(
     title_tip = view.model().index(0, Column.TITLE).data(Qt.ItemDataRole.ToolTipRole)
     assert shown(title_tip) == TITLE
     assert str(path) in shown(window.findChild(QTreeWidget, "sourcesList").currentItem().toolTip(0))
-    shows_literally(label(window, "sourceInfo"), str(path))
+    shows_literally(label(window, "sourceDetails"), str(path))  # behind "Details"
     view.setCurrentIndex(view.model().index(0, Column.TITLE))
     detail = window.findChild(QWidget, "observationDetail")
     qtbot.waitUntil(lambda: label(detail, "observationTitle").text() != "")

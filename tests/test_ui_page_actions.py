@@ -186,3 +186,43 @@ def test_status_and_message_follow_their_page(qtbot, window) -> None:
     action(window, "showObservationsAction").trigger()
     qtbot.waitUntil(lambda: status(window).startswith("Showing 1"))
     assert shown_message(window).startswith("Forgot 1 observation")
+
+
+# -- each page's undo history ----------------------------------------------------------------
+
+
+def test_undo_acts_on_the_current_pages_own_history(qtbot, window, db) -> None:
+    """A forget on the observations page is not undone from the persona page: Edit ▸ Undo and
+    Ctrl+Z there belong to the persona page (nothing to undo yet); back on the observations
+    page, the forget is undone."""
+    oid = selected_observation(window)
+    menu_action(window, "observationMenu", "Forget").trigger()
+    writes_done(window)
+    qtbot.waitUntil(lambda: stored_row(db, oid)["deleted_at"] is not None)
+    undo = action(window, "undoAction")
+    assert undo.isEnabled() and "Forget" in undo.text()
+
+    action(window, "showPersonaAction").trigger()
+    assert not undo.isEnabled()
+    undo.trigger()
+    qtbot.keyClick(
+        window.findChild(QTreeView, "personaList"),
+        Qt.Key.Key_Z,
+        Qt.KeyboardModifier.ControlModifier,
+    )
+    writes_done(window)
+    assert stored_row(db, oid)["deleted_at"] is not None
+    assert window.undo_stack is window.persona_page.undo_stack
+
+    action(window, "showObservationsAction").trigger()
+    assert undo.isEnabled()
+    undo.trigger()
+    writes_done(window)
+    qtbot.waitUntil(lambda: stored_row(db, oid)["deleted_at"] is None)
+
+
+def test_the_welcome_page_has_nothing_to_undo(open_window) -> None:
+    window = open_window([])
+    assert window.current_page_name() == "welcome"
+    assert window.undo_stack is None
+    assert not action(window, "undoAction").isEnabled()

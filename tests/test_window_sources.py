@@ -36,7 +36,10 @@ def current_page(window) -> str:
 
 
 def source_info(window) -> str:
-    return window.findChild(QLabel, "sourceInfo").text()
+    """The sidebar's words about the source and, behind "Details", its technical lines."""
+    return "\n".join(
+        window.findChild(QLabel, name).text() for name in ("sourceInfo", "sourceDetails")
+    )
 
 
 def current_path(window) -> Path | None:
@@ -365,7 +368,8 @@ def test_create_main_window_holds_no_process_state(qtbot) -> None:
     second = create_main_window([])
     qtbot.addWidget(first)
     qtbot.addWidget(second)
-    assert first.undo_stack is not second.undo_stack
+    assert first.undo_group is not second.undo_group
+    assert first.observations_page.undo_stack is not second.observations_page.undo_stack
 
 
 def test_a_database_that_vanishes_is_marked(open_window, found_home) -> None:

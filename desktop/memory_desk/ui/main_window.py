@@ -4,17 +4,18 @@ menus and the status bar; the sources themselves live in a SourceRegistry."""
 from __future__ import annotations
 
 import tempfile
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import (
     QAction,
+    QActionGroup,
     QCloseEvent,
     QDragEnterEvent,
     QDropEvent,
     QKeySequence,
+    QUndoGroup,
     QUndoStack,
 )
 from PySide6.QtWidgets import (
@@ -25,19 +26,20 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QSplitter,
     QStackedWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from memory_desk import __version__
 from memory_desk.core import StoreError
+from memory_desk.ui import i18n, theme
 from memory_desk.ui import settings as settings_module
+from memory_desk.ui.i18n import translate
 from memory_desk.ui.live import MODE_POLLING, FolderWatcher
+from memory_desk.ui.live.indicator import LiveIndicator
 from memory_desk.ui.message_bar import MessageBar
 from memory_desk.ui.observations.page import ObservationsPage
 from memory_desk.ui.persona.page import PersonaPage
-from memory_desk.ui.plain import as_shown
 from memory_desk.ui.shortcuts import ShortcutsDialog
 from memory_desk.ui.sources.registry import (
     Source,
@@ -67,27 +69,38 @@ class MainWindow(QMainWindow):
     def __init__(self) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
-        self.setWindowTitle("Memory Desk")
+        # "[*]" shows Qt's unsaved-edits mark while a page holds edits (see _show_unsaved)
+        self.setWindowTitle(translate("MainWindow", "Memory Desk") + "[*]")
         self.resize(1280, 800)
         self.setAcceptDrops(True)
         self._demo_dir: tempfile.TemporaryDirectory | None = None
         self._demo: Demo | None = None
         self._shut_down = False
 
-        self.undo_stack = QUndoStack(self)
-        self.undo_action: QAction = self.undo_stack.createUndoAction(self, "&Undo")
+        # Each page keeps its own undo history; Edit ▸ Undo acts on the current page's.
+        self.undo_group = QUndoGroup(self)
+        self.undo_action: QAction = self.undo_group.createUndoAction(
+            self, translate("MainWindow", "&Undo")
+        )
         self.undo_action.setObjectName("undoAction")
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
-        self.redo_action: QAction = self.undo_stack.createRedoAction(self, "&Redo")
+        self.redo_action: QAction = self.undo_group.createRedoAction(
+            self, translate("MainWindow", "&Redo")
+        )
         self.redo_action.setObjectName("redoAction")
         self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
-        self.undo_action.setWhatsThis("Undo the last change (its text says which)")
-        self.redo_action.setWhatsThis("Redo the change just undone")
+        self.undo_action.setWhatsThis(
+            translate("MainWindow", "Undo the last change (its text says which)")
+        )
+        self.redo_action.setWhatsThis(translate("MainWindow", "Redo the change just undone"))
         self.addAction(self.undo_action)
         self.addAction(self.redo_action)
         self._undo_keys = UndoKeyRouter(self)  # Ctrl+Z from a field with nothing to undo
 
-        self.message_bar = MessageBar(self)
+        central = QWidget(self)
+        central.setObjectName("centralArea")
+        # Floats over the top of the pages (MessageBar.cover): a message never moves the page.
+        self.message_bar = MessageBar(central)
         self.registry = SourceRegistry(self)
         self.sidebar = SourceSidebar(self)
         self.sources = self.sidebar.tree
@@ -96,8 +109,11 @@ class MainWindow(QMainWindow):
         self.pages = QStackedWidget(self)
         self.pages.setObjectName("pages")
         self.welcome_page = WelcomePage(self)
-        self.observations_page = ObservationsPage(self.undo_stack, self)
-        self.persona_page = PersonaPage(self.undo_stack, self)
+        self._page_undo: dict[QWidget, QUndoStack] = {}
+        self.observations_page = ObservationsPage(self._new_undo_stack("observations"), self)
+        self.persona_page = PersonaPage(self._new_undo_stack("persona"), self)
+        self._page_undo[self.observations_page] = self.observations_page.undo_stack
+        self._page_undo[self.persona_page] = self.persona_page.undo_stack
         for page in (self.welcome_page, self.observations_page, self.persona_page):
             self.pages.addWidget(page)
 
@@ -108,22 +124,17 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([230, 1050])
 
-        central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(6, 6, 6, 0)
-        layout.addWidget(self.message_bar)
         layout.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
+        self.message_bar.cover(self.pages)
 
         self.status_label = QLabel(self)
         self.status_label.setObjectName("statusCounts")
         self.status_label.setTextFormat(Qt.TextFormat.PlainText)
         self.statusBar().addPermanentWidget(self.status_label)
-        self.live_indicator = QToolButton(self)
-        self.live_indicator.setObjectName("liveIndicator")
-        self.live_indicator.setCheckable(True)
-        self.live_indicator.setChecked(True)
-        self.live_indicator.setAutoRaise(True)
+        self.live_indicator = LiveIndicator(self)
         self.statusBar().addPermanentWidget(self.live_indicator)
 
         # Each page's status text and last message are its own: shown while it is current,
@@ -151,6 +162,10 @@ class MainWindow(QMainWindow):
         self.persona_page.status_changed.connect(self._on_persona_status)
         self.persona_page.file_written.connect(self.registry.expect_own_write)
         self.pages.currentChanged.connect(self._on_page_changed)
+        for page in (self.observations_page, self.persona_page):
+            unsaved = getattr(page, "unsaved_changed", None)  # a page that edits says so
+            if unsaved is not None:
+                unsaved.connect(self._show_unsaved)
 
         self.registry.added.connect(self._on_source_added)
         self.registry.changed.connect(self._on_source_written)
@@ -162,6 +177,93 @@ class MainWindow(QMainWindow):
         self.registry.info.connect(self.message_bar.show_info)
         self.sidebar.current_changed.connect(self._on_source_changed)
         self.live_indicator.toggled.connect(self.set_live)
+
+    def _build_appearance_menus(self, view) -> None:
+        """View ▸ Theme (applies at once) and View ▸ Language (from the next start)."""
+        theme_menu = view.addMenu(translate("MainWindow", "&Theme"))
+        theme_menu.setObjectName("themeMenu")
+        themes = QActionGroup(self)
+        chosen_theme = theme.current_choice()
+        for name, text, tip in (
+            (
+                "system",
+                translate("MainWindow", "Follow the &system"),
+                translate("MainWindow", "Light or dark as the desktop is"),
+            ),
+            ("light", translate("MainWindow", "&Light"), translate("MainWindow", "Always light")),
+            ("dark", translate("MainWindow", "&Dark"), translate("MainWindow", "Always dark")),
+        ):
+            action = QAction(text, themes)
+            action.setObjectName(f"theme{name.capitalize()}Action")
+            action.setCheckable(True)
+            action.setChecked(name == chosen_theme)
+            action.setStatusTip(tip)
+            action.triggered.connect(lambda _checked=False, n=name: self.set_theme(n))
+            theme_menu.addAction(action)
+        language_menu = view.addMenu(translate("MainWindow", "&Language"))
+        language_menu.setObjectName("languageMenu")
+        languages = QActionGroup(self)
+        saved = settings_module.app_settings().value(i18n.LANGUAGE_KEY) or "system"
+        for name, object_name, text, tip in (
+            (
+                "system",
+                "languageSystemAction",
+                translate("MainWindow", "Follow the &system"),
+                translate("MainWindow", "The desktop's language when it is Spanish, else English"),
+            ),
+            (
+                "en",
+                "languageEnglishAction",
+                # a language's own name, so the person finds theirs whatever is shown now
+                translate("MainWindow", "&English"),
+                translate("MainWindow", "Show Memory Desk in English from the next start"),
+            ),
+            (
+                "es",
+                "languageSpanishAction",
+                translate("MainWindow", "E&spañol"),
+                translate("MainWindow", "Show Memory Desk in Spanish from the next start"),
+            ),
+        ):
+            action = QAction(text, languages)
+            action.setObjectName(object_name)
+            action.setCheckable(True)
+            action.setChecked(name == saved)
+            action.setStatusTip(tip)
+            action.triggered.connect(lambda _checked=False, n=name: self.set_language(n))
+            language_menu.addAction(action)
+
+    def set_theme(self, name: str) -> None:
+        """Use this theme now and from now on (``system``, ``light`` or ``dark``)."""
+        theme.apply_theme(name)
+        settings = settings_module.app_settings()
+        settings.setValue(theme.THEME_KEY, name)
+        settings_module.sync_private(settings)
+
+    def set_language(self, name: str) -> None:
+        """Keep this language (``system``, ``en``, ``es``) for the next start, and say so."""
+        settings = settings_module.app_settings()
+        settings.setValue(i18n.LANGUAGE_KEY, name)
+        settings_module.sync_private(settings)
+        wanted = i18n.choose_language(None, settings)
+        if wanted == i18n.current_language():
+            return
+        text = {
+            "es": "Memory Desk se mostrará en español la próxima vez que se abra.",
+            "en": "Memory Desk will be in English the next time it starts.",
+        }[wanted]  # said in the language chosen, which the person is sure to read
+        self.message_bar.show_info(text)
+
+    def _new_undo_stack(self, name: str) -> QUndoStack:
+        stack = QUndoStack(self)
+        stack.setObjectName(f"{name}UndoStack")
+        self.undo_group.addStack(stack)
+        return stack
+
+    @property
+    def undo_stack(self) -> QUndoStack | None:
+        """The current page's undo history (None on the welcome page)."""
+        return self.undo_group.activeStack()
 
     @property
     def folder_watcher(self) -> FolderWatcher:
@@ -187,48 +289,52 @@ class MainWindow(QMainWindow):
         return action
 
     def _build_menus(self) -> None:
-        menu = self.menuBar().addMenu("&File")
+        menu = self.menuBar().addMenu(translate("MainWindow", "&File"))
+        menu.setObjectName("fileMenu")
         menu.addAction(
             self._action(
                 "openDatabaseAction",
-                "Open &database…",
+                translate("MainWindow", "Open &database…"),
                 QKeySequence.StandardKey.Open,
                 self.on_open_database,
-                "Open an Alisio memory.sqlite",
+                translate("MainWindow", "Open an Alisio memory.sqlite"),
             )
         )
         menu.addAction(
             self._action(
                 "openFolderAction",
-                "Open &folder…",
+                translate("MainWindow", "Open &folder…"),
                 "Ctrl+Shift+O",
                 self.on_open_folder,
-                "Open an agent's memory folder",
+                translate("MainWindow", "Open an agent's memory folder"),
             )
         )
         menu.addAction(
             self._action(
                 "openDemoAction",
-                "Open the d&emo",
+                translate("MainWindow", "Open the d&emo"),
                 None,
                 self.open_demo,
-                "Open a made-up memory to explore; your own files are not touched",
+                translate(
+                    "MainWindow", "Open a made-up memory to explore; your own files are not touched"
+                ),
             )
         )
         menu.addSeparator()
         menu.addAction(
             self._action(
                 "quitAction",
-                "&Quit",
+                translate("MainWindow", "&Quit"),
                 QKeySequence.StandardKey.Quit,
                 self.close,
-                "Quit Memory Desk",
+                translate("MainWindow", "Quit Memory Desk"),
             )
         )
-        edit = self.menuBar().addMenu("&Edit")
+        edit = self.menuBar().addMenu(translate("MainWindow", "&Edit"))
+        edit.setObjectName("editMenu")
         edit.addAction(self.undo_action)
         edit.addAction(self.redo_action)
-        observation = self.menuBar().addMenu("&Observation")
+        observation = self.menuBar().addMenu(translate("MainWindow", "&Observation"))
         observation.setObjectName("observationMenu")
         page = self.observations_page
         for action in (page.pin_action, page.forget_action, page.restore_action, page.edit_action):
@@ -238,59 +344,66 @@ class MainWindow(QMainWindow):
         observation.addSeparator()
         observation.addAction(page.agent_search_action)
         self._build_entry_menu()
-        tools = self.menuBar().addMenu("&Tools")
+        tools = self.menuBar().addMenu(translate("MainWindow", "&Tools"))
         tools.setObjectName("toolsMenu")
         tools.addAction(
             self._action(
                 "checkDatabaseAction",
-                "&Check database",
+                translate("MainWindow", "&Check database"),
                 None,
                 self.check_database,
-                "Check the shown Alisio database and its search index again (after a repair)",
+                translate(
+                    "MainWindow",
+                    "Check the shown Alisio database and its search index again (after a repair)",
+                ),
             )
         )
-        view = self.menuBar().addMenu("&View")
+        view = self.menuBar().addMenu(translate("MainWindow", "&View"))
+        view.setObjectName("viewMenu")
         view.addAction(
             self._action(
                 "showObservationsAction",
-                "&Observations",
+                translate("MainWindow", "&Observations"),
                 "Ctrl+1",
                 lambda: self.show_page("observations"),
-                "Show Alisio's observations",
+                translate("MainWindow", "Show Alisio's observations"),
             )
         )
         view.addAction(
             self._action(
                 "showPersonaAction",
-                "&Memory of the person",
+                translate("MainWindow", "&Memory of the person"),
                 "Ctrl+2",
                 lambda: self.show_page("persona"),
-                "Show the agent's memory of the person",
+                translate("MainWindow", "Show the agent's memory of the person"),
             )
         )
-        help_menu = self.menuBar().addMenu("&Help")
+        view.addSeparator()
+        self._build_appearance_menus(view)
+        help_menu = self.menuBar().addMenu(translate("MainWindow", "&Help"))
+        help_menu.setObjectName("helpMenu")
         help_menu.addAction(
             self._action(
                 "shortcutsAction",
-                "&Keyboard shortcuts",
+                translate("MainWindow", "&Keyboard shortcuts"),
                 QKeySequence.StandardKey.HelpContents,
                 self.show_shortcuts,
-                "List every keyboard shortcut",
+                translate("MainWindow", "List every keyboard shortcut"),
             )
         )
         help_menu.addAction(
             self._action(
                 "aboutAction",
-                "&About Memory Desk",
+                translate("MainWindow", "&About Memory Desk"),
                 None,
                 self._on_about,
-                "About Memory Desk",
+                translate("MainWindow", "About Memory Desk"),
             )
         )
 
     def _build_entry_menu(self) -> None:
         """The persona page's own entry actions (the page enables them)."""
-        menu = self.menuBar().addMenu("E&ntry")
+        menu = self.menuBar().addMenu(translate("MainWindow", "E&ntry"))
         menu.setObjectName("entryMenu")
         for action in self.persona_page.entry_actions.values():
             menu.addAction(action)
@@ -330,15 +443,20 @@ class MainWindow(QMainWindow):
             except (OSError, StoreError) as exc:
                 self._demo_dir.cleanup()
                 self._demo_dir = None
-                self.message_bar.show_error(f"The demo could not be built: {exc}")
+                self.message_bar.show_error(
+                    translate("MainWindow", "The demo could not be built: {reason}").format(
+                        reason=i18n.shown(exc)
+                    )
+                )
                 return False
         demo = self._demo
         for folder in demo.persona_folders:
-            self.open_persona_folder(folder, label=f"demo: {folder_label(folder)}", found=True)
+            label = translate("MainWindow", "demo: {folder}").format(folder=folder_label(folder))
+            self.open_persona_folder(folder, label=label, found=True)
         # The demo's home has its own Alisio config: show its settings as for a real one.
         info = {**alisio_info(locate_alisio(env={}, home=demo.home)), "demo": True}
         opened = self.open_database(demo.db_path, info=info)
-        self.setWindowTitle("Memory Desk — demo")
+        self.setWindowTitle(translate("MainWindow", "Memory Desk — demo") + "[*]")
         return opened
 
     def open_found_sources(self) -> bool:
@@ -396,24 +514,12 @@ class MainWindow(QMainWindow):
     def _show_live_state(self) -> None:
         # Nothing open (the welcome page): there is nothing to follow, so say nothing.
         self.live_indicator.setVisible(bool(self.registry.sources()))
-        polling = self.folder_watcher.mode == MODE_POLLING
-        if not self.is_live():
-            text, tip = "⏸ Paused", "Live reload is paused: click to follow the agents again"
-        else:
-            text = "● Live" + (" (polling)" if polling else "")
-            tip = "Live reload is on: what agents write shows at once. Click to pause."
-            if polling:
-                tip += (
-                    f"\nFile events are not available here, so folders are polled: "
-                    f"{self.folder_watcher.fallback_reason}"
-                )
-        last_change = self.registry.last_change
-        if last_change is not None:
-            stamp = time.strftime("%H:%M:%S", time.localtime(last_change))
-            text += f" · {stamp}"
-            tip += f"\nLast change from disk at {stamp}"
-        self.live_indicator.setText(text)
-        self.live_indicator.setToolTip(as_shown(tip))
+        self.live_indicator.show_state(
+            live=self.is_live(),
+            polling=self.folder_watcher.mode == MODE_POLLING,
+            reason=self.folder_watcher.fallback_reason,
+            last_change=self.registry.last_change,
+        )
 
     def current_source(self) -> Source | None:
         return self.sidebar.current()
@@ -439,7 +545,10 @@ class MainWindow(QMainWindow):
             self.observations_page.set_store(store)
             if store is None:
                 self.observations_page.index_banner.show_problem(
-                    problem or f"{message}. Nothing is shown until a database is at that path."
+                    problem
+                    or translate(
+                        "MainWindow", "{what}. Nothing is shown until a database is at that path."
+                    ).format(what=message)
                 )
         self.sidebar.recount(source)
 
@@ -448,12 +557,16 @@ class MainWindow(QMainWindow):
         index), in the background; the page's banner and write actions follow the answer."""
         source = self.current_source()
         if source is None or source.kind != "db":
-            self.message_bar.show_info("Open an Alisio database to check it")
+            self.message_bar.show_info(
+                translate("MainWindow", "Open an Alisio database to check it")
+            )
             return
         self.registry.reopen_if_replaced(source)
         self.show_page("observations")
         self.observations_page.check_database()
-        self.message_bar.show_info(f"Checking {source.path} …")
+        self.message_bar.show_info(
+            translate("MainWindow", "Checking {path} …").format(path=source.path)
+        )
 
     # -- switching ----------------------------------------------------------------------------
 
@@ -517,16 +630,16 @@ class MainWindow(QMainWindow):
     def on_open_database(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self,
-            "Open an Alisio memory database",
+            translate("MainWindow", "Open an Alisio memory database"),
             str(Path.home()),
-            "SQLite databases (*.sqlite *.db *.sqlite3);;All files (*)",
+            translate("MainWindow", "SQLite databases (*.sqlite *.db *.sqlite3);;All files (*)"),
         )
         if path:
             self.open_database(Path(path))
 
     def on_open_folder(self) -> None:
         path = QFileDialog.getExistingDirectory(
-            self, "Open an agent's memory folder", str(Path.home())
+            self, translate("MainWindow", "Open an agent's memory folder"), str(Path.home())
         )
         if path:
             self.add_persona_folder(Path(path))
@@ -596,9 +709,11 @@ class MainWindow(QMainWindow):
     def _on_about(self) -> None:
         QMessageBox.about(
             self,
-            "About Memory Desk",
-            f"<b>Memory Desk {__version__}</b><p>Review, prune and hand-edit the memories "
-            "your AI agents keep.</p>",
+            translate("MainWindow", "About Memory Desk"),
+            translate(
+                "MainWindow",
+                "<b>Memory Desk {version}</b><p>Review, prune and hand-edit the memories your AI agents keep.</p>",
+            ).format(version=__version__),
         )
 
     # -- status -------------------------------------------------------------------------------
@@ -609,6 +724,7 @@ class MainWindow(QMainWindow):
         page = self.pages.currentWidget()
         for each in (self.observations_page, self.persona_page):
             each.set_current(each is page)
+        self.undo_group.setActiveStack(self._page_undo.get(page))
         self.status_label.setText(self._page_status.get(page, ""))
         left = self._shown_page
         self._shown_page = page
@@ -624,6 +740,14 @@ class MainWindow(QMainWindow):
         waiting = self._waiting_messages.pop(page, None)
         if waiting is not None:
             self._on_page_message(page, *waiting)
+
+    def _show_unsaved(self, *_args) -> None:
+        """The title's mark (``[*]``): some page holds edits not yet saved. Any page, not
+        only the one in front: a draft left on a hidden page is still unsaved, and closing
+        the window asks about it."""
+        self.setWindowModified(
+            any(_has_unsaved_edits(page) for page in (self.observations_page, self.persona_page))
+        )
 
     def _on_page_message(self, page: QWidget, kind: str, text: str) -> None:
         """Show a page's message if the page is in front; otherwise keep it for its return."""
@@ -718,3 +842,8 @@ class MainWindow(QMainWindow):
         if self._demo_dir is not None:
             self._demo_dir.cleanup()
             self._demo_dir = None
+
+
+def _has_unsaved_edits(page: QWidget) -> bool:
+    has_unsaved = getattr(page, "has_unsaved_edits", None)
+    return bool(has_unsaved()) if has_unsaved is not None else False

@@ -21,10 +21,26 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-EVERYWHERE = "Everywhere"
+from memory_desk.ui.i18n import translate
+
+EVERYWHERE = "Everywhere"  # the English wording of everywhere(), for callers that compare
 # Where a page's keys work, by the page's object name (an unknown page shows its name).
 PAGE_TITLES = {"observationsPage": "Observations", "personaPage": "Memory of the person"}
 _NATIVE = QKeySequence.SequenceFormat.NativeText
+
+
+def everywhere() -> str:
+    """Where a window-wide key works, in the person's language."""
+    return translate("ShortcutsDialog", "Everywhere")
+
+
+def page_title(object_name: str) -> str:
+    """Where a page's keys work: the page's name in the person's language."""
+    titles = {
+        "observationsPage": translate("ShortcutsDialog", "Observations"),
+        "personaPage": translate("ShortcutsDialog", "Memory of the person"),
+    }
+    return titles.get(object_name, object_name)
 
 
 def collect_shortcuts(window: QWidget) -> list[tuple[str, str, str]]:
@@ -38,16 +54,21 @@ def collect_shortcuts(window: QWidget) -> list[tuple[str, str, str]]:
     for shortcut in window.findChildren(QShortcut):
         keys = ", ".join(k.toString(_NATIVE) for k in shortcut.keys() if not k.isEmpty())  # noqa: SIM118 (a Qt call)
         if keys:
-            what = shortcut.whatsThis() or shortcut.objectName() or "(undescribed)"
+            what = (
+                shortcut.whatsThis()
+                or shortcut.objectName()
+                or translate("ShortcutsDialog", "(undescribed)")
+            )
             rows.add((_where(shortcut, pages), keys, what))
     if pages is not None:
         for index in range(pages.count()):
             page = pages.widget(index)
             key_help = getattr(page, "key_help", None)
             if key_help is not None:
-                where = PAGE_TITLES.get(page.objectName(), page.objectName())
+                where = page_title(page.objectName())
                 rows.update((where, keys, what) for keys, what in key_help())
-    order = {EVERYWHERE: 0, **{title: n + 1 for n, title in enumerate(PAGE_TITLES.values())}}
+    titles = [page_title(name) for name in PAGE_TITLES]
+    order = {everywhere(): 0, **{title: n + 1 for n, title in enumerate(titles)}}
     return sorted(rows, key=lambda row: (order.get(row[0], 99), row[0], row[2].lower()))
 
 
@@ -65,9 +86,9 @@ def _where(item: QObject, pages: QStackedWidget | None) -> str:
     node = item.parent()
     while node is not None and pages is not None:
         if isinstance(node, QWidget) and node.parentWidget() is pages:
-            return PAGE_TITLES.get(node.objectName(), node.objectName())
+            return page_title(node.objectName())
         node = node.parent()
-    return EVERYWHERE
+    return everywhere()
 
 
 class ShortcutsDialog(QDialog):
@@ -76,11 +97,21 @@ class ShortcutsDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("shortcutsDialog")
-        self.setWindowTitle("Keyboard shortcuts")
+        self.setWindowTitle(translate("ShortcutsDialog", "Keyboard shortcuts"))
         self.resize(620, 560)
         self.list = QTreeWidget(self)
         self.list.setObjectName("shortcutsList")
-        self.list.setHeaderLabels(["Keys", "Does", "Where"])
+        self.list.setAccessibleName(translate("ShortcutsDialog", "Keyboard shortcuts"))
+        self.list.setAccessibleDescription(
+            translate("ShortcutsDialog", "Each key, what it does and where it works")
+        )
+        self.list.setHeaderLabels(
+            [
+                translate("ShortcutsDialog", "Keys"),
+                translate("ShortcutsDialog", "Does"),
+                translate("ShortcutsDialog", "Where"),
+            ]
+        )
         self.list.setRootIsDecorated(False)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.list.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)

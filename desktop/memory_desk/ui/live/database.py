@@ -29,6 +29,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from memory_desk.ui.i18n import translate
 from memory_desk.ui.live.folders import FolderWatcher
 
 _WAKE_DELAY_MS = 5  # after a -wal event: let the writer publish the commit
@@ -214,7 +215,11 @@ class DatabaseWatcher(QObject):
         self._next_open = now + _REOPEN_EVERY_S
         identity = self._file_identity()
         if identity is None:
-            self._report(f"The database {self._path} is not there; waiting for it to appear.")
+            self._report(
+                translate(
+                    "DatabaseWatcher", "The database {path} is not there; waiting for it to appear."
+                ).format(path=self._path)
+            )
             return False
         try:
             conn = sqlite3.connect(
@@ -222,7 +227,7 @@ class DatabaseWatcher(QObject):
             )
             version = conn.execute("PRAGMA data_version").fetchall()[0][0]
         except sqlite3.Error as exc:
-            self._report(f"Cannot watch {self._path} for changes: {exc}")
+            self._report(self._cannot_watch(exc))
             return False
         self._conn, self._identity, self._version = conn, identity, version
         self._last_error = ""
@@ -236,9 +241,9 @@ class DatabaseWatcher(QObject):
         except sqlite3.OperationalError as exc:
             if "locked" in str(exc) or "busy" in str(exc):
                 return None  # a writer is recovering the WAL: next tick
-            self._report(f"Cannot watch {self._path} for changes: {exc}")
+            self._report(self._cannot_watch(exc))
         except sqlite3.Error as exc:
-            self._report(f"Cannot watch {self._path} for changes: {exc}")
+            self._report(self._cannot_watch(exc))
         self._close()
         return None
 
@@ -252,15 +257,15 @@ class DatabaseWatcher(QObject):
         self._close()
         self._next_open = 0.0
         if self._file_identity() is None:
-            message = (
-                f"{old} is no longer there: it was deleted, or moved elsewhere, while Memory"
-                " Desk had it open"
-            )
+            message = translate(
+                "DatabaseWatcher",
+                "{path} is no longer there: it was deleted, or moved elsewhere, while Memory Desk had it open",
+            ).format(path=old)
         else:
-            message = (
-                f"{old} was replaced by another file while Memory Desk had it open (another"
-                " program moved or copied a database over it)"
-            )
+            message = translate(
+                "DatabaseWatcher",
+                "{path} was replaced by another file while Memory Desk had it open (another program moved or copied a database over it)",
+            ).format(path=old)
         self.replaced.emit(message)
         return True
 
@@ -270,6 +275,11 @@ class DatabaseWatcher(QObject):
         except OSError:
             return None
         return (st.st_dev, st.st_ino)
+
+    def _cannot_watch(self, exc: sqlite3.Error) -> str:
+        return translate("DatabaseWatcher", "Cannot watch {path} for changes: {reason}").format(
+            path=self._path, reason=exc
+        )
 
     def _report(self, message: str) -> None:
         if message != self._last_error:

@@ -50,6 +50,7 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver, ObservedWatch
 from watchdog.observers.polling import PollingObserver
 
+from memory_desk.ui.i18n import translate
 from memory_desk.ui.live.stable import FileSignature, content_digest, file_signature
 
 MODE_NATIVE = "native"
@@ -154,7 +155,7 @@ class _Handler(FileSystemEventHandler):
             )
         except Exception as exc:  # a raise here would kill the observer thread
             with contextlib.suppress(Exception):  # the relay is gone: shutting down
-                self._relay.failed.emit(f"File watcher error: {exc}")
+                self._relay.failed.emit(str(exc))  # worded in the main thread (_on_failed)
 
 
 class _OverflowHook(logging.Handler):
@@ -254,7 +255,7 @@ class FolderWatcher(QObject):
         queued = Qt.ConnectionType.QueuedConnection
         self._relay.event_seen.connect(self._on_event_seen, queued)
         self._relay.overflowed.connect(self._on_overflow, queued)
-        self._relay.failed.connect(self.error, queued)
+        self._relay.failed.connect(self._on_failed, queued)
         self._overflow_hook = _OverflowHook(self._relay)
 
         self._emit_timer = self._make_timer(0, self._emit_ready, single_shot=True)
@@ -377,6 +378,14 @@ class FolderWatcher(QObject):
         self._fallback_reason = ""
         self._set_mode(MODE_OFF)
 
+    @Slot(str)
+    def _on_failed(self, reason: str) -> None:
+        """The observer thread's handler failed: say it in the person's language (here, in
+        the main thread, where the translators live)."""
+        self.error.emit(
+            translate("FolderWatcher", "File watcher error: {reason}").format(reason=reason)
+        )
+
     # -- the observer ----------------------------------------------------------------
 
     def _start(self) -> None:
@@ -392,7 +401,11 @@ class FolderWatcher(QObject):
             try:
                 self._observer = self._launch(self._polling_factory)
             except OSError as exc:
-                self.error.emit(f"Cannot watch folders for changes: {exc}")
+                self.error.emit(
+                    translate("FolderWatcher", "Cannot watch folders for changes: {reason}").format(
+                        reason=exc
+                    )
+                )
                 self._set_mode(MODE_OFF)
                 return
             self._set_mode(MODE_POLLING)
@@ -431,7 +444,9 @@ class FolderWatcher(QObject):
             if exc.errno not in _FOLDER_ERRNOS:
                 raise
             entry.missing = True
-            message = f"Cannot watch {entry.path}: {exc.strerror or exc}"
+            message = translate("FolderWatcher", "Cannot watch {path}: {reason}").format(
+                path=entry.path, reason=exc.strerror or exc
+            )
             if exc.errno in (errno.EACCES, errno.EPERM) and message != entry.problem:
                 entry.problem = message
                 self.error.emit(message)
@@ -443,7 +458,11 @@ class FolderWatcher(QObject):
             self._schedule(self._observer, entry)
         except OSError as exc:
             if self._mode == MODE_POLLING:
-                self.error.emit(f"Cannot watch {entry.path}: {exc}")
+                self.error.emit(
+                    translate("FolderWatcher", "Cannot watch {path}: {reason}").format(
+                        path=entry.path, reason=exc
+                    )
+                )
                 return
             self._fallback_reason = self._describe_failure(exc)
             self._restart(fresh_start=False)
@@ -482,7 +501,9 @@ class FolderWatcher(QObject):
     @staticmethod
     def _describe_failure(exc: OSError) -> str:
         if exc.errno in (errno.ENOSPC, errno.EMFILE):
-            return f"the system's limit on watched folders is reached ({exc.strerror})"
+            return translate(
+                "FolderWatcher", "the system's limit on watched folders is reached ({reason})"
+            ).format(reason=exc.strerror)
         return str(exc)
 
     def _set_mode(self, mode: str) -> None:

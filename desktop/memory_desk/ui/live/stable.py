@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass
 
 from memory_desk.core import StoreError
+from memory_desk.core.messages import msg
 
 FileSignature = tuple[int, int, int]
 """(size, mtime_ns, inode): changes whenever a writer touches the file or replaces it."""
@@ -72,7 +73,14 @@ def _take_snapshot(path: str | os.PathLike[str]) -> _Snapshot:
     except FileNotFoundError:
         data = None
     except OSError as exc:
-        raise StoreError(f"Cannot read {os.fspath(path)}: {exc.strerror or exc}") from exc
+        raise StoreError(
+            msg(
+                "LiveFiles",
+                "Cannot read {path}: {reason}",
+                path=os.fspath(path),
+                reason=exc.strerror or str(exc),
+            )
+        ) from exc
     return _Snapshot(before, file_signature(path), data)
 
 

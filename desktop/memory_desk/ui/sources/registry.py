@@ -21,7 +21,9 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from memory_desk.core import StoreError
 from memory_desk.core.observations import ObservationStore
 from memory_desk.core.persona import PersonaFolder
+from memory_desk.ui import i18n
 from memory_desk.ui import settings as settings_module
+from memory_desk.ui.i18n import translate
 from memory_desk.ui.live import DatabaseWatcher, FolderWatcher
 
 if TYPE_CHECKING:
@@ -114,10 +116,10 @@ class SourceRegistry(QObject):
         try:
             store = ObservationStore(path)
         except StoreError as exc:
-            self.error.emit(str(exc))
+            self.error.emit(i18n.shown(exc))
             return None
         for warning in store.warnings:
-            self.info.emit(warning)
+            self.info.emit(i18n.shown(warning))
         label = path.name if path.name != "memory.sqlite" else f"{path.parent.name}/{path.name}"
         source = Source("db", path, label, store, found, dict(info or {}), file_id=store.identity)
         self._add(source)
@@ -135,7 +137,7 @@ class SourceRegistry(QObject):
         try:
             folder = PersonaFolder(path, trash_limits=settings_module.trash_limits())
         except StoreError as exc:
-            self.error.emit(str(exc))
+            self.error.emit(i18n.shown(exc))
             return None
         folder.tidy()  # what a killed Memory Desk left in it; keeps the trash within limits
         source = Source("persona", path, label or folder_label(path), folder, found)
@@ -289,18 +291,26 @@ class SourceRegistry(QObject):
     ) -> None:
         """Say what happened to the file and what the page shows now."""
         if store is not None and not had_file:
-            self.info.emit(f"{message}: showing it")
+            self.info.emit(translate("SourceRegistry", "{what}: showing it").format(what=message))
         elif store is not None:
             self.error.emit(
-                f"{message}. Memory Desk now shows the file that is there now; nothing you"
-                " do from now on goes to the old one."
+                translate(
+                    "SourceRegistry",
+                    "{what}. Memory Desk now shows the file that is there now; nothing you do from now on goes to the old one.",
+                ).format(what=message)
             )
         elif problem is not None:
-            self.error.emit(f"{message}. The file there now cannot be opened: {problem}")
+            self.error.emit(
+                translate(
+                    "SourceRegistry", "{what}. The file there now cannot be opened: {problem}"
+                ).format(what=message, problem=problem)
+            )
         elif had_file:
             self.error.emit(
-                f"{message}. Nothing is shown for {source.label} until a database is at that"
-                " path again; if it was moved, open it from its new place (File ▸ Open database)."
+                translate(
+                    "SourceRegistry",
+                    "{what}. Nothing is shown for {source} until a database is at that path again; if it was moved, open it from its new place (File ▸ Open database).",
+                ).format(what=message, source=source.label)
             )
 
     # -- closing --------------------------------------------------------------------------------
@@ -325,7 +335,7 @@ def _open_store_at(path: Path) -> tuple[ObservationStore | None, str | None]:
     try:
         return ObservationStore(path), None
     except StoreError as exc:
-        return None, str(exc)
+        return None, i18n.shown(exc)
 
 
 def added_folders() -> list[Path]:
@@ -348,10 +358,15 @@ def file_id(path: Path) -> tuple[int, int] | None:
 def _what_happened(path: Path, now: tuple[int, int] | None, *, had_file: bool) -> str:
     """The switch's reason when no watcher said it (a count or a presence check saw it)."""
     if not had_file:
-        return f"A database appeared at {path}"
+        return translate("SourceRegistry", "A database appeared at {path}").format(path=path)
     if now is None:
-        return f"{path} is no longer there: it was deleted, or moved elsewhere"
-    return f"{path} was replaced by another file (another program moved or copied one over it)"
+        return translate(
+            "SourceRegistry", "{path} is no longer there: it was deleted, or moved elsewhere"
+        ).format(path=path)
+    return translate(
+        "SourceRegistry",
+        "{path} was replaced by another file (another program moved or copied one over it)",
+    ).format(path=path)
 
 
 def alisio_info(alisio: AlisioLocation) -> dict:

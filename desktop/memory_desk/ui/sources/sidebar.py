@@ -1,14 +1,22 @@
-"""The sidebar: the open sources grouped by kind, their counts, and the selected one's details."""
+"""The sidebar: the open sources grouped by kind, their counts, and the selected one's details.
+
+Under the list, the selected source is described in the person's words (what it holds, what
+is wrong with it); the technical lines (its path, its size, the schema, Alisio's config file
+and memory settings as the config names them) wait behind a "Details" disclosure, closed by
+default and remembered in the UI state.
+"""
 
 from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QLocale, Qt, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLabel,
+    QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -17,10 +25,15 @@ from PySide6.QtWidgets import (
 
 from memory_desk.core import StoreError
 from memory_desk.core.observations import Totals
+from memory_desk.ui import i18n, theme
+from memory_desk.ui import settings as settings_module
+from memory_desk.ui.i18n import translate
 from memory_desk.ui.plain import as_shown, from_shown
 from memory_desk.ui.sources.registry import Source
 
 SOURCE_ROLE = Qt.ItemDataRole.UserRole
+GONE_ROLE = Qt.ItemDataRole.UserRole + 1  # True while the source's path holds nothing
+DETAILS_STATE_KEY = "sidebar/details_open"
 
 
 class SourceSidebar(QWidget):
@@ -35,31 +48,75 @@ class SourceSidebar(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.tree = QTreeWidget(self)
-        self.tree.setObjectName("sourcesList")
-        self.tree.setColumnCount(2)
-        self.tree.setHeaderHidden(True)
-        self.tree.setRootIsDecorated(False)
-        self.tree.setIndentation(12)
-        self.tree.setMinimumWidth(200)
-        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.tree.header().setStretchLastSection(False)
-        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        self._db_group = self._add_group("Alisio observations")
-        self._persona_group = self._add_group("Memory of the person")
-        self.info = QLabel(self)
-        self.info.setObjectName("sourceInfo")
-        self.info.setTextFormat(Qt.TextFormat.PlainText)  # paths and messages, not HTML
-        self.info.setWordWrap(True)
-        self.info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.info.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.info.setStyleSheet("QLabel { color: palette(mid); padding: 4px; }")
+        self.setObjectName("sourceSidebar")
+        self.tree = self._build_tree()
+        self._db_group = self._add_group(translate("SourceSidebar", "Alisio observations"))
+        self._persona_group = self._add_group(translate("SourceSidebar", "Memory of the person"))
+        self.info = self._text_label("sourceInfo")
+        self.details_toggle = self._build_details_toggle()
+        self.details = self._text_label("sourceDetails")
+        self.details.setAccessibleName(translate("SourceSidebar", "Technical details"))
+        theme.set_text_tone(self.details, "subdued")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
         layout.addWidget(self.tree, 1)
         layout.addWidget(self.info)
+        layout.addWidget(self.details_toggle, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.details)
+        self._set_details_open(self._details_were_open())
         self.tree.currentItemChanged.connect(self._on_current_item_changed)
+        self.details_toggle.toggled.connect(self._on_details_toggled)
+        theme.notifier().changed.connect(self._paint_rows)
+
+    def _build_tree(self) -> QTreeWidget:
+        tree = QTreeWidget(self)
+        tree.setObjectName("sourcesList")
+        tree.setAccessibleName(translate("SourceSidebar", "Memory sources"))
+        tree.setAccessibleDescription(
+            translate(
+                "SourceSidebar",
+                "Alisio databases and agents' memory folders, with how much each holds; pick one to show it.",
+            )
+        )
+        tree.setColumnCount(2)
+        tree.setHeaderHidden(True)
+        tree.setRootIsDecorated(False)
+        tree.setIndentation(12)
+        tree.setMinimumWidth(200)
+        tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        tree.header().setStretchLastSection(False)
+        tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        return tree
+
+    def _text_label(self, name: str) -> QLabel:
+        label = QLabel(self)
+        label.setObjectName(name)
+        label.setTextFormat(Qt.TextFormat.PlainText)  # paths and messages, not HTML
+        label.setWordWrap(True)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        label.setContentsMargins(4, 2, 4, 2)
+        return label
+
+    def _build_details_toggle(self) -> QToolButton:
+        toggle = QToolButton(self)
+        toggle.setObjectName("sourceDetailsToggle")
+        toggle.setText(translate("SourceSidebar", "Details"))
+        toggle.setCheckable(True)
+        toggle.setAutoRaise(True)
+        toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        toggle.setToolTip(
+            translate("SourceSidebar", "Show or hide the path, size and settings of this source")
+        )
+        toggle.setAccessibleDescription(
+            translate(
+                "SourceSidebar",
+                "Shows the technical lines: the file or folder path, its size, the schema and Alisio's memory settings.",
+            )
+        )
+        return toggle
 
     def _add_group(self, title: str) -> QTreeWidgetItem:
         item = QTreeWidgetItem(self.tree, [title, ""])
@@ -69,6 +126,33 @@ class SourceSidebar(QWidget):
         item.setFont(0, font)
         item.setExpanded(True)
         return item
+
+    # -- the details disclosure -----------------------------------------------------------------
+
+    @staticmethod
+    def _details_were_open() -> bool:
+        value = settings_module.ui_state().value(DETAILS_STATE_KEY, False)
+        return value is True or str(value).lower() == "true"
+
+    def details_open(self) -> bool:
+        return self.details_toggle.isChecked()
+
+    def _set_details_open(self, shown: bool) -> None:
+        self.details_toggle.setChecked(shown)
+        self._show_details(shown)
+
+    def _show_details(self, shown: bool) -> None:
+        self.details_toggle.setArrowType(
+            Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow
+        )
+        self.details.setVisible(shown and bool(self.details.text()))
+
+    def _on_details_toggled(self, shown: bool) -> None:
+        """Open or close the technical lines, and remember it for the next start."""
+        self._show_details(shown)
+        state = settings_module.ui_state()
+        state.setValue(DETAILS_STATE_KEY, shown)
+        settings_module.sync_private(state)
 
     # -- rows -----------------------------------------------------------------------------------
 
@@ -115,6 +199,17 @@ class SourceSidebar(QWidget):
         before = previous.data(0, SOURCE_ROLE) if previous is not None else None
         self.current_changed.emit(source, before)
 
+    def _paint_rows(self) -> None:
+        """Gone rows in the theme's subdued colour (and italic: colour is not the only sign);
+        the others in the palette's text colour, which follows the theme by itself."""
+        subdued = QColor(theme.colors().subdued)
+        for item in self._items():
+            gone = bool(item.data(0, GONE_ROLE))
+            item.setData(0, Qt.ItemDataRole.ForegroundRole, subdued if gone else None)
+            font = item.font(0)
+            font.setItalic(gone)
+            item.setFont(0, font)
+
     # -- counts and details ---------------------------------------------------------------------
 
     def update_all(self) -> None:
@@ -127,7 +222,7 @@ class SourceSidebar(QWidget):
         """Cheap: show sources that vanished as gone, and count those that came back."""
         for item in self._items():
             source = item.data(0, SOURCE_ROLE)
-            if (item.text(1) == "gone") == source.path.exists():
+            if bool(item.data(0, GONE_ROLE)) == source.path.exists():
                 self.recount(source)
 
     def recount(
@@ -141,56 +236,126 @@ class SourceSidebar(QWidget):
         item = self._item_for(source)
         if item is None:
             return
-        if not source.path.exists():
-            item.setText(1, "gone")
-            item.setToolTip(1, as_shown(f"{source.path} is no longer there"))
-            item.setForeground(0, self.palette().mid())
-            return
-        item.setForeground(0, self.palette().text())
-        try:
-            if source.kind == "db":
-                totals = totals or source.store.totals()
-                item.setText(1, f"{totals.live:,}")
-                item.setToolTip(
-                    1,
-                    f"{totals.live:,} live · {totals.forgotten:,} forgotten · "
-                    f"{totals.pinned:,} pinned",
-                )
-            else:
-                entries = source.store.entries() if entries is None else entries
-                problems = sum(1 for entry in entries if entry.problems)
-                item.setText(1, f"{len(entries)}" + (" ⚠" if problems else ""))
-                item.setToolTip(1, f"{len(entries)} entries · {problems} with problems")
-        except StoreError as exc:
-            item.setText(1, "!")
-            item.setToolTip(1, as_shown(str(exc)))
+        gone = not source.path.exists()
+        item.setData(0, GONE_ROLE, gone)
+        if gone:
+            item.setText(1, translate("SourceSidebar", "gone"))
+            item.setToolTip(
+                1,
+                as_shown(
+                    translate("SourceSidebar", "{path} is no longer there").format(path=source.path)
+                ),
+            )
+        else:
+            self._count(item, source, totals, entries)
+        self._paint_rows()
         if self.current() is source:
             self.show_info(source)
 
+    def _count(
+        self, item: QTreeWidgetItem, source: Source, totals: Totals | None, entries: list | None
+    ) -> None:
+        try:
+            if source.kind == "db":
+                totals = totals or source.store.totals()
+                item.setText(1, i18n.number(totals.live))
+                item.setToolTip(1, describe_totals(totals))
+            else:
+                entries = source.store.entries() if entries is None else entries
+                problems = sum(1 for entry in entries if entry.problems)
+                item.setText(1, i18n.number(len(entries)) + (" ⚠" if problems else ""))
+                item.setToolTip(1, describe_entries(len(entries), problems))
+        except StoreError as exc:
+            item.setText(1, "!")
+            item.setToolTip(1, as_shown(i18n.shown(exc)))
+
     def show_info(self, source: Source | None) -> None:
-        """The details panel: the path, the counts (or why there are none), and for a
-        database its schema and the Alisio settings that concern memory."""
+        """What the source holds in words under the list, and its technical lines behind
+        "Details"."""
         if source is None:
             self.info.clear()
+            self.details.clear()
+            self._show_details(self.details_open())
             return
-        lines = [str(source.path)]
         item = self._item_for(source)
-        if item is not None and item.toolTip(1):
-            lines.append(from_shown(item.toolTip(1)))  # the counts, or why there are none
+        summary = [from_shown(item.toolTip(1))] if item is not None and item.toolTip(1) else []
         if source.kind == "db":
-            versions = ", ".join(str(v) for v in sorted(source.store.schema_versions))
-            lines.append(f"Schema {versions}")
-            if source.info.get("demo"):
-                lines.append("Demo data in a temporary folder")
-            if source.info.get("config"):
-                lines.append(f"Config: {source.info['config']}")
-            if "enabled" in source.info and not source.info["enabled"]:
-                lines.append("The memory plugin is disabled in Alisio's config")
-            configured = source.info.get("configured", ())
-            for key, value in source.info.get("settings", {}).items():
-                default = "" if key in configured else " (default)"
-                # true/false as in the config file the person would edit, not Python's True
-                text = json.dumps(value) if isinstance(value, bool) else str(value)
-                lines.append(f"{key}: {text}{default}")
-            lines.extend(source.info.get("problems", []))
-        self.info.setText("\n".join(lines))
+            summary.extend(_database_notes(source))
+        self.info.setText("\n".join(summary))
+        self.details.setText("\n".join(_technical_lines(source)))
+        self._show_details(self.details_open())
+
+
+def describe_totals(totals: Totals) -> str:
+    """``312 live · 30 forgotten · 14 pinned`` in the person's language (one template: the
+    Spanish words read right for any number)."""
+    return translate(
+        "SourceSidebar", "{live} live · {forgotten} forgotten · {pinned} pinned"
+    ).format(
+        live=i18n.number(totals.live),
+        forgotten=i18n.number(totals.forgotten),
+        pinned=i18n.number(totals.pinned),
+    )
+
+
+def describe_entries(count: int, problems: int) -> str:
+    """``3 entries · 2 with problems`` in the person's language."""
+    return i18n.plural(
+        count,
+        translate("SourceSidebar", "{n} entry · {problems} with problems"),
+        translate("SourceSidebar", "{n} entries · {problems} with problems"),
+        problems=i18n.number(problems),
+    )
+
+
+def _database_notes(source: Source) -> list[str]:
+    """What a person needs to know about an Alisio database, without its config's keys."""
+    notes = []
+    if source.info.get("demo"):
+        notes.append(translate("SourceSidebar", "Demo data in a temporary folder"))
+    if "enabled" in source.info and not source.info["enabled"]:
+        notes.append(translate("SourceSidebar", "The memory plugin is disabled in Alisio's config"))
+    notes.extend(i18n.shown(problem) for problem in source.info.get("problems", []))
+    return notes
+
+
+def _technical_lines(source: Source) -> list[str]:
+    """The path, the size, the schema, Alisio's config file and memory settings (as named in
+    the config file the person would edit)."""
+    lines = [translate("SourceSidebar", "Path: {path}").format(path=source.path)]
+    if source.kind != "db":
+        return lines
+    size = _database_size(source)
+    if size is not None:
+        lines.append(translate("SourceSidebar", "Size: {size}").format(size=size))
+    versions = ", ".join(str(v) for v in sorted(source.store.schema_versions))
+    lines.append(translate("SourceSidebar", "Schema {versions}").format(versions=versions))
+    if source.info.get("config"):
+        lines.append(
+            translate("SourceSidebar", "Config: {path}").format(path=source.info["config"])
+        )
+    configured = source.info.get("configured", ())
+    for key, value in source.info.get("settings", {}).items():
+        # true/false as in the config file the person would edit, not Python's True
+        text = json.dumps(value) if isinstance(value, bool) else str(value)
+        if key in configured:
+            lines.append(translate("SourceSidebar", "{key}: {value}").format(key=key, value=text))
+        else:
+            lines.append(
+                translate("SourceSidebar", "{key}: {value} (default)").format(key=key, value=text)
+            )
+    return lines
+
+
+def _database_size(source: Source) -> str | None:
+    """The database with its write-ahead log, as the locale writes sizes (``1.2 MB``)."""
+    total = 0
+    for suffix in ("", "-wal"):
+        try:
+            total += source.path.with_name(source.path.name + suffix).stat().st_size
+        except OSError:
+            if not suffix:
+                return None
+    return i18n.locale().formattedDataSize(
+        total, 1, QLocale.DataSizeFormat.DataSizeTraditionalFormat
+    )
