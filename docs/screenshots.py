@@ -2,7 +2,9 @@
 
 Runs the real window on a demo built in a temporary HOME (your own stores are never opened),
 drives it by object names as a person would, and saves PNGs of the window (and of the dialogs it
-opens) into ``docs/`` or OUT_DIR. Without a display it renders offscreen; under Xvfb
+opens) into ``docs/`` or OUT_DIR: the whole tour in English with the light theme, then the two
+main views dark, in Spanish, and in Spanish dark (``*-dark.png``, ``*-es.png``,
+``*-es-dark.png``). Without a display it renders offscreen; under Xvfb
 (``xvfb-run -a python docs/screenshots.py``) it uses the X11 platform.
 """
 
@@ -49,22 +51,47 @@ def _select_row(view, row: int) -> None:
     view.setFocus()
 
 
+# (language, theme, suffix): the full tour in English and light, the two main views in the rest.
+LOOKS = [
+    ("en", "light", ""),
+    ("en", "dark", "-dark"),
+    ("es", "light", "-es"),
+    ("es", "dark", "-es-dark"),
+]
+
+
 def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else Path(__file__).resolve().parent
     out.mkdir(parents=True, exist_ok=True)
     _isolate_home()
 
-    from PySide6.QtWidgets import QAbstractItemView, QApplication, QWidget
+    from PySide6.QtWidgets import QApplication
 
-    from memory_desk.app import configure_application, create_main_window
-    from memory_desk.selftest import select_entry
+    from memory_desk.app import configure_application
 
     app = QApplication.instance() or QApplication(["memory-desk"])
     configure_application(app)
-    window = create_main_window(["--demo"])
+    saved: list[Path] = []
+    for language, theme_name, suffix in LOOKS:
+        _tour(app, out, saved, language, theme_name, suffix, whole=not suffix)
+    for path in saved:
+        print(path)
+    return 0
+
+
+def _tour(
+    app, out: Path, saved: list[Path], language: str, theme_name: str, suffix: str, *, whole: bool
+) -> None:
+    """One window in this language and theme: the observations and the persona pages, and
+    with ``whole`` every further shot."""
+    from PySide6.QtWidgets import QAbstractItemView, QWidget
+
+    from memory_desk.app import create_main_window
+    from memory_desk.selftest import select_entry
+
+    window = create_main_window(["--demo", "--lang", language, "--theme", theme_name])
     window.resize(*SIZE)
     window.show()
-    saved: list[Path] = []
 
     def shoot(widget: QWidget, name: str) -> None:
         _settle(app)
@@ -79,9 +106,9 @@ def main(argv: list[str]) -> int:
         table = window.findChild(QAbstractItemView, "observationsTable")
         _wait(app, lambda: table.model().rowCount() > 0)
         _select_row(table, 2)
-        shoot(window, "screenshot.png")
+        shoot(window, f"screenshot{suffix}.png")
 
-        for extra in _EXTRA_SHOTS:
+        for extra in _EXTRA_SHOTS if whole else []:
             extra(app, window, shoot)
 
         window.show_page("persona")
@@ -90,15 +117,12 @@ def main(argv: list[str]) -> int:
         folder = window.current_source().store
         entry = next(e for e in folder.entries() if e.editable and e.agent_visible)
         select_entry(entries, entry.name)
-        shoot(window, "persona.png")
-        for extra in _PERSONA_SHOTS:
+        shoot(window, f"persona{suffix}.png")
+        for extra in _PERSONA_SHOTS if whole else []:
             extra(app, window, shoot)
     finally:
         window.close()
         window.shutdown()
-    for path in saved:
-        print(path)
-    return 0
 
 
 def _agent_search(app, window, shoot) -> None:

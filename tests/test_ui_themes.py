@@ -405,3 +405,24 @@ def test_the_title_marks_unsaved_edits_whichever_page_is_in_front(
     save = widget(window.persona_page, QPushButton, "personaSave")
     qtbot.mouseClick(save, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not window.isWindowModified())
+
+
+@pytest.mark.parametrize("name", ["light", "dark"])
+def test_check_boxes_stand_out_from_the_window(qtbot, name: str) -> None:
+    """A check box's outline keeps 3:1 against the window (WCAG for controls) in both themes:
+    Fusion draws it darker than the window, which on dark is all but invisible."""
+    from PySide6.QtWidgets import QCheckBox
+
+    theme.apply_theme(name)
+    box = QCheckBox("Pinned only")
+    qtbot.addWidget(box)
+    box.show()
+    qtbot.waitExposed(box)
+    image = box.grab().toImage()
+    window = theme.colors().window
+    best = max(
+        theme.contrast(image.pixelColor(x, y), window)
+        for x in range(min(18, image.width()))
+        for y in range(image.height())
+    )
+    assert best >= 3.0
