@@ -229,6 +229,8 @@ def _write_wait(app, window, shoot) -> None:
     agent.execute("BEGIN EXCLUSIVE")
     try:
         table = window.findChild(QAbstractItemView, "observationsTable")
+        _wait(app, lambda: not window.observations_page.is_writing())  # an earlier shot's write
+        window.message_bar.hide()  # and the message it ended with
         _select_row(table, 4)
         window.observations_page.pin_action.trigger()
         _wait(app, lambda: window.findChild(QWidget, "writeWaitBanner").isVisible())

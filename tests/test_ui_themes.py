@@ -108,7 +108,12 @@ def test_a_message_floats_over_the_page_without_moving_the_table(
     pages = widget(window, QWidget, "pages")
     pages_top_left = pages.mapToGlobal(QPoint(0, 0))
     bar_top_left = bar.mapToGlobal(QPoint(0, 0))
-    assert pages_top_left.y() <= bar_top_left.y() < pages_top_left.y() + 20  # over its top
+    pages_bottom = pages_top_left.y() + pages.height()
+    bar_bottom = bar_top_left.y() + bar.height()
+    assert pages_bottom - 20 < bar_bottom <= pages_bottom  # over its bottom
+    # the search box stays in sight
+    search = widget(window, QWidget, "observationsSearch")
+    assert search.mapToGlobal(QPoint(0, search.height())).y() < bar_top_left.y()
     assert pages_top_left.x() <= bar_top_left.x()
     assert bar.geometry().right() <= pages.mapTo(bar.parentWidget(), QPoint(pages.width(), 0)).x()
     # coloured by the theme in effect, as an error

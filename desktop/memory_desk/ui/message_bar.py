@@ -1,4 +1,4 @@
-"""An inline message strip over the top of the pages: errors and notices without modal dialogs.
+"""An inline message strip floating over the bottom of the pages: errors and notices without modal dialogs.
 
 The bar floats: it is a child laid over the widget it covers (:meth:`MessageBar.cover`), not
 a row of a layout, so showing or hiding a message never moves the table or the editor under
@@ -79,8 +79,9 @@ class MessageBar(QFrame):
     # -- floating over a widget -----------------------------------------------------------------
 
     def cover(self, widget: QWidget) -> None:
-        """Float over the top of ``widget`` (a sibling or descendant of the bar's parent),
-        following its moves and resizes."""
+        """Float over the bottom of ``widget`` (a sibling or descendant of the bar's parent),
+        following its moves and resizes. The bottom, not the top: the search box, the filters
+        and the page's own banners (a write waiting for the agent) stay in sight."""
         if self._covered is not None:
             self._covered.removeEventFilter(self)
         self._covered = widget
@@ -93,7 +94,7 @@ class MessageBar(QFrame):
         return False
 
     def _place(self) -> None:
-        """Over the covered widget's top edge, its width less a margin, as tall as the
+        """Over the covered widget's bottom edge, its width less a margin, as tall as the
         wrapped text needs."""
         covered, parent = self._covered, self.parentWidget()
         if covered is None or parent is None:
@@ -102,4 +103,5 @@ class MessageBar(QFrame):
         width = max(covered.width() - 2 * _MARGIN, 0)
         height = self.heightForWidth(width) if self.hasHeightForWidth() else -1
         height = max(height, self.sizeHint().height())
-        self.setGeometry(top_left.x() + _MARGIN, top_left.y() + _MARGIN, width, height)
+        bottom = top_left.y() + covered.height() - _MARGIN
+        self.setGeometry(top_left.x() + _MARGIN, max(bottom - height, top_left.y()), width, height)
