@@ -44,6 +44,7 @@ def test_wheel_carries_every_resource_inside_the_package(dist: Path) -> None:
     prefix = "memory_desk/resources/"
     in_wheel = {name[len(prefix) :] for name in names if name.startswith(prefix)}
     assert shipped_resources() <= in_wheel
+    assert "translations/memory_desk_es.qm" in in_wheel  # compiled by the build (setup.py)
     assert "memory_desk/core/observations/store.py" in names
     assert not any(name.startswith("tests/") for name in names)
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
@@ -58,4 +59,5 @@ def test_sdist_carries_resources_and_sources(dist: Path) -> None:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     assert {f"resources/{name}" for name in shipped_resources()} <= names
     assert "desktop/memory_desk/app.py" in names
+    assert {"setup.py", "packaging/translations.py"} <= names  # the sdist builds its .qm
     assert "pyproject.toml" in names
