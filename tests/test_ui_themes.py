@@ -390,10 +390,6 @@ def test_the_conflict_banner_is_a_warning_in_both_themes(conflict, name) -> None
 def test_the_title_marks_unsaved_edits_whichever_page_is_in_front(
     qtbot, open_window, tmp_path: Path
 ) -> None:
-    from memory_desk.ui.persona.page import PersonaPage
-
-    if not hasattr(PersonaPage, "unsaved_changed"):
-        pytest.skip("the persona page does not report unsaved edits yet (helper C)")
     folder = make_persona_folder(tmp_path / ".miyagi" / "memory", ("likes-tea",))
     db = make_database(tmp_path / "alisio" / "memory.sqlite", ("A note",))
     window = open_window(["--db", str(db), "--persona", str(folder)])
@@ -409,6 +405,29 @@ def test_the_title_marks_unsaved_edits_whichever_page_is_in_front(
     action(window, "showPersonaAction").trigger()
     save = widget(window.persona_page, QPushButton, "personaSave")
     qtbot.mouseClick(save, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.isWindowModified())
+
+
+def test_the_title_marks_an_observation_being_edited(qtbot, open_window, tmp_path: Path) -> None:
+    """F2's form: typing marks the title, typing the text back clears it, Cancel closes it."""
+    db = make_database(tmp_path / "alisio" / "memory.sqlite", ("A note",))
+    window = open_window(["--db", str(db)])
+    table = widget(window, QWidget, "observationsTable")
+    qtbot.waitUntil(lambda: table.model().rowCount() == 1)
+    table.setFocus()
+    table.selectRow(0)
+    qtbot.keyClick(table, Qt.Key.Key_F2)
+    title = widget(window, QWidget, "editTitle")
+    qtbot.waitUntil(title.isVisible)
+    assert not window.isWindowModified()
+    title.setFocus()
+    qtbot.keyClicks(title, "!")
+    assert window.isWindowModified()
+    qtbot.keyClick(title, Qt.Key.Key_Backspace)
+    assert not window.isWindowModified()  # the form holds the stored text again
+    qtbot.keyClicks(title, "?")
+    assert window.isWindowModified()
+    qtbot.mouseClick(widget(window, QPushButton, "cancelEditButton"), Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not window.isWindowModified())
 
 

@@ -115,6 +115,7 @@ class ObservationDetail(QWidget):
     recreate_requested = Signal(object, dict)
     edit_started = Signal()
     edit_finished = Signal()
+    unsaved_changed = Signal(bool)  # the form now holds (or no longer holds) unsaved edits
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -228,6 +229,16 @@ class ObservationDetail(QWidget):
             translate("ObservationDetail", "**What** … **Why** … **Where** … **Learned** …")
         )
         self.stored = StoredPreviewPanel(self.edit_title, self.edit_content, page)
+        self._unsaved = False
+        for changed in (
+            self.edit_title.textChanged,
+            self.edit_topic_key.textChanged,
+            self.edit_content.textChanged,
+            self.edit_type.currentTextChanged,
+            self.edit_started,
+            self.edit_finished,
+        ):
+            changed.connect(self._note_unsaved)
         self.edit_error = QLabel(page)
         self.edit_error.setObjectName("editError")
         self.edit_error.setTextFormat(Qt.TextFormat.PlainText)  # messages quote titles and keys
@@ -320,6 +331,13 @@ class ObservationDetail(QWidget):
 
     def has_unsaved_edits(self) -> bool:
         return self._editing is not None and bool(self._changes())
+
+    def _note_unsaved(self, *_args: object) -> None:
+        """Say when the form starts or stops holding unsaved edits (the title bar's mark)."""
+        unsaved = self.has_unsaved_edits()
+        if unsaved != self._unsaved:
+            self._unsaved = unsaved
+            self.unsaved_changed.emit(unsaved)
 
     def show_observation(self, observation: Observation | None) -> None:
         """Show this observation (None: the placeholder); a no-op when nothing changed, so a

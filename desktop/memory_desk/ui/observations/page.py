@@ -182,6 +182,7 @@ class ObservationsPage(QWidget):
     error_raised = Signal(str)
     info_raised = Signal(str)
     refreshed = Signal()
+    unsaved_changed = Signal(bool)  # the edit form holds unsaved edits (the title bar's mark)
 
     def __init__(self, undo_stack: QUndoStack, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -238,6 +239,7 @@ class ObservationsPage(QWidget):
         self.table.selectionModel().currentRowChanged.connect(self._on_current_changed)
         self.table.selectionModel().selectionChanged.connect(self._update_actions)
         self.detail.save_requested.connect(self._on_save_requested)
+        self.detail.unsaved_changed.connect(self.unsaved_changed)
         self.detail.recreate_requested.connect(self._on_recreate_requested)
         self.detail.edit_started.connect(self._update_actions)
         self.detail.edit_finished.connect(self._on_edit_finished)
@@ -477,6 +479,9 @@ class ObservationsPage(QWidget):
     @property
     def store(self) -> ObservationStore | None:
         return self._store
+
+    def has_unsaved_edits(self) -> bool:
+        return self.detail.has_unsaved_edits()
 
     def is_busy(self) -> bool:
         """True while a search is pending (typing not settled, or the answer not back yet)."""
