@@ -409,7 +409,8 @@ def test_the_title_marks_unsaved_edits_whichever_page_is_in_front(
 
 
 def test_the_title_marks_an_observation_being_edited(qtbot, open_window, tmp_path: Path) -> None:
-    """F2's form: typing marks the title, typing the text back clears it, Cancel closes it."""
+    """F2's form: typing marks the title bar and the row, typing the text back clears them,
+    Cancel closes the form."""
     db = make_database(tmp_path / "alisio" / "memory.sqlite", ("A note",))
     window = open_window(["--db", str(db)])
     table = widget(window, QWidget, "observationsTable")
@@ -427,8 +428,16 @@ def test_the_title_marks_an_observation_being_edited(qtbot, open_window, tmp_pat
     assert not window.isWindowModified()  # the form holds the stored text again
     qtbot.keyClicks(title, "?")
     assert window.isWindowModified()
+    cell = next(
+        table.model().index(0, c)
+        for c in range(table.model().columnCount())
+        if str(table.model().index(0, c).data() or "").endswith("A note")
+    )
+    assert cell.data() == "• A note"  # the list marks the row too, as the persona list does
+    assert "Unsaved edits" in cell.data(Qt.ItemDataRole.ToolTipRole)
     qtbot.mouseClick(widget(window, QPushButton, "cancelEditButton"), Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not window.isWindowModified())
+    assert cell.data() == "A note"
 
 
 @pytest.mark.parametrize("name", ["light", "dark"])

@@ -1527,6 +1527,10 @@ Chat: {session}</translation>
         <source>Changed just now</source>
         <translation>Cambiada ahora mismo</translation>
     </message>
+    <message>
+        <source>Unsaved edits in the form</source>
+        <translation>Cambios sin guardar en el formulario</translation>
+    </message>
 </context>
 <context>
     <name>Observations</name>

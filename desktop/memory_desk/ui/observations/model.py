@@ -254,6 +254,9 @@ def tooltip(obs: Observation, column: int) -> str | None:
     return forgotten
 
 
+UNSAVED_MARK = "• "  # before the title of the row being edited with unsaved edits
+
+
 def mark_note(kind: str) -> str:
     """What a row's tooltip adds while it is marked as just arrived or just changed."""
     if kind == MARK_NEW:
@@ -279,6 +282,7 @@ class ObservationTableModel(QAbstractTableModel):
         self._store: ObservationStore | None = None
         self._ids: list[int] = []
         self._rows_by_id: dict[int, int] | None = None
+        self._unsaved_id: int | None = None  # the row whose edit form holds unsaved edits
         self._cache: OrderedDict[int, RowRecord] = OrderedDict()
         self._failed = False  # stop retrying a broken store on every paint until the next reload
         self._forgotten_font = QFont()
@@ -339,10 +343,18 @@ class ObservationTableModel(QAbstractTableModel):
         record = self._cache.get(self._ids[row]) or self._record(row)
         if record is None:
             return "…" if role == _DISPLAY and column == Column.TITLE else None
+        unsaved = column == Column.TITLE and self._ids[row] == self._unsaved_id
         if role == _DISPLAY:
-            return record.display[column]
+            return UNSAVED_MARK + record.display[column] if unsaved else record.display[column]
         if role == _TOOLTIP:
-            return as_shown(self._tooltip(record.observation, column))  # titles are not HTML
+            tip = as_shown(self._tooltip(record.observation, column))  # titles are not HTML
+            if unsaved:
+                tip = (
+                    translate("ObservationTableModel", "Unsaved edits in the form")
+                    + "\n"
+                    + (tip or "")
+                )
+            return tip
         if role == _FORGOTTEN:
             return record.forgotten
         if role == _BADGE:
@@ -354,6 +366,19 @@ class ObservationTableModel(QAbstractTableModel):
         return self._forgotten_font if role == _FONT else self._forgotten_brush
 
     # -- what the page asks ------------------------------------------------------------------
+
+    def set_unsaved(self, oid: int | None) -> None:
+        """Mark the row being edited with unsaved edits (``None``: no row), as the persona
+        list marks its entry: a "• " before the title and a line in its tooltip."""
+        if oid == self._unsaved_id:
+            return
+        changed = [self._unsaved_id, oid]
+        self._unsaved_id = oid
+        for each in changed:
+            if each is not None and each in self._ids:
+                row = self._ids.index(each)
+                cell = self.index(row, Column.TITLE)
+                self.dataChanged.emit(cell, cell, [_DISPLAY, Qt.ItemDataRole.ToolTipRole.value])
 
     def set_store(self, store: ObservationStore | None) -> None:
         """Show another database: empty until its first query's ids arrive."""

@@ -240,6 +240,9 @@ class ObservationsPage(QWidget):
         self.table.selectionModel().selectionChanged.connect(self._update_actions)
         self.detail.save_requested.connect(self._on_save_requested)
         self.detail.unsaved_changed.connect(self.unsaved_changed)
+        self.detail.unsaved_changed.connect(
+            lambda unsaved: self.model.set_unsaved(self.detail.editing_id if unsaved else None)
+        )
         self.detail.recreate_requested.connect(self._on_recreate_requested)
         self.detail.edit_started.connect(self._update_actions)
         self.detail.edit_finished.connect(self._on_edit_finished)
