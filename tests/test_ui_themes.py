@@ -459,3 +459,31 @@ def test_check_boxes_stand_out_from_the_window(qtbot, name: str) -> None:
         for y in range(image.height())
     )
     assert best >= 3.0
+
+
+@pytest.mark.parametrize("named", [theme.LIGHT, theme.DARK], ids=["light", "dark"])
+def test_every_pair_of_the_theme_reads_at_4_5_to_1(named) -> None:
+    """Each text colour against each background it is drawn on: tones, badges (one for every
+    type the plugin writes), matches, diff lines, secondary and status text, syntax."""
+    pairs = [(t.background, t.text, f"tone {n}") for n, t in named.tones.items()]
+    assert set(named.badges) == set(theme.TYPE_NAMES)
+    pairs += [(bg, fg, f"badge {n}") for n, (bg, fg) in named.badges.items()]
+    pairs += [(bg, fg, f"persona {n}") for n, (bg, fg) in named.persona_badges.items()]
+    pairs += [
+        (*named.badge_unknown, "unknown type"),
+        (*named.match, "match"),
+        (*named.diff_added, "added"),
+        (*named.diff_removed, "removed"),
+    ]
+    for name in ("text", "subdued", "error_text", "warning_text", "ok_text", "link"):
+        pairs += [
+            (getattr(named, where), getattr(named, name), f"{name} on {where}")
+            for where in ("window", "base")
+        ]
+    pairs += [(named.base, colour, f"syntax {n}") for n, colour in named.syntax.items()]
+    low = [
+        f"{what}: {theme.contrast(bg, fg):.2f}"
+        for bg, fg, what in pairs
+        if theme.contrast(bg, fg) < 4.5
+    ]
+    assert low == []

@@ -24,19 +24,12 @@ from PySide6.QtCore import QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
 
+from memory_desk.core.alisio import OBSERVATION_TYPES
+
 THEMES = ("system", "light", "dark")
 THEME_KEY = "ui/theme"
 
-TYPE_NAMES = (
-    "decision",
-    "bugfix",
-    "discovery",
-    "pattern",
-    "architecture",
-    "config",
-    "preference",
-    "learning",
-)
+TYPE_NAMES = OBSERVATION_TYPES  # every type the plugin writes has its badge colours
 
 
 @dataclass(frozen=True)
