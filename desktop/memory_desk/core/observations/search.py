@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from memory_desk.core import alisio
 from memory_desk.core.observations import agent_search as agent
@@ -65,15 +66,31 @@ class Filter:
     ranked: bool
 
 
+class FilterArgs(TypedDict, total=False):
+    """The filters :meth:`ObservationStore.search`, ``search_ids`` and ``count`` share."""
+
+    types: Iterable[str]
+    project: str | None
+    scope: str | None
+    include_forgotten: bool
+    pinned_only: bool
+    created_between: tuple[int, int] | None
+
+
 def build_filter(
     text: str,
-    types: Iterable[str],
-    project: str | None,
-    scope: str | None,
-    include_forgotten: bool,
-    pinned_only: bool,
+    types: Iterable[str] = (),
+    project: str | None = None,
+    scope: str | None = None,
+    include_forgotten: bool = False,
+    pinned_only: bool = False,
+    created_between: tuple[int, int] | None = None,
 ) -> Filter:
-    """Translate a search into SQL; the person's words only ever become parameters."""
+    """Translate a search into SQL; the person's words only ever become parameters.
+
+    ``created_between`` (ms, start inclusive, end exclusive) keeps the rows saved in that
+    span: a day of the Overview's chart.
+    """
     where: list[str] = []
     params: dict[str, object] = {}
     if isinstance(types, str):
@@ -113,6 +130,9 @@ def build_filter(
         where.append("o.deleted_at IS NULL")
     if pinned_only:
         where.append("o.pinned != 0")
+    if created_between is not None:
+        where.append("o.created_at >= :created_from AND o.created_at < :created_to")
+        params["created_from"], params["created_to"] = created_between
     return Filter(source, " AND ".join(where) or "1", params, bool(long_words))
 
 

@@ -10,8 +10,9 @@ agent's checkpoints are never held back. SQL is built in :mod:`.search`, written
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TypeVar, Unpack
 
 from memory_desk.core import alisio, appdirs
 from memory_desk.core.errors import StoreDamaged, message_of
@@ -30,12 +31,15 @@ from memory_desk.core.observations.rows import (
     chunks,
     fetch_one,
 )
+from memory_desk.core.observations.search import FilterArgs
 from memory_desk.core.observations.sqlite import Connections
 from memory_desk.core.observations.topics import (
     NO_TOPIC_CHANGES,
     PreviousDeletedAt,
     TopicChanges,
 )
+
+_T = TypeVar("_T")
 
 
 class ObservationStore:
@@ -63,19 +67,15 @@ class ObservationStore:
         self,
         text: str = "",
         *,
-        types: Iterable[str] = (),
-        project: str | None = None,
-        scope: str | None = None,
-        include_forgotten: bool = False,
-        pinned_only: bool = False,
         sort: str | None = None,
         descending: bool = True,
         limit: int | None = None,
         offset: int = 0,
         with_content: bool = False,
+        **filters: Unpack[FilterArgs],
     ) -> list[Observation]:
         """Matching observations in display order, a page at a time with limit/offset."""
-        query = search.build_filter(text, types, project, scope, include_forgotten, pinned_only)
+        query = search.build_filter(text, **filters)
         sql = search.rows_sql(query, with_content=with_content, sort=sort, descending=descending)
         params = dict(query.params, limit=-1 if limit is None else limit, offset=offset)
         with self._db.translate(msg("DatabaseAction", "search")):
@@ -86,36 +86,32 @@ class ObservationStore:
         self,
         text: str = "",
         *,
-        types: Iterable[str] = (),
-        project: str | None = None,
-        scope: str | None = None,
-        include_forgotten: bool = False,
-        pinned_only: bool = False,
         sort: str | None = None,
         descending: bool = True,
+        **filters: Unpack[FilterArgs],
     ) -> list[int]:
         """Every matching id in display order: what a lazily loading table model holds."""
-        query = search.build_filter(text, types, project, scope, include_forgotten, pinned_only)
+        query = search.build_filter(text, **filters)
         sql = search.ids_sql(query, sort=sort, descending=descending)
         with self._db.translate(msg("DatabaseAction", "search")):
             rows = self._db.current().execute(sql, query.params).fetchall()
         return [row[0] for row in rows]
 
-    def count(
-        self,
-        text: str = "",
-        *,
-        types: Iterable[str] = (),
-        project: str | None = None,
-        scope: str | None = None,
-        include_forgotten: bool = False,
-        pinned_only: bool = False,
-    ) -> int:
+    def count(self, text: str = "", **filters: Unpack[FilterArgs]) -> int:
         """How many observations :meth:`search` would return without a limit."""
-        query = search.build_filter(text, types, project, scope, include_forgotten, pinned_only)
+        query = search.build_filter(text, **filters)
         with self._db.translate(msg("DatabaseAction", "count")):
             rows = self._db.current().execute(search.count_sql(query), query.params).fetchall()
         return int(rows[0][0])
+
+    def read(self, action: str, query: Callable[..., _T], *args: object) -> _T:
+        """Run ``query(conn, *args)`` on this thread's connection, SQLite errors turned into
+        StoreError naming ``action``: the door for the read-only views beside the store
+        (chats, overview, pruning, exports), which keep their SQL in their own modules.
+        ``query`` must only SELECT and read each statement to its end.
+        """
+        with self._db.translate(action):
+            return query(self._db.current(), *args)
 
     def get(self, id: int) -> Observation | None:
         """One observation with its content, or None if it no longer exists."""

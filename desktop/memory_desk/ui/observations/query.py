@@ -33,6 +33,7 @@ class Query:
     scope: str | None = None
     include_forgotten: bool = False
     pinned_only: bool = False
+    created_between: tuple[int, int] | None = None  # a day of the Overview's chart (ms)
     sort: str | None = None
     descending: bool = True
 
@@ -44,6 +45,7 @@ class Query:
             "scope": self.scope,
             "include_forgotten": self.include_forgotten,
             "pinned_only": self.pinned_only,
+            "created_between": self.created_between,
         }
 
 
