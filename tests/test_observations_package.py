@@ -55,6 +55,12 @@ ROOMS = (
     "health",
     "writes",
     "store",
+    # the read-only views built beside the store, on store.read
+    "chat_saved",
+    "chats",
+    "overview",
+    "context_layout",
+    "next_context",
 )
 TYPE_ONLY = {"agent_search": {"rows"}}
 
