@@ -1,0 +1,189 @@
+"""The candidates as a tree: one branch per group (its reason), one checkable leaf per row.
+
+A kept row is shown, unchecked and not checkable, marked "kept", so the person sees what
+stays. A row may be proposed for several reasons (old and large): its leaves are checked and
+unchecked together. The person's unchecks survive a new search of the same source.
+
+Signals (CandidatesTree):
+    selection_changed(): the set of checked rows changed
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
+
+from memory_desk.core import alisio
+from memory_desk.core.pruning import (
+    LARGE,
+    NEAR_DUPLICATE,
+    NEVER_ACCESSED,
+    PERSONA_NEAR_DUPLICATE,
+    PERSONA_SAME_TEXT,
+    REDACTED_ONLY,
+    SAME_CONTENT,
+    TOPIC_BOTH_SCOPES,
+    Findings,
+    Group,
+    Row,
+)
+from memory_desk.ui import dates, i18n
+from memory_desk.ui.i18n import translate
+
+KEY_ROLE = Qt.ItemDataRole.UserRole
+REASON_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def reason_text(group: Group, findings: Findings) -> str:
+    """The group's reason in words, with what it is about."""
+    reason = group.reason
+    if reason == SAME_CONTENT:
+        return translate("PruningPage", "Same content saved more than once")
+    if reason == NEAR_DUPLICATE:
+        return translate("PruningPage", "Nearly the same text ({percent}% of the words)").format(
+            percent=i18n.number(int((group.similarity or 0) * 100))
+        )
+    if reason == TOPIC_BOTH_SCOPES:
+        return translate(
+            "PruningPage", "Topic “{topic}” is live both in a project and as personal"
+        ).format(topic=group.detail)
+    if reason == NEVER_ACCESSED:
+        return i18n.plural(
+            findings.settings.age_days,
+            translate("PruningPage", "Never opened by the agent, unchanged for over {n} day"),
+            translate("PruningPage", "Never opened by the agent, unchanged for over {n} days"),
+        )
+    if reason == LARGE:
+        return translate("PruningPage", "Content over {n} characters").format(
+            n=i18n.number(findings.settings.large_units)
+        )
+    if reason == REDACTED_ONLY:
+        return translate("PruningPage", "Content is only {mark}").format(mark=alisio.REDACTED)
+    if reason == PERSONA_SAME_TEXT:
+        return translate("PruningPage", "Entries with the same text")
+    if reason == PERSONA_NEAR_DUPLICATE:
+        return translate("PruningPage", "Entries that say nearly the same ({percent}%)").format(
+            percent=i18n.number(int((group.similarity or 0) * 100))
+        )
+    return reason
+
+
+class CandidatesTree(QTreeWidget):
+    """Groups and rows, with checkboxes on the rows proposed (module docstring).
+
+    Signals:
+        selection_changed(): the checked rows changed
+    """
+
+    selection_changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("pruningCandidates")
+        self.setAccessibleName(translate("PruningPage", "Candidates to forget"))
+        self.setColumnCount(5)
+        self.setHeaderLabels(
+            [
+                translate("PruningPage", "Title"),
+                translate("PruningPage", "Type"),
+                translate("PruningPage", "Where"),
+                translate("PruningPage", "Updated"),
+                translate("PruningPage", "Note"),
+            ]
+        )
+        self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.header().setStretchLastSection(False)
+        self.setUniformRowHeights(True)
+        self._leaves: dict[int | str, list[QTreeWidgetItem]] = {}
+        self._unchecked: set[int | str] = set()
+        self._syncing = False
+        self.itemChanged.connect(self._on_item_changed)
+
+    def show_findings(self, findings: Findings | None, *, keep_choices: bool) -> None:
+        """Show these groups; with ``keep_choices`` the person's unchecks stay unchecked."""
+        if not keep_choices:
+            self._unchecked.clear()
+        self._syncing = True
+        self.clear()
+        self._leaves = {}
+        for group in () if findings is None else findings.groups:
+            self._add_group(group, findings)  # type: ignore[arg-type]
+        self._syncing = False
+        self.expandAll()
+        self.selection_changed.emit()
+
+    def checked_keys(self) -> list[int | str]:
+        """The rows to forget, each once, in the order shown."""
+        return [
+            key
+            for key, items in self._leaves.items()
+            if items[0].checkState(0) == Qt.CheckState.Checked
+        ]
+
+    def proposed_count(self) -> int:
+        return len(self._leaves)
+
+    def set_all(self, checked: bool) -> None:
+        """Check or uncheck every proposed row."""
+        for key in self._leaves:
+            self._set_key(key, checked)
+        self._unchecked = set() if checked else set(self._leaves)
+        self.selection_changed.emit()
+
+    def _add_group(self, group: Group, findings: Findings) -> None:
+        branch = QTreeWidgetItem(self, [reason_text(group, findings)])
+        branch.setFirstColumnSpanned(True)
+        branch.setData(0, REASON_ROLE, group.reason)
+        branch.setFlags(Qt.ItemFlag.ItemIsEnabled)
+        for row in group.rows:
+            self._add_row(branch, row, group)
+
+    def _add_row(self, branch: QTreeWidgetItem, row: Row, group: Group) -> None:
+        note = ""
+        if row.kept:
+            note = translate("PruningPage", "kept")
+        elif group.reason == LARGE:
+            note = translate("PruningPage", "{n} characters").format(n=i18n.number(row.size))
+        where = row.place
+        if where == "personal":
+            where = translate("PruningPage", "personal")
+        updated = "" if row.updated_ms is None else dates.short_date(row.updated_ms)
+        leaf = QTreeWidgetItem(branch, [row.title, row.type, where, updated, note])
+        leaf.setData(0, KEY_ROLE, row.key)
+        leaf.setToolTip(0, row.title)
+        if row.updated_ms is not None:
+            leaf.setToolTip(3, dates.exact(row.updated_ms))
+        if row.kept:
+            leaf.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+            return
+        leaf.setFlags(
+            Qt.ItemFlag.ItemIsEnabled
+            | Qt.ItemFlag.ItemIsSelectable
+            | Qt.ItemFlag.ItemIsUserCheckable
+        )
+        state = Qt.CheckState.Unchecked if row.key in self._unchecked else Qt.CheckState.Checked
+        leaf.setCheckState(0, state)
+        self._leaves.setdefault(row.key, []).append(leaf)
+
+    def _set_key(self, key: int | str, checked: bool) -> None:
+        state = Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked
+        self._syncing = True
+        try:
+            for item in self._leaves.get(key, ()):
+                item.setCheckState(0, state)
+        finally:
+            self._syncing = False
+
+    def _on_item_changed(self, item: QTreeWidgetItem, column: int) -> None:
+        if self._syncing or column != 0:
+            return
+        key = item.data(0, KEY_ROLE)
+        if key not in self._leaves:
+            return
+        checked = item.checkState(0) == Qt.CheckState.Checked
+        self._set_key(key, checked)
+        if checked:
+            self._unchecked.discard(key)
+        else:
+            self._unchecked.add(key)
+        self.selection_changed.emit()

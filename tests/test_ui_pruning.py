@@ -1,0 +1,157 @@
+"""The Pruning assistant in the real window, driven by object names.
+
+Apply forgets exactly the checked rows in one transaction (the data version, read from
+another connection, steps once) and one undo brings them all back; persona duplicates go to
+the trash and back as real files; Cancel stops a search with nothing proposed; every string is
+translated and every control named.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QProgressBar, QPushButton, QTreeWidget
+
+from memory_desk.core.persona_format import render_new_file
+from test_pruning_core import build_crafted
+from ui_strings import marked_language, unnamed, untranslated
+
+pytest_plugins = ["window_fixture"]
+
+
+def _page(window):
+    window.show_page("pruning")
+    return window.pruning_page
+
+
+def _wait_found(qtbot, page) -> None:
+    qtbot.waitUntil(lambda: not page.is_busy() and page.findings is not None, timeout=20_000)
+
+
+def _proposed(tree: QTreeWidget) -> list[tuple[str, object, bool]]:
+    """(reason, key, checked) of every checkable leaf."""
+    found = []
+    for g in range(tree.topLevelItemCount()):
+        branch = tree.topLevelItem(g)
+        for r in range(branch.childCount()):
+            leaf = branch.child(r)
+            if leaf.flags() & Qt.ItemFlag.ItemIsUserCheckable:
+                checked = leaf.checkState(0) == Qt.CheckState.Checked
+                found.append(
+                    (
+                        branch.data(0, Qt.ItemDataRole.UserRole + 1),
+                        leaf.data(0, Qt.ItemDataRole.UserRole),
+                        checked,
+                    )
+                )
+    return found
+
+
+def _live(path: Path) -> set[int]:
+    with sqlite3.connect(path) as conn:
+        return {r[0] for r in conn.execute("SELECT id FROM observations WHERE deleted_at IS NULL")}
+
+
+def test_apply_forgets_checked_rows_in_one_transaction_and_undo_restores(
+    qtbot, open_window, tmp_path: Path
+) -> None:
+    crafted = build_crafted(tmp_path / "memory.sqlite")
+    window = open_window(["--db", str(crafted.path)])
+    page = _page(window)
+    _wait_found(qtbot, page)
+    tree = page.findChild(QTreeWidget, "pruningCandidates")
+    leaves = _proposed(tree)
+    assert leaves and all(checked for _, _, checked in leaves)
+    # Uncheck the near-duplicate: it stays live.
+    near = crafted.ids["near-old"]
+    for g in range(tree.topLevelItemCount()):
+        branch = tree.topLevelItem(g)
+        for r in range(branch.childCount()):
+            if branch.child(r).data(0, Qt.ItemDataRole.UserRole) == near:
+                branch.child(r).setCheckState(0, Qt.CheckState.Unchecked)
+    chosen = set(page.tree.checked_keys())
+    assert near not in chosen and crafted.ids["dup-0"] in chosen
+    watcher = sqlite3.connect(crafted.path)
+    version = watcher.execute("PRAGMA data_version").fetchone()[0]
+    before = _live(crafted.path)
+    stack = page.undo_stack
+    count = stack.count()
+    page.findChild(QPushButton, "pruningApplyButton").click()
+    qtbot.waitUntil(lambda: stack.count() == count + 1, timeout=10_000)
+    qtbot.waitUntil(lambda: not page.is_writing())
+    assert watcher.execute("PRAGMA data_version").fetchone()[0] == version + 1  # one commit
+    assert _live(crafted.path) == before - chosen
+    stack.undo()
+    qtbot.waitUntil(lambda: _live(crafted.path) == before, timeout=10_000)
+    qtbot.waitUntil(lambda: not page.is_writing())
+    assert watcher.execute("PRAGMA data_version").fetchone()[0] == version + 2
+    stack.redo()
+    qtbot.waitUntil(lambda: _live(crafted.path) == before - chosen, timeout=10_000)
+    qtbot.waitUntil(lambda: not page.is_writing())
+    watcher.close()
+    _wait_found(qtbot, page)
+
+
+def _entry(folder: Path, name: str, body: str, updated: str) -> None:
+    text = render_new_file(
+        name=name, description=f"About {name}", type="user", updated=updated, body=body
+    )
+    (folder / f"{name}.md").write_text(text, encoding="utf-8")
+
+
+def test_persona_duplicates_go_to_the_trash_and_come_back(
+    qtbot, open_window, tmp_path: Path
+) -> None:
+    folder = tmp_path / ".miyagi" / "memory"
+    other = tmp_path / ".padawan" / "memory"
+    for f in (folder, other):
+        f.mkdir(parents=True)
+        _entry(f, "likes-tea", "Offer green tea.", "2026-10-01T00:00:00.000Z")
+    _entry(folder, "tea-please", "offer   GREEN tea.", "2026-10-02T00:00:00.000Z")
+    _entry(folder, "name-carmen", "Her name is Carmen.", "2026-10-02T00:00:00.000Z")
+    window = open_window(["--persona", str(folder), "--persona", str(other)])
+    page = _page(window)
+    if page.source is None or Path(page.source.path) != folder:
+        page.set_source(next(s.store for s in window.registry.sources() if s.path == folder))
+    _wait_found(qtbot, page)
+    assert [key for _, key, _ in _proposed(page.tree)] == ["likes-tea"]
+    original = (folder / "likes-tea.md").read_bytes()
+    count = page.undo_stack.count()
+    page.findChild(QPushButton, "pruningApplyButton").click()
+    assert page.undo_stack.count() == count + 1
+    assert not (folder / "likes-tea.md").exists()
+    assert (other / "likes-tea.md").exists()  # another agent's folder is never touched
+    page.undo_stack.undo()
+    assert (folder / "likes-tea.md").read_bytes() == original
+
+
+def test_cancel_stops_the_search_with_nothing_proposed(qtbot, open_window, tmp_path: Path) -> None:
+    from alisio_fixtures import build_database
+
+    path = build_database(tmp_path / "memory.sqlite", 8000, seed=3)
+    window = open_window(["--db", str(path)])
+    page = _page(window)
+    qtbot.waitUntil(
+        lambda: page.findChild(QProgressBar, "pruningProgress").maximum() > 0 or not page.is_busy(),
+        timeout=20_000,
+    )
+    if not page.is_busy():
+        page.load()
+    with qtbot.waitSignal(page._task.cancelled, timeout=20_000):  # noqa: SLF001
+        page.findChild(QPushButton, "pruningCancelButton").click()
+    assert page.findings is None and page.tree.topLevelItemCount() == 0
+    assert not page.findChild(QPushButton, "pruningApplyButton").isEnabled()
+
+
+def test_every_string_translated_and_every_control_named(
+    qtbot, open_window, tmp_path: Path
+) -> None:
+    crafted = build_crafted(tmp_path / "memory.sqlite")
+    with marked_language():
+        window = open_window(["--db", str(crafted.path)])
+        page = _page(window)
+        _wait_found(qtbot, page)
+        assert untranslated(page) == []
+        assert unnamed(page) == []
