@@ -60,6 +60,7 @@ from memory_desk.core.persona import (
     validate_name,
 )
 from memory_desk.ui.conflict import CompareDialog
+from memory_desk.ui.export import start_persona_export
 from memory_desk.ui.i18n import number, plural, shown, translate
 from memory_desk.ui.observations.background import BackgroundCall
 from memory_desk.ui.persona.agent_view import AgentView
@@ -251,6 +252,16 @@ class PersonaPage(QWidget):
         self.entry_actions["personaForget"] = self._menu_action(
             "personaForget", forget, translate("PersonaPage", "Delete in the list")
         )
+        export = QAction(translate("PersonaPage", "E&xport folder…"), self)
+        export.setObjectName("exportPersonaAction")
+        export.setStatusTip(
+            translate(
+                "PersonaPage", "Save every entry file of the folder, as it is on disk, in a zip"
+            )
+        )
+        export.triggered.connect(self._on_export)
+        self.page_actions.addAction(export)
+        self.entry_actions["exportPersona"] = export
         self.button_row.addStretch(1)
         forget_key = QShortcut(QKeySequence.StandardKey.Delete, self.list)
         forget_key.setContext(Qt.ShortcutContext.WidgetShortcut)
@@ -780,6 +791,11 @@ class PersonaPage(QWidget):
         if new_name:
             self._rename(entry.name, new_name)
 
+    def _on_export(self) -> None:
+        """Zip the folder's entry files as they are on disk (unsaved edits are not in it)."""
+        if self._folder is not None:
+            start_persona_export(self, self._folder)
+
     def _rename(self, old_name: str, new_name: str) -> None:
         command = RenameCommand(self._folder, old_name, new_name, self._on_renamed, self._fail)
         self._undo_stack.push(command)
@@ -974,7 +990,9 @@ class PersonaPage(QWidget):
         )
         self.buttons["personaForget"].setEnabled(has_folder and on_disk)
         for name, action in self.entry_actions.items():
-            action.setEnabled(self.buttons[name].isEnabled())
+            action.setEnabled(
+                self.buttons[name].isEnabled() if name in self.buttons else has_folder
+            )
         self._sync_unsaved()
 
     def _on_preview_due(self) -> None:
