@@ -426,7 +426,11 @@ def test_menus_list_every_row_and_entry_action(open_window, tmp_path) -> None:
     texts = [a.text() for a in observation.actions() if not a.isSeparator()]
     assert texts[:2] in (["Pin", "Forget"], ["Unpin", "Forget"])
     assert "Delete permanently…" in texts
-    assert all(not a.shortcut().isEmpty() for a in observation.actions() if not a.isSeparator())
+    row_actions = [a for a in observation.actions() if not a.isSeparator() and a.menu() is None]
+    assert all(not a.shortcut().isEmpty() for a in row_actions)
+    exports = window.findChild(QMenu, "exportObservationsMenu")
+    assert exports.menuAction() in observation.actions()
+    assert len(exports.actions()) == 4
 
     entry = window.findChild(QMenu, "entryMenu")
     labels = [a.text() for a in entry.actions()]

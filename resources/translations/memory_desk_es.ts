@@ -4,7 +4,7 @@
 <context>
     <name>AgentSearchDialog</name>
     <message>
-        <source>All words (the agent&apos;s default)</source>
+        <source>All words (the agent's default)</source>
         <translation>Todas las palabras (por defecto del agente)</translation>
     </message>
     <message>
@@ -48,7 +48,7 @@
         <translation>El agente ignora las palabras de menos de 3 caracteres: {words}.</translation>
     </message>
     <message>
-        <source>No word of 3 characters or more is left, so the agent&apos;s search would find nothing.</source>
+        <source>No word of 3 characters or more is left, so the agent's search would find nothing.</source>
         <translation>No queda ninguna palabra de 3 caracteres o más, así que la búsqueda del agente no encontraría nada.</translation>
     </message>
     <message>
@@ -80,7 +80,7 @@
         <translation>Buscar como el agente</translation>
     </message>
     <message>
-        <source>What the agent&apos;s memory_search would be asked</source>
+        <source>What the agent's memory_search would be asked</source>
         <translation>Lo que se le pediría a memory_search del agente</translation>
     </message>
     <message>
@@ -96,11 +96,11 @@
         <translation>Coincidencia</translation>
     </message>
     <message>
-        <source>The project whose chat searches: it sees that project&apos;s rows and personal ones</source>
+        <source>The project whose chat searches: it sees that project's rows and personal ones</source>
         <translation>El proyecto del chat que busca: ve las filas de ese proyecto y las personales</translation>
     </message>
     <message>
-        <source>About the agent&apos;s answer</source>
+        <source>About the agent's answer</source>
         <translation>Sobre la respuesta del agente</translation>
     </message>
     <message>
@@ -120,7 +120,7 @@
         <translation>Lo que encontraría el agente</translation>
     </message>
     <message>
-        <source>The observations the agent&apos;s search would return, best first. Enter selects one in the main table.</source>
+        <source>The observations the agent's search would return, best first. Enter selects one in the main table.</source>
         <translation>Las observaciones que devolvería la búsqueda del agente, la mejor primero. Intro selecciona una en la tabla principal.</translation>
     </message>
     <message>
@@ -136,7 +136,7 @@
         <translation>Abre una base de datos para buscar en ella como lo haría el agente.</translation>
     </message>
     <message>
-        <source>The agent&apos;s search could not run: {message}</source>
+        <source>The agent's search could not run: {message}</source>
         <translation>La búsqueda del agente no pudo ejecutarse: {message}</translation>
     </message>
     <message>
@@ -147,7 +147,7 @@
 <context>
     <name>AgentView</name>
     <message>
-        <source>Shaded: the list part, which changes with your entries. The rest is the agent&apos;s own text.</source>
+        <source>Shaded: the list part, which changes with your entries. The rest is the agent's own text.</source>
         <translation>Sombreado: la parte de la lista, que cambia con tus entradas. El resto es el texto propio del agente.</translation>
     </message>
     <message>
@@ -155,7 +155,7 @@
         <translation>El agente no recibe ninguna sección de memoria mientras la carpeta tenga el problema de arriba.</translation>
     </message>
     <message>
-        <source>Exactly the section of the agent&apos;s system prompt these build</source>
+        <source>Exactly the section of the agent's system prompt these build</source>
         <translation>Exactamente la sección del prompt de sistema del agente que estas entradas construyen</translation>
     </message>
     <message>
@@ -163,8 +163,282 @@
         <translation>Lo que ve el agente</translation>
     </message>
     <message>
-        <source>The memory section of the agent&apos;s system prompt, exactly as the agent reads it</source>
+        <source>The memory section of the agent's system prompt, exactly as the agent reads it</source>
         <translation>La sección de memoria del prompt de sistema del agente, tal como la lee el agente</translation>
+    </message>
+</context>
+<context>
+    <name>Chats</name>
+    <message>
+        <source>Not recorded: this database predates loaded-context records (schema 101); an Alisio update will record them for new chats</source>
+        <translation>No registrado: esta base de datos es anterior al registro del contexto cargado (esquema 101); una actualización de Alisio lo registrará en los chats nuevos</translation>
+    </message>
+    <message>
+        <source>Not recorded: this chat started before the plugin recorded loaded context, or the plugin injected nothing when it started</source>
+        <translation>No registrado: este chat empezó antes de que el plugin registrara el contexto cargado, o el plugin no inyectó nada al empezar</translation>
+    </message>
+    <message>
+        <source>This database has no user_prompts table: no prompts recorded</source>
+        <translation>Esta base de datos no tiene la tabla user_prompts: no hay prompts registrados</translation>
+    </message>
+    <message>
+        <source>This database has no {tables} table (an older or partial Alisio memory): chats are listed from what it has</source>
+        <translation>Esta base de datos no tiene la tabla {tables} (una memoria de Alisio antigua o parcial): los chats se listan con lo que tiene</translation>
+    </message>
+</context>
+<context>
+    <name>ChatsPage</name>
+    <message>
+        <source>Chat</source>
+        <translation>Chat</translation>
+    </message>
+    <message>
+        <source>Chat sections</source>
+        <translation>Secciones del chat</translation>
+    </message>
+    <message>
+        <source>Saved in this chat</source>
+        <translation>Guardado en este chat</translation>
+    </message>
+    <message>
+        <source>Session summary</source>
+        <translation>Resumen de la sesión</translation>
+    </message>
+    <message>
+        <source>Loaded context</source>
+        <translation>Contexto cargado</translation>
+    </message>
+    <message>
+        <source>Prompts</source>
+        <translation>Prompts</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>Línea de tiempo</translation>
+    </message>
+    <message>
+        <source>Next chat</source>
+        <translation>Próximo chat</translation>
+    </message>
+    <message>
+        <source>Type of the saved observations</source>
+        <translation>Tipo de las observaciones guardadas</translation>
+    </message>
+    <message>
+        <source>All types</source>
+        <translation>Todos los tipos</translation>
+    </message>
+    <message>
+        <source>Search title, content and topic key</source>
+        <translation>Buscar en título, contenido y clave de tema</translation>
+    </message>
+    <message>
+        <source>Search what this chat saved</source>
+        <translation>Buscar en lo que guardó este chat</translation>
+    </message>
+    <message>
+        <source>Pinned</source>
+        <translation>Fijada</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Tipo</translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation>Actualizada</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>Título</translation>
+    </message>
+    <message>
+        <source>Double-click (or press Enter) to show it in the table</source>
+        <translation>Doble clic (o Intro) para mostrarla en la tabla</translation>
+    </message>
+    <message>
+        <source>No summary</source>
+        <translation>Sin resumen</translation>
+    </message>
+    <message>
+        <source>&amp;Copy loaded context</source>
+        <translation>&amp;Copiar contexto cargado</translation>
+    </message>
+    <message>
+        <source>Copy loaded context</source>
+        <translation>Copiar contexto cargado</translation>
+    </message>
+    <message>
+        <source>Copy the exact text the plugin injected when this chat began</source>
+        <translation>Copiar el texto exacto que el plugin inyectó al empezar este chat</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>Cuándo</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>Prompt</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Creada</translation>
+    </message>
+    <message>
+        <source>{n} character</source>
+        <translation>{n} carácter</translation>
+    </message>
+    <message>
+        <source>{n} characters</source>
+        <translation>{n} caracteres</translation>
+    </message>
+    <message>
+        <source>Injected when the chat began, {when}: {size}</source>
+        <translation>Inyectado al empezar el chat, {when}: {size}</translation>
+    </message>
+    <message>
+        <source>No prompts recorded in this chat</source>
+        <translation>No hay prompts registrados en este chat</translation>
+    </message>
+    <message>
+        <source>Nothing this chat saved matches</source>
+        <translation>Nada de lo que guardó este chat coincide</translation>
+    </message>
+    <message>
+        <source>This chat saved nothing that is still remembered</source>
+        <translation>Este chat no guardó nada que siga recordado</translation>
+    </message>
+    <message>
+        <source>Choose Timeline on an observation to see what was saved just before and after it, as the agent's memory_timeline shows it</source>
+        <translation>Elige Línea de tiempo en una observación para ver lo que se guardó justo antes y después, como lo muestra memory_timeline del agente</translation>
+    </message>
+    <message>
+        <source>Observation #{id} and what its chat saved just before and after it</source>
+        <translation>La observación #{id} y lo que su chat guardó justo antes y después</translation>
+    </message>
+    <message>
+        <source>Observation #{id} belongs to no chat: its neighbours in project {project}</source>
+        <translation>La observación #{id} no pertenece a ningún chat: sus vecinas en el proyecto {project}</translation>
+    </message>
+    <message>
+        <source>It is forgotten: the agent's memory_timeline answers nothing for it; its neighbours are shown anyway.</source>
+        <translation>Está olvidada: memory_timeline del agente no responde nada para ella; sus vecinas se muestran de todos modos.</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>Proyecto</translation>
+    </message>
+    <message>
+        <source>Directory</source>
+        <translation>Directorio</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Inicio</translation>
+    </message>
+    <message>
+        <source>Ended</source>
+        <translation>Fin</translation>
+    </message>
+    <message>
+        <source>Saved</source>
+        <translation>Guardadas</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>Resumen</translation>
+    </message>
+    <message>
+        <source>Chat {id}</source>
+        <translation>Chat {id}</translation>
+    </message>
+    <message>
+        <source>{when}: the first thing this chat recorded (no start time)</source>
+        <translation>{when}: lo primero que registró este chat (sin hora de inicio)</translation>
+    </message>
+    <message>
+        <source>Search chats by id, project, directory or summary</source>
+        <translation>Buscar chats por id, proyecto, directorio o resumen</translation>
+    </message>
+    <message>
+        <source>Search chats</source>
+        <translation>Buscar chats</translation>
+    </message>
+    <message>
+        <source>Project of the chats</source>
+        <translation>Proyecto de los chats</translation>
+    </message>
+    <message>
+        <source>All projects</source>
+        <translation>Todos los proyectos</translation>
+    </message>
+    <message>
+        <source>Chats</source>
+        <translation>Chats</translation>
+    </message>
+    <message>
+        <source>E&amp;xport chat…</source>
+        <translation>E&amp;xportar chat…</translation>
+    </message>
+    <message>
+        <source>Export chat</source>
+        <translation>Exportar chat</translation>
+    </message>
+    <message>
+        <source>Save this chat with its summary, loaded context and prompts as Markdown</source>
+        <translation>Guardar este chat con su resumen, contexto cargado y prompts como Markdown</translation>
+    </message>
+    <message>
+        <source>Cleared the chat search and project to show the chat</source>
+        <translation>Se borraron la búsqueda y el proyecto de los chats para mostrar el chat</translation>
+    </message>
+    <message>
+        <source>{n} chat</source>
+        <translation>{n} chat</translation>
+    </message>
+    <message>
+        <source>{n} chats</source>
+        <translation>{n} chats</translation>
+    </message>
+    <message>
+        <source>No chat {id} in this database</source>
+        <translation>No hay ningún chat {id} en esta base de datos</translation>
+    </message>
+    <message>
+        <source>Observation #{id} no longer exists</source>
+        <translation>La observación #{id} ya no existe</translation>
+    </message>
+    <message>
+        <source>Observation #{id} was saved outside any chat</source>
+        <translation>La observación #{id} se guardó fuera de todo chat</translation>
+    </message>
+    <message>
+        <source>Choose a chat to see what it saved and was told</source>
+        <translation>Elige un chat para ver qué guardó y qué se le dijo</translation>
+    </message>
+    <message>
+        <source>Project {project}</source>
+        <translation>Proyecto {project}</translation>
+    </message>
+    <message>
+        <source>in {directory}</source>
+        <translation>en {directory}</translation>
+    </message>
+    <message>
+        <source>started {when}</source>
+        <translation>empezó {when}</translation>
+    </message>
+    <message>
+        <source>ended {when}</source>
+        <translation>terminó {when}</translation>
+    </message>
+    <message>
+        <source>{n} observation saved</source>
+        <translation>{n} observación guardada</translation>
+    </message>
+    <message>
+        <source>{n} observations saved</source>
+        <translation>{n} observaciones guardadas</translation>
     </message>
 </context>
 <context>
@@ -236,24 +510,24 @@
         <translation>el archivo es de solo lectura: puedes explorarlo, pero no se pueden guardar cambios</translation>
     </message>
     <message>
-        <source>no schema_migrations table: the plugin&apos;s version is unknown</source>
+        <source>no schema_migrations table: the plugin's version is unknown</source>
         <translation>no hay tabla schema_migrations: se desconoce la versión del plugin</translation>
     </message>
     <message>
-        <source>{path} is damaged: SQLite&apos;s check found {detail}. Memory Desk shows what it can read but will not write to it. Rebuilding the search index would not repair this: stop the agent and restore a backup of memory.sqlite (or recover it with sqlite3&apos;s &quot;.recover&quot;). {check_again}</source>
-        <translation>{path} está dañado: la comprobación de SQLite encontró {detail}. Memory Desk muestra lo que puede leer, pero no escribirá en él. Reconstruir el índice de búsqueda no lo repararía: detén el agente y restaura una copia de seguridad de memory.sqlite (o recupérala con &quot;.recover&quot; de sqlite3). {check_again}</translation>
+        <source>{path} is damaged: SQLite's check found {detail}. Memory Desk shows what it can read but will not write to it. Rebuilding the search index would not repair this: stop the agent and restore a backup of memory.sqlite (or recover it with sqlite3's ".recover"). {check_again}</source>
+        <translation>{path} está dañado: la comprobación de SQLite encontró {detail}. Memory Desk muestra lo que puede leer, pero no escribirá en él. Reconstruir el índice de búsqueda no lo repararía: detén el agente y restaura una copia de seguridad de memory.sqlite (o recupérala con ".recover" de sqlite3). {check_again}</translation>
     </message>
     <message>
-        <source>{broken_index}. Until then Memory Desk will not write to it (the agent&apos;s searches miss or misreport rows, and every write would go through the broken index). After rebuilding, use Tools ▸ Check database to check again.</source>
+        <source>{broken_index}. Until then Memory Desk will not write to it (the agent's searches miss or misreport rows, and every write would go through the broken index). After rebuilding, use Tools ▸ Check database to check again.</source>
         <translation>{broken_index}. Hasta entonces Memory Desk no escribirá en ella (las búsquedas del agente omiten o informan mal de filas, y cada escritura pasaría por el índice dañado). Después de reconstruirlo, usa Herramientas ▸ Comprobar base de datos para comprobarla de nuevo.</translation>
     </message>
     <message>
-        <source>Could not check the database: Memory Desk could not write its scratch copy in {where} ({reason}); free some space there or check that folder&apos;s permissions</source>
+        <source>Could not check the database: Memory Desk could not write its scratch copy in {where} ({reason}); free some space there or check that folder's permissions</source>
         <translation>No se pudo comprobar la base de datos: Memory Desk no pudo escribir su copia temporal en {where} ({reason}); libera espacio ahí o revisa los permisos de esa carpeta</translation>
     </message>
     <message>
-        <source>The search index of {path} is damaged ({detail}). With the agent stopped, rebuild it with: sqlite3 {quoted_path} &quot;INSERT INTO observations_fts(observations_fts) VALUES(&apos;rebuild&apos;)&quot;, or restore a backup</source>
-        <translation>El índice de búsqueda de {path} está dañado ({detail}). Con el agente detenido, reconstrúyelo con: sqlite3 {quoted_path} &quot;INSERT INTO observations_fts(observations_fts) VALUES(&apos;rebuild&apos;)&quot;, o restaura una copia de seguridad</translation>
+        <source>The search index of {path} is damaged ({detail}). With the agent stopped, rebuild it with: sqlite3 {quoted_path} "INSERT INTO observations_fts(observations_fts) VALUES('rebuild')", or restore a backup</source>
+        <translation>El índice de búsqueda de {path} está dañado ({detail}). Con el agente detenido, reconstrúyelo con: sqlite3 {quoted_path} "INSERT INTO observations_fts(observations_fts) VALUES('rebuild')", o restaura una copia de seguridad</translation>
     </message>
     <message>
         <source>missing {tables}</source>
@@ -268,15 +542,15 @@
         <translation>No hay ningún archivo en {path}; revisa la ruta</translation>
     </message>
     <message>
-        <source>{path} is not a file; choose Alisio&apos;s memory.sqlite</source>
+        <source>{path} is not a file; choose Alisio's memory.sqlite</source>
         <translation>{path} no es un archivo; elige el memory.sqlite de Alisio</translation>
     </message>
     <message>
-        <source>{path} has an observations table without the columns {columns}; it was not written by Alisio&apos;s memory plugin</source>
+        <source>{path} has an observations table without the columns {columns}; it was not written by Alisio's memory plugin</source>
         <translation>{path} tiene una tabla observations sin las columnas {columns}; no la escribió el plugin de memoria de Alisio</translation>
     </message>
     <message>
-        <source>the database is in {mode} journal mode, not the plugin&apos;s WAL: while the agent runs, Memory Desk&apos;s writes may make it wait</source>
+        <source>the database is in {mode} journal mode, not the plugin's WAL: while the agent runs, Memory Desk's writes may make it wait</source>
         <translation>la base de datos está en modo de diario {mode}, no en el WAL del plugin: mientras el agente trabaja, las escrituras de Memory Desk pueden hacerlo esperar</translation>
     </message>
     <message>
@@ -284,7 +558,7 @@
         <translation>escrita por un plugin más reciente (esquema {version}): Memory Desk muestra y edita solo las columnas que conoce</translation>
     </message>
     <message>
-        <source>the search index triggers are missing ({triggers}): searches, the agent&apos;s too, will not see those changes to observations. Restore a backup of memory.sqlite, or recreate the plugin&apos;s triggers and rebuild the index</source>
+        <source>the search index triggers are missing ({triggers}): searches, the agent's too, will not see those changes to observations. Restore a backup of memory.sqlite, or recreate the plugin's triggers and rebuild the index</source>
         <translation>faltan los disparadores del índice de búsqueda ({triggers}): las búsquedas, también las del agente, no verán esos cambios en las observaciones. Restaura una copia de seguridad de memory.sqlite, o vuelve a crear los disparadores del plugin y reconstruye el índice</translation>
     </message>
     <message>
@@ -292,7 +566,7 @@
         <translation>le falta la observación #{id}</translation>
     </message>
     <message>
-        <source>{path} is an SQLite file but not Alisio&apos;s memory database (it has no {table} table); choose the plugin&apos;s memory.sqlite</source>
+        <source>{path} is an SQLite file but not Alisio's memory database (it has no {table} table); choose the plugin's memory.sqlite</source>
         <translation>{path} es un archivo SQLite, pero no la base de datos de memoria de Alisio (no tiene la tabla {table}); elige el memory.sqlite del plugin</translation>
     </message>
     <message>
@@ -332,7 +606,7 @@
         <translation>No se pudo {action}: el disco que contiene {path} está lleno</translation>
     </message>
     <message>
-        <source>{path} is not an SQLite database; choose Alisio&apos;s memory.sqlite</source>
+        <source>{path} is not an SQLite database; choose Alisio's memory.sqlite</source>
         <translation>{path} no es una base de datos SQLite; elige el memory.sqlite de Alisio</translation>
     </message>
     <message>
@@ -434,6 +708,42 @@
         <source>undo the edit</source>
         <translation>deshacer la edición</translation>
     </message>
+    <message>
+        <source>read the observations to export</source>
+        <translation>leer las observaciones que se exportan</translation>
+    </message>
+    <message>
+        <source>read what the chat saved</source>
+        <translation>leer lo que guardó el chat</translation>
+    </message>
+    <message>
+        <source>read the timeline</source>
+        <translation>leer la línea de tiempo</translation>
+    </message>
+    <message>
+        <source>read the chats</source>
+        <translation>leer los chats</translation>
+    </message>
+    <message>
+        <source>read the chat</source>
+        <translation>leer el chat</translation>
+    </message>
+    <message>
+        <source>estimate what the next chat will be told</source>
+        <translation>estimar qué se le dirá al próximo chat</translation>
+    </message>
+    <message>
+        <source>read the last recorded context</source>
+        <translation>leer el último contexto registrado</translation>
+    </message>
+    <message>
+        <source>read the overview</source>
+        <translation>leer la vista general</translation>
+    </message>
+    <message>
+        <source>look for pruning candidates</source>
+        <translation>buscar candidatas para depurar</translation>
+    </message>
 </context>
 <context>
     <name>DatabaseWatcher</name>
@@ -496,7 +806,7 @@
         <translation>Nombre</translation>
     </message>
     <message>
-        <source>The entry&apos;s file name: lowercase words joined by dashes</source>
+        <source>The entry's file name: lowercase words joined by dashes</source>
         <translation>El nombre del archivo de la entrada: palabras en minúsculas unidas por guiones</translation>
     </message>
     <message>
@@ -572,7 +882,7 @@
         <translation>Cargando el texto en el editor: {percent} %…</translation>
     </message>
     <message>
-        <source>The new entry&apos;s file name: lowercase words joined by dashes</source>
+        <source>The new entry's file name: lowercase words joined by dashes</source>
         <translation>El nombre del archivo de la nueva entrada: palabras en minúsculas unidas por guiones</translation>
     </message>
     <message>
@@ -580,7 +890,7 @@
         <translation>Escribe un nombre.</translation>
     </message>
     <message>
-        <source>{count} characters: longer than the {limit} the agent&apos;s list reads well</source>
+        <source>{count} characters: longer than the {limit} the agent's list reads well</source>
         <translation>{count} caracteres: más que los {limit} que la lista del agente lee bien</translation>
     </message>
     <message>
@@ -591,7 +901,7 @@
 <context>
     <name>EntryListView</name>
     <message>
-        <source>Entries in the agent&apos;s order, most recent first (Ctrl+L to focus)</source>
+        <source>Entries in the agent's order, most recent first (Ctrl+L to focus)</source>
         <translation>Entradas en el orden del agente, las más recientes primero (Ctrl+L para ir a ellas)</translation>
     </message>
     <message>
@@ -599,8 +909,143 @@
         <translation>Entradas</translation>
     </message>
     <message>
-        <source>The agent&apos;s memory of the person, one entry per row, in the agent&apos;s order. A row marked • holds unsaved edits.</source>
+        <source>The agent's memory of the person, one entry per row, in the agent's order. A row marked • holds unsaved edits.</source>
         <translation>La memoria de la persona que guarda el agente, una entrada por fila, en el orden del agente. Una fila marcada con • tiene cambios sin guardar.</translation>
+    </message>
+</context>
+<context>
+    <name>Export</name>
+    <message>
+        <source>it is not a file</source>
+        <translation>no es un archivo</translation>
+    </message>
+    <message>
+        <source>Export observations to JSON</source>
+        <translation>Exportar observaciones a JSON</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>Archivos JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Choose where to make the folder of Markdown files</source>
+        <translation>Elige dónde crear la carpeta de archivos Markdown</translation>
+    </message>
+    <message>
+        <source>Export the chat to Markdown</source>
+        <translation>Exportar el chat a Markdown</translation>
+    </message>
+    <message>
+        <source>Markdown files (*.md)</source>
+        <translation>Archivos Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Export the memory folder to a zip</source>
+        <translation>Exportar la carpeta de memoria a un zip</translation>
+    </message>
+    <message>
+        <source>Zip archives (*.zip)</source>
+        <translation>Archivos zip (*.zip)</translation>
+    </message>
+    <message>
+        <source>Exporting</source>
+        <translation>Exportando</translation>
+    </message>
+    <message>
+        <source>Export progress</source>
+        <translation>Progreso de la exportación</translation>
+    </message>
+    <message>
+        <source>Exporting to “{path}”…</source>
+        <translation>Exportando a “{path}”…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Cancel the export</source>
+        <translation>Cancelar la exportación</translation>
+    </message>
+    <message>
+        <source>Export cancelled; nothing was written.</source>
+        <translation>Exportación cancelada; no se escribió nada.</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportar</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>La exportación falló</translation>
+    </message>
+    <message>
+        <source>Exported {n} observation to “{path}”.</source>
+        <translation>Se exportó {n} observación a “{path}”.</translation>
+    </message>
+    <message>
+        <source>Exported {n} observations to “{path}”.</source>
+        <translation>Se exportaron {n} observaciones a “{path}”.</translation>
+    </message>
+    <message>
+        <source>Exported the chat and its {n} saved observation to “{path}”.</source>
+        <translation>Se exportó el chat y su {n} observación guardada a “{path}”.</translation>
+    </message>
+    <message>
+        <source>Exported the chat and its {n} saved observations to “{path}”.</source>
+        <translation>Se exportó el chat y sus {n} observaciones guardadas a “{path}”.</translation>
+    </message>
+    <message>
+        <source>Exported {n} entry to “{path}”.</source>
+        <translation>Se exportó {n} entrada a “{path}”.</translation>
+    </message>
+    <message>
+        <source>Exported {n} entries to “{path}”.</source>
+        <translation>Se exportaron {n} entradas a “{path}”.</translation>
+    </message>
+    <message>
+        <source>{n} file was left out: {files}.</source>
+        <translation>Se dejó fuera {n} archivo: {files}.</translation>
+    </message>
+    <message>
+        <source>{n} files were left out: {files}.</source>
+        <translation>Se dejaron fuera {n} archivos: {files}.</translation>
+    </message>
+    <message>
+        <source>“{path}” is a folder: choose a file name for the export; nothing was written.</source>
+        <translation>“{path}” es una carpeta: elige un nombre de archivo para la exportación; no se escribió nada.</translation>
+    </message>
+    <message>
+        <source>“{path}” already exists: choose another place; nothing was written.</source>
+        <translation>“{path}” ya existe: elige otro lugar; no se escribió nada.</translation>
+    </message>
+    <message>
+        <source>Could not export to “{path}”: the disk is full ({reason}). Free some space or choose another place; nothing was written.</source>
+        <translation>No se pudo exportar a “{path}”: el disco está lleno ({reason}). Libera espacio o elige otro lugar; no se escribió nada.</translation>
+    </message>
+    <message>
+        <source>There is no chat “{chat}” in {path} any more; nothing was exported.</source>
+        <translation>Ya no hay ningún chat “{chat}” en {path}; no se exportó nada.</translation>
+    </message>
+    <message>
+        <source>it cannot be read ({reason})</source>
+        <translation>no se puede leer ({reason})</translation>
+    </message>
+    <message>
+        <source>Could not export to “{path}”: Memory Desk may not write there ({reason}). Choose a folder you can write to; nothing was written.</source>
+        <translation>No se pudo exportar a “{path}”: Memory Desk no tiene permiso para escribir ahí ({reason}). Elige una carpeta en la que puedas escribir; no se escribió nada.</translation>
+    </message>
+    <message>
+        <source>a link to “{target}”, outside the folder</source>
+        <translation>un enlace a “{target}”, fuera de la carpeta</translation>
+    </message>
+    <message>
+        <source>Could not export to “{path}”: its folder does not exist ({reason}). Choose another place; nothing was written.</source>
+        <translation>No se pudo exportar a “{path}”: su carpeta no existe ({reason}). Elige otro lugar; no se escribió nada.</translation>
+    </message>
+    <message>
+        <source>Could not export to “{path}”: {reason}. Nothing was written.</source>
+        <translation>No se pudo exportar a “{path}”: {reason}. No se escribió nada.</translation>
     </message>
 </context>
 <context>
@@ -630,7 +1075,7 @@
         <translation>Solo fijadas</translation>
     </message>
     <message>
-        <source>Show only pinned observations (always in the agent&apos;s context)</source>
+        <source>Show only pinned observations (always in the agent's context)</source>
         <translation>Mostrar solo las observaciones fijadas (siempre en el contexto del agente)</translation>
     </message>
     <message>
@@ -640,6 +1085,10 @@
     <message>
         <source>Also show forgotten observations, in grey, to restore them</source>
         <translation>Mostrar también las observaciones olvidadas, en gris, para restaurarlas</translation>
+    </message>
+    <message>
+        <source>Day filter</source>
+        <translation>Filtro por día</translation>
     </message>
     <message>
         <source>Search titles, content and topic keys  (Ctrl+F)</source>
@@ -672,6 +1121,14 @@
     <message>
         <source>All types</source>
         <translation>Todos los tipos</translation>
+    </message>
+    <message>
+        <source>Saved on {day}  ✕</source>
+        <translation>Guardado el {day}  ✕</translation>
+    </message>
+    <message>
+        <source>Showing only what was saved on {day}; click to show every day</source>
+        <translation>Solo se muestra lo guardado el {day}; haga clic para mostrar todos los días</translation>
     </message>
     <message>
         <source>Show only some types (several can be chosen)</source>
@@ -720,7 +1177,7 @@
         <translation>No se puede vigilar {path}: {reason}</translation>
     </message>
     <message>
-        <source>the system&apos;s limit on watched folders is reached ({reason})</source>
+        <source>the system's limit on watched folders is reached ({reason})</source>
         <translation>se alcanzó el límite del sistema de carpetas vigiladas ({reason})</translation>
     </message>
 </context>
@@ -855,7 +1312,7 @@
         <translation>&amp;Idioma</translation>
     </message>
     <message>
-        <source>The desktop&apos;s language when it is Spanish, else English</source>
+        <source>The desktop's language when it is Spanish, else English</source>
         <translation>El idioma del escritorio si es español; si no, inglés</translation>
     </message>
     <message>
@@ -887,7 +1344,7 @@
         <translation>Abrir &amp;carpeta…</translation>
     </message>
     <message>
-        <source>Open an agent&apos;s memory folder</source>
+        <source>Open an agent's memory folder</source>
         <translation>Abrir la carpeta de memoria de un agente</translation>
     </message>
     <message>
@@ -915,6 +1372,10 @@
         <translation>&amp;Observación</translation>
     </message>
     <message>
+        <source>E&amp;xport</source>
+        <translation>E&amp;xportar</translation>
+    </message>
+    <message>
         <source>&amp;Tools</source>
         <translation>&amp;Herramientas</translation>
     </message>
@@ -935,7 +1396,7 @@
         <translation>&amp;Observaciones</translation>
     </message>
     <message>
-        <source>Show Alisio&apos;s observations</source>
+        <source>Show Alisio's observations</source>
         <translation>Muestra las observaciones de Alisio</translation>
     </message>
     <message>
@@ -943,8 +1404,32 @@
         <translation>&amp;Memoria de la persona</translation>
     </message>
     <message>
-        <source>Show the agent&apos;s memory of the person</source>
+        <source>Show the agent's memory of the person</source>
         <translation>Muestra la memoria que el agente guarda de la persona</translation>
+    </message>
+    <message>
+        <source>&amp;Chats</source>
+        <translation>&amp;Chats</translation>
+    </message>
+    <message>
+        <source>Show Alisio's chats: what each saved, its summary and the context it was given</source>
+        <translation>Mostrar los chats de Alisio: qué guardó cada uno, su resumen y el contexto que recibió</translation>
+    </message>
+    <message>
+        <source>O&amp;verview</source>
+        <translation>&amp;Vista general</translation>
+    </message>
+    <message>
+        <source>Show counts and charts of what the agents remember</source>
+        <translation>Mostrar recuentos y gráficos de lo que recuerdan los agentes</translation>
+    </message>
+    <message>
+        <source>&amp;Pruning assistant</source>
+        <translation>Asistente de &amp;poda</translation>
+    </message>
+    <message>
+        <source>Find duplicates, stale and oversized memories to forget</source>
+        <translation>Encontrar memorias duplicadas, obsoletas o demasiado grandes para olvidarlas</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -1020,6 +1505,157 @@
     <message>
         <source>Dismiss message</source>
         <translation>Descartar mensaje</translation>
+    </message>
+</context>
+<context>
+    <name>NextContext</name>
+    <message>
+        <source>this database has no injected_context table (schema 101): the plugin that wrote it did not record what it told a chat at its start</source>
+        <translation>esta base de datos no tiene tabla injected_context (esquema 101): el plugin que la escribió no registraba lo que le decía a un chat al empezar</translation>
+    </message>
+    <message>
+        <source>no chat of this project has a recorded context yet (chats that started before the plugin recorded it have none)</source>
+        <translation>ningún chat de este proyecto tiene todavía un contexto registrado (los chats que empezaron antes de que el plugin lo registrara no lo tienen)</translation>
+    </message>
+    <message>
+        <source>pinned</source>
+        <translation>fijada</translation>
+    </message>
+    <message>
+        <source>saved or revised since</source>
+        <translation>guardada o revisada después</translation>
+    </message>
+    <message>
+        <source>in the room others left</source>
+        <translation>en el hueco que dejaron otras</translation>
+    </message>
+    <message>
+        <source>forgotten</source>
+        <translation>olvidada</translation>
+    </message>
+    <message>
+        <source>deleted for good</source>
+        <translation>borrada definitivamente</translation>
+    </message>
+    <message>
+        <source>no longer visible from this project</source>
+        <translation>ya no es visible desde este proyecto</translation>
+    </message>
+    <message>
+        <source>unpinned</source>
+        <translation>desfijada</translation>
+    </message>
+    <message>
+        <source>no room within the budget</source>
+        <translation>no cabe en el presupuesto</translation>
+    </message>
+    <message>
+        <source>newer observations took its place</source>
+        <translation>observaciones más recientes ocuparon su lugar</translation>
+    </message>
+    <message>
+        <source>would be added: #{id} {title} ({reason})</source>
+        <translation>se añadiría: #{id} {title} ({reason})</translation>
+    </message>
+    <message>
+        <source>no longer included: #{id} {title} ({reason})</source>
+        <translation>ya no se incluye: #{id} {title} ({reason})</translation>
+    </message>
+    <message>
+        <source>Budget: {tokens} tokens, set in Alisio's config.</source>
+        <translation>Presupuesto: {tokens} tokens, fijado en la configuración de Alisio.</translation>
+    </message>
+    <message>
+        <source>Budget: {tokens} tokens, the plugin's default (Alisio's config does not set injectBudgetTokens).</source>
+        <translation>Presupuesto: {tokens} tokens, el valor por defecto del plugin (la configuración de Alisio no fija injectBudgetTokens).</translation>
+    </message>
+    <message>
+        <source>Budget: {tokens} tokens, the plugin's default: this is not the database Alisio's config points to, so its setting does not apply here.</source>
+        <translation>Presupuesto: {tokens} tokens, el valor por defecto del plugin: esta no es la base de datos a la que apunta la configuración de Alisio, así que su ajuste no se aplica aquí.</translation>
+    </message>
+    <message>
+        <source>An estimate: the plugin's rules applied to the database as it is now; it changes as the agent saves.</source>
+        <translation>Una estimación: las reglas del plugin aplicadas a la base de datos tal como está ahora; cambia a medida que el agente guarda.</translation>
+    </message>
+    <message>
+        <source>Tokens are estimated as the plugin does, characters divided by 4: about {used} used.</source>
+        <translation>Los tokens se estiman como lo hace el plugin, caracteres divididos entre 4: unos {used} usados.</translation>
+    </message>
+    <message>
+        <source>The layout follows the plugin's public renderer. Its session-start code is not public, so how many rows it asks for is ours: {pinned} pinned, {recent} recent, {prompts} prompts; and the new chat's id, unknown until it starts, shows as {mark}.</source>
+        <translation>La disposición sigue el renderizador público del plugin. Su código de inicio de sesión no es público, así que cuántas filas pide es suposición nuestra: {pinned} fijadas, {recent} recientes, {prompts} prompts; y el id del chat nuevo, desconocido hasta que empiece, aparece como {mark}.</translation>
+    </message>
+    <message>
+        <source>Alisio's config turns the memory plugin off: while it is off, a new chat is told nothing from this database.</source>
+        <translation>La configuración de Alisio desactiva el plugin de memoria: mientras esté desactivado, a un chat nuevo no se le dice nada de esta base de datos.</translation>
+    </message>
+    <message>
+        <source>Estimated next context: about {used} of {budget} tokens</source>
+        <translation>Contexto siguiente estimado: unos {used} de {budget} tokens</translation>
+    </message>
+    <message>
+        <source>; {n} observation left out for lack of room</source>
+        <translation>; {n} observación fuera por falta de espacio</translation>
+    </message>
+    <message>
+        <source>; {n} observations left out for lack of room</source>
+        <translation>; {n} observaciones fuera por falta de espacio</translation>
+    </message>
+    <message>
+        <source>Last recorded context: not recorded ({reason})</source>
+        <translation>Último contexto registrado: no registrado ({reason})</translation>
+    </message>
+    <message>
+        <source>Last recorded context: chat {chat}, {date}</source>
+        <translation>Último contexto registrado: chat {chat}, {date}</translation>
+    </message>
+    <message>
+        <source>Choose a chat to see what the next chat of its project will be told.</source>
+        <translation>Elija un chat para ver qué se le dirá al próximo chat de su proyecto.</translation>
+    </message>
+    <message>
+        <source>Estimated next context</source>
+        <translation>Contexto siguiente estimado</translation>
+    </message>
+    <message>
+        <source>The memory block the plugin would inject if a chat started now</source>
+        <translation>El bloque de memoria que el plugin inyectaría si un chat empezara ahora</translation>
+    </message>
+    <message>
+        <source>Last recorded context</source>
+        <translation>Último contexto registrado</translation>
+    </message>
+    <message>
+        <source>Exactly what the plugin told this project's last recorded chat</source>
+        <translation>Exactamente lo que el plugin le dijo al último chat registrado de este proyecto</translation>
+    </message>
+    <message>
+        <source>What the next chat would be told differently:</source>
+        <translation>Qué se le diría de otro modo al próximo chat:</translation>
+    </message>
+    <message>
+        <source>Changes since the last recorded context</source>
+        <translation>Cambios desde el último contexto registrado</translation>
+    </message>
+    <message>
+        <source>Open an observation with Enter or a double click</source>
+        <translation>Abra una observación con Intro o con doble clic</translation>
+    </message>
+    <message>
+        <source>Cannot estimate the next context: {reason}</source>
+        <translation>No se puede estimar el contexto siguiente: {reason}</translation>
+    </message>
+    <message>
+        <source>Nothing to compare: no context was recorded for this project.</source>
+        <translation>Nada que comparar: no se registró ningún contexto para este proyecto.</translation>
+    </message>
+    <message>
+        <source>No change: the next chat would be told about the same observations as the last one.</source>
+        <translation>Sin cambios: al próximo chat se le hablaría de las mismas observaciones que al último.</translation>
+    </message>
+    <message>
+        <source>Reading the database…</source>
+        <translation>Leyendo la base de datos…</translation>
     </message>
 </context>
 <context>
@@ -1235,7 +1871,7 @@ Clave de tema: {topic_key}
         <translation>Contenido</translation>
     </message>
     <message>
-        <source>The observation&apos;s content as markdown. Links are not followed and nothing is loaded from it.</source>
+        <source>The observation's content as markdown. Links are not followed and nothing is loaded from it.</source>
         <translation>El contenido de la observación en markdown. No se siguen los enlaces ni se carga nada desde él.</translation>
     </message>
     <message>
@@ -1319,8 +1955,8 @@ Clave de tema: {topic_key}
         <translation>El título no puede estar vacío (los espacios en blanco se quitan al guardarlo).</translation>
     </message>
     <message>
-        <source>The topic key must be kebab-case words separated by &apos;/&apos;, e.g. auth/token-refresh.</source>
-        <translation>La clave de tema debe ser palabras en kebab-case separadas por &apos;/&apos;, p. ej. auth/token-refresh.</translation>
+        <source>The topic key must be kebab-case words separated by '/', e.g. auth/token-refresh.</source>
+        <translation>La clave de tema debe ser palabras en kebab-case separadas por '/', p. ej. auth/token-refresh.</translation>
     </message>
     <message>
         <source>The content cannot be empty (blank space is dropped when it is stored).</source>
@@ -1460,11 +2096,11 @@ Chat: {session}</translation>
         <translation>Duplicados</translation>
     </message>
     <message>
-        <source>The observation&apos;s id in the database.</source>
+        <source>The observation's id in the database.</source>
         <translation>El id de la observación en la base de datos.</translation>
     </message>
     <message>
-        <source>Pinned: always injected into the agent&apos;s context.</source>
+        <source>Pinned: always injected into the agent's context.</source>
         <translation>Fijada: siempre se inyecta en el contexto del agente.</translation>
     </message>
     <message>
@@ -1559,11 +2195,11 @@ Chat: {session}</translation>
         <translation>No se escribió nada: cancelaste mientras el agente escribía</translation>
     </message>
     <message>
-        <source>An observation needs a title (the agent&apos;s plugin refuses an empty one); type one before saving</source>
+        <source>An observation needs a title (the agent's plugin refuses an empty one); type one before saving</source>
         <translation>Una observación necesita un título (el plugin del agente rechaza uno vacío); escribe uno antes de guardar</translation>
     </message>
     <message>
-        <source>An observation needs some content (the agent&apos;s plugin refuses an empty one); write it before saving</source>
+        <source>An observation needs some content (the agent's plugin refuses an empty one); write it before saving</source>
         <translation>Una observación necesita contenido (el plugin del agente rechaza uno vacío); escríbelo antes de guardar</translation>
     </message>
     <message>
@@ -1646,7 +2282,7 @@ Chat: {session}</translation>
         <translation>Observaciones</translation>
     </message>
     <message>
-        <source>The observations of this database, one per row. Return reads the current one, Del forgets, Ctrl+P pins, F2 edits; the header&apos;s menu shows or hides columns</source>
+        <source>The observations of this database, one per row. Return reads the current one, Del forgets, Ctrl+P pins, F2 edits; the header's menu shows or hides columns</source>
         <translation>Las observaciones de esta base de datos, una por fila. Intro lee la actual, Supr olvida, Ctrl+P fija, F2 edita; el menú de la cabecera muestra u oculta columnas</translation>
     </message>
     <message>
@@ -1702,8 +2338,40 @@ Chat: {session}</translation>
         <translation>Buscar como el agente…</translation>
     </message>
     <message>
-        <source>See what the agent&apos;s memory_search would return for the search text (Ctrl+Shift+F)</source>
+        <source>See what the agent's memory_search would return for the search text (Ctrl+Shift+F)</source>
         <translation>Ver qué devolvería memory_search del agente para el texto buscado (Ctrl+Shift+F)</translation>
+    </message>
+    <message>
+        <source>Open its chat</source>
+        <translation>Abrir su chat</translation>
+    </message>
+    <message>
+        <source>Show the chat that saved the current observation: its summary, prompts and loaded context</source>
+        <translation>Mostrar el chat que guardó la observación actual: su resumen, sus prompts y su contexto cargado</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>Cronología</translation>
+    </message>
+    <message>
+        <source>Show what was saved just before and after the current observation in its chat</source>
+        <translation>Mostrar lo que se guardó justo antes y después de la observación actual en su chat</translation>
+    </message>
+    <message>
+        <source>Export selected to &amp;JSON…</source>
+        <translation>Exportar la selección a &amp;JSON…</translation>
+    </message>
+    <message>
+        <source>Export selected to &amp;Markdown…</source>
+        <translation>Exportar la selección a &amp;Markdown…</translation>
+    </message>
+    <message>
+        <source>Export all to J&amp;SON…</source>
+        <translation>Exportar todo a J&amp;SON…</translation>
+    </message>
+    <message>
+        <source>Export all to Mar&amp;kdown…</source>
+        <translation>Exportar todo a Mar&amp;kdown…</translation>
     </message>
     <message>
         <source>No database open</source>
@@ -1742,7 +2410,7 @@ Chat: {session}</translation>
         <translation>Borrar la búsqueda (en el cuadro de búsqueda)</translation>
     </message>
     <message>
-        <source>Go back to the table (in the observation&apos;s text)</source>
+        <source>Go back to the table (in the observation's text)</source>
         <translation>Volver a la tabla (en el texto de la observación)</translation>
     </message>
     <message>
@@ -1803,6 +2471,220 @@ Chat: {session}</translation>
     </message>
 </context>
 <context>
+    <name>OverviewChart</name>
+    <message>
+        <source>Observations saved per day</source>
+        <translation>Observaciones guardadas por día</translation>
+    </message>
+    <message>
+        <source>{day}: nothing saved</source>
+        <translation>{day}: no se guardó nada</translation>
+    </message>
+    <message>
+        <source>{day}: {n} observation saved</source>
+        <translation>{day}: {n} observación guardada</translation>
+    </message>
+    <message>
+        <source>{day}: {n} observations saved</source>
+        <translation>{day}: {n} observaciones guardadas</translation>
+    </message>
+    <message>
+        <source>{type}: {n}</source>
+        <translation>{type}: {n}</translation>
+    </message>
+    <message>
+        <source>No days to show.</source>
+        <translation>No hay días que mostrar.</translation>
+    </message>
+    <message>
+        <source>The last {n} day</source>
+        <translation>El último día ({n})</translation>
+    </message>
+    <message>
+        <source>The last {n} days</source>
+        <translation>Los últimos {n} días</translation>
+    </message>
+    <message>
+        <source>{span}: nothing saved.</source>
+        <translation>{span}: no se guardó nada.</translation>
+    </message>
+    <message>
+        <source>{n} observation saved</source>
+        <translation>{n} observación guardada</translation>
+    </message>
+    <message>
+        <source>{n} observations saved</source>
+        <translation>{n} observaciones guardadas</translation>
+    </message>
+    <message>
+        <source>{span}: {saved}; the most on {day} ({most}).</source>
+        <translation>{span}: {saved}; el día con más, {day} ({most}).</translation>
+    </message>
+    <message>
+        <source>Left and Right choose a day; Enter shows what was saved that day.</source>
+        <translation>Izquierda y Derecha eligen un día; Intro muestra lo que se guardó ese día.</translation>
+    </message>
+    <message>
+        <source>Nothing saved in these days</source>
+        <translation>No se guardó nada en estos días</translation>
+    </message>
+    <message>
+        <source>No days to show</source>
+        <translation>No hay días que mostrar</translation>
+    </message>
+</context>
+<context>
+    <name>OverviewPage</name>
+    <message>
+        <source>Saved per day</source>
+        <translation>Guardadas por día</translation>
+    </message>
+    <message>
+        <source>Every observation saved on each of the last {days} days, forgotten ones too. Click a day, or press Enter on it, to see its observations.</source>
+        <translation>Cada observación guardada en cada uno de los últimos {days} días, también las olvidadas. Haz clic en un día, o pulsa Intro sobre él, para ver sus observaciones.</translation>
+    </message>
+    <message>
+        <source>Most revised topics</source>
+        <translation>Temas más revisados</translation>
+    </message>
+    <message>
+        <source>No topic has been revised yet.</source>
+        <translation>Aún no se ha revisado ningún tema.</translation>
+    </message>
+    <message>
+        <source>Largest observations</source>
+        <translation>Observaciones más grandes</translation>
+    </message>
+    <message>
+        <source>No live observations.</source>
+        <translation>No hay observaciones activas.</translation>
+    </message>
+    <message>
+        <source>Persona folders</source>
+        <translation>Carpetas de memoria de la persona</translation>
+    </message>
+    <message>
+        <source>No persona folder is open.</source>
+        <translation>No hay ninguna carpeta de memoria de la persona abierta.</translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation>Activas</translation>
+    </message>
+    <message>
+        <source>Live observations by type</source>
+        <translation>Observaciones activas por tipo</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Tipo</translation>
+    </message>
+    <message>
+        <source>Live observations by project</source>
+        <translation>Observaciones activas por proyecto</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>Proyecto</translation>
+    </message>
+    <message>
+        <source>Live observations by scope</source>
+        <translation>Observaciones activas por ámbito</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>Ámbito</translation>
+    </message>
+    <message>
+        <source>By type</source>
+        <translation>Por tipo</translation>
+    </message>
+    <message>
+        <source>By project</source>
+        <translation>Por proyecto</translation>
+    </message>
+    <message>
+        <source>By scope</source>
+        <translation>Por ámbito</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>Tema</translation>
+    </message>
+    <message>
+        <source>Revisions</source>
+        <translation>Revisiones</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>Título</translation>
+    </message>
+    <message>
+        <source>Enter or a double click shows the observation</source>
+        <translation>Intro o un doble clic muestra la observación</translation>
+    </message>
+    <message>
+        <source>Characters</source>
+        <translation>Caracteres</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>Carpeta</translation>
+    </message>
+    <message>
+        <source>Entries</source>
+        <translation>Entradas</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Tamaño</translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation>Problemas</translation>
+    </message>
+    <message>
+        <source>Open an Alisio database to see what its agent remembers.</source>
+        <translation>Abre una base de datos de Alisio para ver lo que recuerda su agente.</translation>
+    </message>
+    <message>
+        <source>Reading the overview…</source>
+        <translation>Leyendo la vista general…</translation>
+    </message>
+    <message>
+        <source>{live} · {saved} in the last {days} days</source>
+        <translation>{live} · {saved} en los últimos {days} días</translation>
+    </message>
+    <message>
+        <source>{n} live observation</source>
+        <translation>{n} observación activa</translation>
+    </message>
+    <message>
+        <source>{n} live observations</source>
+        <translation>{n} observaciones activas</translation>
+    </message>
+    <message>
+        <source>{n} saved</source>
+        <translation>guardadas: {n}</translation>
+    </message>
+    <message>
+        <source>{n} pinned</source>
+        <translation>fijadas: {n}</translation>
+    </message>
+    <message>
+        <source>{n} forgotten</source>
+        <translation>olvidadas: {n}</translation>
+    </message>
+    <message>
+        <source>{live} · {pinned} · {forgotten}</source>
+        <translation>{live} · {pinned} · {forgotten}</translation>
+    </message>
+    <message>
+        <source>{entries} with a problem; {folder} in the folder itself (see the Persona page)</source>
+        <translation>{entries} con algún problema; {folder} en la propia carpeta (véase la página de la persona)</translation>
+    </message>
+</context>
+<context>
     <name>Persona</name>
     <message>
         <source>The name is empty.</source>
@@ -1813,7 +2695,7 @@ Chat: {session}</translation>
         <translation>Usa letras minúsculas a-z, dígitos y guiones sueltos entre ellos (como “prefers-short-answers”): el agente ignora otros nombres de archivo.</translation>
     </message>
     <message>
-        <source>The entry needs a description: the agent&apos;s prompt lists the entry by it, and the agent cannot update an entry without one. Type a line saying what it is about.</source>
+        <source>The entry needs a description: the agent's prompt lists the entry by it, and the agent cannot update an entry without one. Type a line saying what it is about.</source>
         <translation>La entrada necesita una descripción: el prompt del agente la lista por ella, y el agente no puede actualizar una entrada sin descripción. Escribe una línea que diga de qué trata.</translation>
     </message>
     <message>
@@ -1821,7 +2703,7 @@ Chat: {session}</translation>
         <translation>no se puede leer.</translation>
     </message>
     <message>
-        <source>To change an entry&apos;s name, rename it; saving keeps the file name.</source>
+        <source>To change an entry's name, rename it; saving keeps the file name.</source>
         <translation>Para cambiar el nombre de una entrada, renómbrala; guardar conserva el nombre del archivo.</translation>
     </message>
     <message>
@@ -1861,7 +2743,7 @@ Chat: {session}</translation>
         <translation>La entrada ya tiene una descripción.</translation>
     </message>
     <message>
-        <source>The entry&apos;s text has no line to take a description from: type one.</source>
+        <source>The entry's text has no line to take a description from: type one.</source>
         <translation>El texto de la entrada no tiene ninguna línea de la que tomar una descripción: escribe una.</translation>
     </message>
     <message>
@@ -2102,7 +2984,7 @@ Chat: {session}</translation>
         <translation>Poner en name: el nombre del archivo</translation>
     </message>
     <message>
-        <source>Fill the description from the text&apos;s first line</source>
+        <source>Fill the description from the text's first line</source>
         <translation>Rellenar la descripción con la primera línea del texto</translation>
     </message>
     <message>
@@ -2218,7 +3100,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Actualizada</translation>
     </message>
     <message>
-        <source>The agent&apos;s prompt lists only the entries above</source>
+        <source>The agent's prompt lists only the entries above</source>
         <translation>El prompt del agente solo lista las entradas de arriba</translation>
     </message>
     <message>
@@ -2281,7 +3163,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Lo que ve el &amp;agente</translation>
     </message>
     <message>
-        <source>Preview or agent&apos;s view</source>
+        <source>Preview or agent's view</source>
         <translation>Vista previa o vista del agente</translation>
     </message>
     <message>
@@ -2325,11 +3207,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Renombrar…</translation>
     </message>
     <message>
-        <source>Rename the entry&apos;s file</source>
+        <source>Rename the entry's file</source>
         <translation>Renombrar el archivo de la entrada</translation>
     </message>
     <message>
-        <source>Rename the entry&apos;s file ({keys})</source>
+        <source>Rename the entry's file ({keys})</source>
         <translation>Renombra el archivo de la entrada ({keys})</translation>
     </message>
     <message>
@@ -2343,6 +3225,14 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     <message>
         <source>Delete in the list</source>
         <translation>Supr en la lista</translation>
+    </message>
+    <message>
+        <source>E&amp;xport folder…</source>
+        <translation>E&amp;xportar carpeta…</translation>
+    </message>
+    <message>
+        <source>Save every entry file of the folder, as it is on disk, in a zip</source>
+        <translation>Guarda en un zip todos los archivos de entrada de la carpeta, tal como están en el disco</translation>
     </message>
     <message>
         <source>Forget the entry (in the list)</source>
@@ -2500,11 +3390,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>El tipo está vacío, así que el agente lo lee como user.</translation>
     </message>
     <message>
-        <source>The agent cannot update this entry: it needs a description. (The agent&apos;s prompt lists it with nothing after its name, and when the agent tries to change it, it is told there is no such entry.)</source>
+        <source>The agent cannot update this entry: it needs a description. (The agent's prompt lists it with nothing after its name, and when the agent tries to change it, it is told there is no such entry.)</source>
         <translation>El agente no puede actualizar esta entrada: necesita una descripción. (El prompt del agente la lista sin nada después de su nombre, y cuando el agente intenta cambiarla, se le dice que no existe esa entrada.)</translation>
     </message>
     <message>
-        <source>The agent cannot update this entry: it needs a description. (The agent&apos;s prompt lists it with nothing after its name, and when the agent tries to change it, it is told there is no such entry.) Type one above and save.</source>
+        <source>The agent cannot update this entry: it needs a description. (The agent's prompt lists it with nothing after its name, and when the agent tries to change it, it is told there is no such entry.) Type one above and save.</source>
         <translation>El agente no puede actualizar esta entrada: necesita una descripción. (El prompt del agente la lista sin nada después de su nombre, y cuando el agente intenta cambiarla, se le dice que no existe esa entrada.) Escribe una arriba y guarda.</translation>
     </message>
     <message>
@@ -2540,7 +3430,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>La descripción es una lista; el agente la lee como “{reading}” en su prompt.</translation>
     </message>
     <message>
-        <source>The agent&apos;s prompt lists only the {limit} most recent entries; this one is not among them (the agent still finds it when it lists all its memories).</source>
+        <source>The agent's prompt lists only the {limit} most recent entries; this one is not among them (the agent still finds it when it lists all its memories).</source>
         <translation>El prompt del agente lista solo las {limit} entradas más recientes; esta no está entre ellas (el agente aún la encuentra cuando lista todas sus memorias).</translation>
     </message>
     <message>
@@ -2572,7 +3462,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>El texto ocupa {size} KB. El agente lo lee entero cada vez que recuerda esta entrada, lo que llena su contexto; plantéate acortarlo.</translation>
     </message>
     <message>
-        <source>The line that ends the header has text after its three dashes: the agent reads “{excerpt}” as the start of the entry&apos;s text.</source>
+        <source>The line that ends the header has text after its three dashes: the agent reads “{excerpt}” as the start of the entry's text.</source>
         <translation>La línea que cierra el encabezado tiene texto después de sus tres guiones: el agente lee “{excerpt}” como el comienzo del texto de la entrada.</translation>
     </message>
     <message>
@@ -2580,7 +3470,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>La línea justo después del “---” de apertura también empieza con “---”, pero el agente nunca cierra el encabezado ahí: lee el encabezado hasta la línea {line}, la siguiente que empieza con “---”.</translation>
     </message>
     <message>
-        <source>The name: line says “{header_name}”, but an entry&apos;s name is its file name, “{name}”. The agent ignores the name: line.</source>
+        <source>The name: line says “{header_name}”, but an entry's name is its file name, “{name}”. The agent ignores the name: line.</source>
         <translation>La línea name: dice “{header_name}”, pero el nombre de una entrada es su nombre de archivo, “{name}”. El agente ignora la línea name:.</translation>
     </message>
     <message>
@@ -2604,7 +3494,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>La fecha updated está escrita como lista; el agente la lee como “{reading}”.</translation>
     </message>
     <message>
-        <source>The updated date “{reading}” is not in the agent&apos;s format (like 2026-10-07T13:15:05.678Z), so the entry may sort in the wrong place.</source>
+        <source>The updated date “{reading}” is not in the agent's format (like 2026-10-07T13:15:05.678Z), so the entry may sort in the wrong place.</source>
         <translation>La fecha updated “{reading}” no está en el formato del agente (como 2026-10-07T13:15:05.678Z), así que la entrada puede quedar mal ordenada.</translation>
     </message>
     <message>
@@ -2624,7 +3514,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>El archivo ocupa {size} MB, demasiado para que Memory Desk lo abra.</translation>
     </message>
     <message>
-        <source>Not editable here: this entry&apos;s file lives outside the folder, at “{target}” (“{name}.md” is a link to it). The agent reads it like any other entry, but Memory Desk changes only files inside the folder: edit it there. Forget removes only the link, never that file.</source>
+        <source>Not editable here: this entry's file lives outside the folder, at “{target}” (“{name}.md” is a link to it). The agent reads it like any other entry, but Memory Desk changes only files inside the folder: edit it there. Forget removes only the link, never that file.</source>
         <translation>No se puede editar aquí: el archivo de esta entrada está fuera de la carpeta, en “{target}” (“{name}.md” es un enlace a él). El agente lo lee como cualquier otra entrada, pero Memory Desk solo cambia archivos dentro de la carpeta: edítalo allí. Olvidar quita solo el enlace, nunca ese archivo.</translation>
     </message>
     <message>
@@ -2672,6 +3562,232 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     </message>
 </context>
 <context>
+    <name>PruningCommands</name>
+    <message>
+        <source>Forget {n} repeated entry</source>
+        <translation>Olvidar {n} entrada repetida</translation>
+    </message>
+    <message>
+        <source>Forget {n} repeated entries</source>
+        <translation>Olvidar {n} entradas repetidas</translation>
+    </message>
+    <message>
+        <source>Forgot {n} repeated entry (undo brings it back)</source>
+        <translation>Se olvidó {n} entrada repetida (deshacer la recupera)</translation>
+    </message>
+    <message>
+        <source>Forgot {n} repeated entries (undo brings them back)</source>
+        <translation>Se olvidaron {n} entradas repetidas (deshacer las recupera)</translation>
+    </message>
+    <message>
+        <source>Put back {n} entry</source>
+        <translation>Se recuperó {n} entrada</translation>
+    </message>
+    <message>
+        <source>Put back {n} entries</source>
+        <translation>Se recuperaron {n} entradas</translation>
+    </message>
+</context>
+<context>
+    <name>PruningPage</name>
+    <message>
+        <source> days</source>
+        <translation> días</translation>
+    </message>
+    <message>
+        <source>Never opened and older than</source>
+        <translation>Nunca abierta y con más de</translation>
+    </message>
+    <message>
+        <source> characters</source>
+        <translation> caracteres</translation>
+    </message>
+    <message>
+        <source>Content larger than</source>
+        <translation>Contenido de más de</translation>
+    </message>
+    <message>
+        <source>&amp;Find</source>
+        <translation>&amp;Buscar</translation>
+    </message>
+    <message>
+        <source>Look for candidates again</source>
+        <translation>Volver a buscar candidatas</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Stop looking; nothing is proposed</source>
+        <translation>Dejar de buscar; no se propone nada</translation>
+    </message>
+    <message>
+        <source>Looking for candidates</source>
+        <translation>Buscando candidatas</translation>
+    </message>
+    <message>
+        <source>Check all</source>
+        <translation>Marcar todas</translation>
+    </message>
+    <message>
+        <source>Check none</source>
+        <translation>Desmarcar todas</translation>
+    </message>
+    <message>
+        <source>&amp;Forget checked</source>
+        <translation>&amp;Olvidar las marcadas</translation>
+    </message>
+    <message>
+        <source>Forget every checked row in one step; undo brings them back</source>
+        <translation>Olvidar todas las filas marcadas en un paso; deshacer las recupera</translation>
+    </message>
+    <message>
+        <source>Never opened, older than</source>
+        <translation>Nunca abiertas, con más de</translation>
+    </message>
+    <message>
+        <source>Larger than</source>
+        <translation>Más de</translation>
+    </message>
+    <message>
+        <source>Looking for candidates…</source>
+        <translation>Buscando candidatas…</translation>
+    </message>
+    <message>
+        <source>Search cancelled: nothing is proposed</source>
+        <translation>Búsqueda cancelada: no se propone nada</translation>
+    </message>
+    <message>
+        <source>{n} group</source>
+        <translation>{n} grupo</translation>
+    </message>
+    <message>
+        <source>{n} groups</source>
+        <translation>{n} grupos</translation>
+    </message>
+    <message>
+        <source>{n} entry looked at</source>
+        <translation>{n} entrada revisada</translation>
+    </message>
+    <message>
+        <source>{n} entries looked at</source>
+        <translation>{n} entradas revisadas</translation>
+    </message>
+    <message>
+        <source>{n} live observation looked at</source>
+        <translation>{n} observación vigente revisada</translation>
+    </message>
+    <message>
+        <source>{n} live observations looked at</source>
+        <translation>{n} observaciones vigentes revisadas</translation>
+    </message>
+    <message>
+        <source>{groups} of candidates; {looked}</source>
+        <translation>{groups} de candidatas; {looked}</translation>
+    </message>
+    <message>
+        <source>Nothing open to prune</source>
+        <translation>Nada abierto que depurar</translation>
+    </message>
+    <message>
+        <source>Press Find to look for what could be forgotten.</source>
+        <translation>Pulse Buscar para encontrar lo que podría olvidarse.</translation>
+    </message>
+    <message>
+        <source>Open a database or a persona folder to prune it.</source>
+        <translation>Abra una base de datos o una carpeta de persona para depurarla.</translation>
+    </message>
+    <message>
+        <source>Nothing to propose: no candidates.</source>
+        <translation>Nada que proponer: no hay candidatas.</translation>
+    </message>
+    <message>
+        <source>{n} checked to forget</source>
+        <translation>{n} marcadas para olvidar</translation>
+    </message>
+    <message>
+        <source>An earlier change is still being written; try again once it is</source>
+        <translation>Aún se está escribiendo un cambio anterior; inténtelo de nuevo cuando termine</translation>
+    </message>
+    <message>
+        <source>Edit ▸ Undo</source>
+        <translation>Editar ▸ Deshacer</translation>
+    </message>
+    <message>
+        <source>Same content saved more than once</source>
+        <translation>El mismo contenido guardado más de una vez</translation>
+    </message>
+    <message>
+        <source>Nearly the same text ({percent}% of the words)</source>
+        <translation>Texto casi igual ({percent}% de las palabras)</translation>
+    </message>
+    <message>
+        <source>Topic “{topic}” is live both in a project and as personal</source>
+        <translation>El tema «{topic}» está vigente en un proyecto y como personal</translation>
+    </message>
+    <message>
+        <source>Never opened by the agent, unchanged for over {n} day</source>
+        <translation>Nunca abiertas por el agente, sin cambios desde hace más de {n} día</translation>
+    </message>
+    <message>
+        <source>Never opened by the agent, unchanged for over {n} days</source>
+        <translation>Nunca abiertas por el agente, sin cambios desde hace más de {n} días</translation>
+    </message>
+    <message>
+        <source>Content over {n} characters</source>
+        <translation>Contenido de más de {n} caracteres</translation>
+    </message>
+    <message>
+        <source>Content is only {mark}</source>
+        <translation>El contenido es solo {mark}</translation>
+    </message>
+    <message>
+        <source>Entries with the same text</source>
+        <translation>Entradas con el mismo texto</translation>
+    </message>
+    <message>
+        <source>Entries that say nearly the same ({percent}%)</source>
+        <translation>Entradas que dicen casi lo mismo ({percent}%)</translation>
+    </message>
+    <message>
+        <source>Candidates to forget</source>
+        <translation>Candidatas para olvidar</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>Título</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Tipo</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>Dónde</translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation>Actualizada</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Nota</translation>
+    </message>
+    <message>
+        <source>kept</source>
+        <translation>se conserva</translation>
+    </message>
+    <message>
+        <source>{n} characters</source>
+        <translation>{n} caracteres</translation>
+    </message>
+    <message>
+        <source>personal</source>
+        <translation>personal</translation>
+    </message>
+</context>
+<context>
     <name>RenameDialog</name>
     <message>
         <source>Rename {name}</source>
@@ -2686,7 +3802,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Nombre nuevo</translation>
     </message>
     <message>
-        <source>The entry&apos;s new file name: lowercase words joined by dashes</source>
+        <source>The entry's new file name: lowercase words joined by dashes</source>
         <translation>El nuevo nombre del archivo de la entrada: palabras en minúsculas unidas por guiones</translation>
     </message>
     <message>
@@ -2709,7 +3825,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Vista previa</translation>
     </message>
     <message>
-        <source>The entry&apos;s markdown as it reads when rendered</source>
+        <source>The entry's markdown as it reads when rendered</source>
         <translation>El markdown de la entrada tal como se lee una vez presentado</translation>
     </message>
     <message>
@@ -2730,6 +3846,18 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     <message>
         <source>Memory of the person</source>
         <translation>Memoria de la persona</translation>
+    </message>
+    <message>
+        <source>Chats</source>
+        <translation>Chats</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>Vista general</translation>
+    </message>
+    <message>
+        <source>Pruning assistant</source>
+        <translation>Asistente de poda</translation>
     </message>
     <message>
         <source>(undescribed)</source>
@@ -2806,7 +3934,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Fuentes de memoria</translation>
     </message>
     <message>
-        <source>Alisio databases and agents&apos; memory folders, with how much each holds; pick one to show it.</source>
+        <source>Alisio databases and agents' memory folders, with how much each holds; pick one to show it.</source>
         <translation>Bases de datos de Alisio y carpetas de memoria de los agentes, con cuánto guarda cada una; elige una para mostrarla.</translation>
     </message>
     <message>
@@ -2818,7 +3946,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Muestra u oculta la ruta, el tamaño y los ajustes de esta fuente</translation>
     </message>
     <message>
-        <source>Shows the technical lines: the file or folder path, its size, the schema and Alisio&apos;s memory settings.</source>
+        <source>Shows the technical lines: the file or folder path, its size, the schema and Alisio's memory settings.</source>
         <translation>Muestra los datos técnicos: la ruta del archivo o la carpeta, su tamaño, el esquema y los ajustes de memoria de Alisio.</translation>
     </message>
     <message>
@@ -2846,7 +3974,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Datos de demostración en una carpeta temporal</translation>
     </message>
     <message>
-        <source>The memory plugin is disabled in Alisio&apos;s config</source>
+        <source>The memory plugin is disabled in Alisio's config</source>
         <translation>El plugin de memoria está desactivado en la configuración de Alisio</translation>
     </message>
     <message>
@@ -2943,11 +4071,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Restaurar sin la clave de tema</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Restore without the topic key&lt;/b&gt;: {named} comes back without a topic key; the agent&apos;s next save on the topic keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Restore without the topic key&lt;/b&gt;: {named} comes back without a topic key; the agent's next save on the topic keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Restaurar sin la clave de tema&lt;/b&gt;: {named} vuelve sin clave de tema; el próximo guardado del agente en el tema sigue reescribiendo {rows}.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Restore without the topic key&lt;/b&gt;: {named} come back without a topic key; the agent&apos;s next save on the topics keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Restore without the topic key&lt;/b&gt;: {named} come back without a topic key; the agent's next save on the topics keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Restaurar sin la clave de tema&lt;/b&gt;: {named} vuelven sin clave de tema; el próximo guardado del agente en los temas sigue reescribiendo {rows}.</translation>
     </message>
     <message>
@@ -2963,11 +4091,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Recuperar sin la clave de tema</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Bring back without the topic key&lt;/b&gt;: {named} comes back without a topic key; the agent&apos;s next save on the topic keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Bring back without the topic key&lt;/b&gt;: {named} comes back without a topic key; the agent's next save on the topic keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Recuperar sin la clave de tema&lt;/b&gt;: {named} vuelve sin clave de tema; el próximo guardado del agente en el tema sigue reescribiendo {rows}.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Bring back without the topic key&lt;/b&gt;: {named} come back without a topic key; the agent&apos;s next save on the topics keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Bring back without the topic key&lt;/b&gt;: {named} come back without a topic key; the agent's next save on the topics keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Recuperar sin la clave de tema&lt;/b&gt;: {named} vuelven sin clave de tema; el próximo guardado del agente en los temas sigue reescribiendo {rows}.</translation>
     </message>
     <message>
@@ -2983,11 +4111,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Devolver sin la clave de tema</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Put back without the topic key&lt;/b&gt;: {named} comes back without a topic key; the agent&apos;s next save on the topic keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Put back without the topic key&lt;/b&gt;: {named} comes back without a topic key; the agent's next save on the topic keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Devolver sin la clave de tema&lt;/b&gt;: {named} vuelve sin clave de tema; el próximo guardado del agente en el tema sigue reescribiendo {rows}.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Put back without the topic key&lt;/b&gt;: {named} come back without a topic key; the agent&apos;s next save on the topics keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Put back without the topic key&lt;/b&gt;: {named} come back without a topic key; the agent's next save on the topics keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Devolver sin la clave de tema&lt;/b&gt;: {named} vuelven sin clave de tema; el próximo guardado del agente en los temas sigue reescribiendo {rows}.</translation>
     </message>
     <message>
@@ -3003,11 +4131,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Guardar sin la clave de tema</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Save without the topic key&lt;/b&gt;: {named} is saved without a topic key; the agent&apos;s next save on the topic keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Save without the topic key&lt;/b&gt;: {named} is saved without a topic key; the agent's next save on the topic keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Guardar sin la clave de tema&lt;/b&gt;: {named} se guarda sin clave de tema; el próximo guardado del agente en el tema sigue reescribiendo {rows}.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Save without the topic key&lt;/b&gt;: {named} are saved without a topic key; the agent&apos;s next save on the topics keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Save without the topic key&lt;/b&gt;: {named} are saved without a topic key; the agent's next save on the topics keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Guardar sin la clave de tema&lt;/b&gt;: {named} se guardan sin clave de tema; el próximo guardado del agente en los temas sigue reescribiendo {rows}.</translation>
     </message>
     <message>
@@ -3023,11 +4151,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Restaurar y guardar sin la clave de tema</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Restore and save without the topic key&lt;/b&gt;: {named} comes back without a topic key; the agent&apos;s next save on the topic keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Restore and save without the topic key&lt;/b&gt;: {named} comes back without a topic key; the agent's next save on the topic keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Restaurar y guardar sin la clave de tema&lt;/b&gt;: {named} vuelve sin clave de tema; el próximo guardado del agente en el tema sigue reescribiendo {rows}.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Restore and save without the topic key&lt;/b&gt;: {named} come back without a topic key; the agent&apos;s next save on the topics keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Restore and save without the topic key&lt;/b&gt;: {named} come back without a topic key; the agent's next save on the topics keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Restaurar y guardar sin la clave de tema&lt;/b&gt;: {named} vuelven sin clave de tema; el próximo guardado del agente en los temas sigue reescribiendo {rows}.</translation>
     </message>
     <message>
@@ -3039,11 +4167,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Deshacer sin la clave de tema</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Undo without the topic key&lt;/b&gt;: {named} gets its old text back without a topic key; the agent&apos;s next save on the topic keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Undo without the topic key&lt;/b&gt;: {named} gets its old text back without a topic key; the agent's next save on the topic keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Deshacer sin la clave de tema&lt;/b&gt;: {named} recupera su texto anterior sin clave de tema; el próximo guardado del agente en el tema sigue reescribiendo {rows}.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Undo without the topic key&lt;/b&gt;: {named} get their old text back without a topic key; the agent&apos;s next save on the topics keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Undo without the topic key&lt;/b&gt;: {named} get their old text back without a topic key; the agent's next save on the topics keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Deshacer sin la clave de tema&lt;/b&gt;: {named} recuperan su texto anterior sin clave de tema; el próximo guardado del agente en los temas sigue reescribiendo {rows}.</translation>
     </message>
     <message>
@@ -3059,7 +4187,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Guardar como nueva sin la clave de tema</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Save as new without the topic key&lt;/b&gt;: your new observation is saved without a topic key; the agent&apos;s next save on the topic keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Save as new without the topic key&lt;/b&gt;: your new observation is saved without a topic key; the agent's next save on the topic keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Guardar como nueva sin la clave de tema&lt;/b&gt;: tu observación nueva se guarda sin clave de tema; el próximo guardado del agente en el tema sigue reescribiendo {rows}.</translation>
     </message>
     <message>
@@ -3083,11 +4211,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Olvidar {rows}</translation>
     </message>
     <message>
-        <source>{rows} is forgotten (Ctrl+Z undoes it); this row becomes the topic&apos;s.</source>
+        <source>{rows} is forgotten (Ctrl+Z undoes it); this row becomes the topic's.</source>
         <translation>{rows} se olvida (Ctrl+Z lo deshace); esta fila pasa a ser la del tema.</translation>
     </message>
     <message>
-        <source>{rows} are forgotten (Ctrl+Z undoes it); this row becomes the topic&apos;s.</source>
+        <source>{rows} are forgotten (Ctrl+Z undoes it); this row becomes the topic's.</source>
         <translation>{rows} se olvidan (Ctrl+Z lo deshace); esta fila pasa a ser la del tema.</translation>
     </message>
     <message>
@@ -3095,11 +4223,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Quitar la clave de tema a {rows}</translation>
     </message>
     <message>
-        <source>{rows} stays live without a topic key; this row becomes the topic&apos;s.</source>
+        <source>{rows} stays live without a topic key; this row becomes the topic's.</source>
         <translation>{rows} sigue viva sin clave de tema; esta fila pasa a ser la del tema.</translation>
     </message>
     <message>
-        <source>{rows} stay live without a topic key; this row becomes the topic&apos;s.</source>
+        <source>{rows} stay live without a topic key; this row becomes the topic's.</source>
         <translation>{rows} siguen vivas sin clave de tema; esta fila pasa a ser la del tema.</translation>
     </message>
     <message>
@@ -3143,27 +4271,27 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Cancelar no escribe nada. Ctrl+Z deshace lo que elijas, incluidas las otras filas.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Forget {rows}&lt;/b&gt;: the agent&apos;s next save on the topic rewrites {named}.</source>
+        <source>&lt;b&gt;Forget {rows}&lt;/b&gt;: the agent's next save on the topic rewrites {named}.</source>
         <translation>&lt;b&gt;Olvidar {rows}&lt;/b&gt;: el próximo guardado del agente en el tema reescribe {named}.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Forget {rows}&lt;/b&gt;: the agent&apos;s next save on the topic rewrites your new observation.</source>
+        <source>&lt;b&gt;Forget {rows}&lt;/b&gt;: the agent's next save on the topic rewrites your new observation.</source>
         <translation>&lt;b&gt;Olvidar {rows}&lt;/b&gt;: el próximo guardado del agente en el tema reescribe tu observación nueva.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Take the topic key off {rows}&lt;/b&gt;: {rows} stays live, found by searches; the agent&apos;s next save on the topic rewrites {named}.</source>
+        <source>&lt;b&gt;Take the topic key off {rows}&lt;/b&gt;: {rows} stays live, found by searches; the agent's next save on the topic rewrites {named}.</source>
         <translation>&lt;b&gt;Quitar la clave de tema a {rows}&lt;/b&gt;: {rows} sigue viva y aparece en las búsquedas; el próximo guardado del agente en el tema reescribe {named}.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Take the topic key off {rows}&lt;/b&gt;: {rows} stay live, found by searches; the agent&apos;s next save on the topic rewrites {named}.</source>
+        <source>&lt;b&gt;Take the topic key off {rows}&lt;/b&gt;: {rows} stay live, found by searches; the agent's next save on the topic rewrites {named}.</source>
         <translation>&lt;b&gt;Quitar la clave de tema a {rows}&lt;/b&gt;: {rows} siguen vivas y aparecen en las búsquedas; el próximo guardado del agente en el tema reescribe {named}.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Take the topic key off {rows}&lt;/b&gt;: {rows} stays live, found by searches; the agent&apos;s next save on the topic rewrites your new observation.</source>
+        <source>&lt;b&gt;Take the topic key off {rows}&lt;/b&gt;: {rows} stays live, found by searches; the agent's next save on the topic rewrites your new observation.</source>
         <translation>&lt;b&gt;Quitar la clave de tema a {rows}&lt;/b&gt;: {rows} sigue viva y aparece en las búsquedas; el próximo guardado del agente en el tema reescribe tu observación nueva.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Take the topic key off {rows}&lt;/b&gt;: {rows} stay live, found by searches; the agent&apos;s next save on the topic rewrites your new observation.</source>
+        <source>&lt;b&gt;Take the topic key off {rows}&lt;/b&gt;: {rows} stay live, found by searches; the agent's next save on the topic rewrites your new observation.</source>
         <translation>&lt;b&gt;Quitar la clave de tema a {rows}&lt;/b&gt;: {rows} siguen vivas y aparecen en las búsquedas; el próximo guardado del agente en el tema reescribe tu observación nueva.</translation>
     </message>
 </context>
@@ -3210,11 +4338,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Deshacer la edición de #{id}</translation>
     </message>
     <message>
-        <source>{subject} would give the topic “{topic_key}” {count} live observations ({rows}); the agent&apos;s next save on it would rewrite only the newest. Choose what happens to {others}.</source>
+        <source>{subject} would give the topic “{topic_key}” {count} live observations ({rows}); the agent's next save on it would rewrite only the newest. Choose what happens to {others}.</source>
         <translation>{subject} daría al tema “{topic_key}” {count} observaciones vivas ({rows}); el próximo guardado del agente en él reescribiría solo la más reciente. Elige qué pasa con {others}.</translation>
     </message>
     <message>
-        <source>{subject} would give the topic “{topic_key}” (personal, shared by every project) {count} live observations ({rows}); the agent&apos;s next save on it would rewrite only the newest. Choose what happens to {others}.</source>
+        <source>{subject} would give the topic “{topic_key}” (personal, shared by every project) {count} live observations ({rows}); the agent's next save on it would rewrite only the newest. Choose what happens to {others}.</source>
         <translation>{subject} daría al tema “{topic_key}” (personal, compartido por todos los proyectos) {count} observaciones vivas ({rows}); el próximo guardado del agente en él reescribiría solo la más reciente. Elige qué pasa con {others}.</translation>
     </message>
     <message>
@@ -3225,7 +4353,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
 <context>
     <name>Trash</name>
     <message>
-        <source>Memory Desk&apos;s trash would be inside the agent&apos;s folder; not using it.</source>
+        <source>Memory Desk's trash would be inside the agent's folder; not using it.</source>
         <translation>La papelera de Memory Desk quedaría dentro de la carpeta del agente; no se usa.</translation>
     </message>
     <message>
@@ -3233,7 +4361,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>El elemento de la papelera “{item}” falta o está dañado.</translation>
     </message>
     <message>
-        <source>Could not keep a copy of “{name}” in Memory Desk&apos;s trash ({trash}): {reason}. Nothing was changed.</source>
+        <source>Could not keep a copy of “{name}” in Memory Desk's trash ({trash}): {reason}. Nothing was changed.</source>
         <translation>No se pudo guardar una copia de “{name}” en la papelera de Memory Desk ({trash}): {reason}. No se cambió nada.</translation>
     </message>
 </context>
@@ -3284,7 +4412,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Abrir una carpeta…</translation>
     </message>
     <message>
-        <source>Pick an agent&apos;s memory folder (Ctrl+Shift+O)</source>
+        <source>Pick an agent's memory folder (Ctrl+Shift+O)</source>
         <translation>Elige la carpeta de memoria de un agente (Ctrl+Shift+O)</translation>
     </message>
 </context>

@@ -34,12 +34,15 @@ from memory_desk import __version__
 from memory_desk.core import StoreError
 from memory_desk.ui import i18n, theme
 from memory_desk.ui import settings as settings_module
+from memory_desk.ui.chats.page import ChatsPage
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.live import MODE_POLLING, FolderWatcher
 from memory_desk.ui.live.indicator import LiveIndicator
 from memory_desk.ui.message_bar import MessageBar
 from memory_desk.ui.observations.page import ObservationsPage
+from memory_desk.ui.overview.page import OverviewPage
 from memory_desk.ui.persona.page import PersonaPage
+from memory_desk.ui.pruning.page import PruningPage
 from memory_desk.ui.shortcuts import ShortcutsDialog
 from memory_desk.ui.sources.registry import (
     Source,
@@ -112,9 +115,17 @@ class MainWindow(QMainWindow):
         self._page_undo: dict[QWidget, QUndoStack] = {}
         self.observations_page = ObservationsPage(self._new_undo_stack("observations"), self)
         self.persona_page = PersonaPage(self._new_undo_stack("persona"), self)
-        self._page_undo[self.observations_page] = self.observations_page.undo_stack
-        self._page_undo[self.persona_page] = self.persona_page.undo_stack
-        for page in (self.welcome_page, self.observations_page, self.persona_page):
+        self.chats_page = ChatsPage(self)
+        self.overview_page = OverviewPage(self)
+        self.pruning_page = PruningPage(self._new_undo_stack("pruning"), self)
+        for page in (self.observations_page, self.persona_page, self.pruning_page):
+            self._page_undo[page] = page.undo_stack
+        # The pages that show the current database; the one last chosen comes back with it.
+        self.db_pages = (self.observations_page, self.chats_page, self.overview_page)
+        self._db_page: QWidget = self.observations_page
+        self.content_pages = (*self.db_pages, self.persona_page, self.pruning_page)
+        self.pages.addWidget(self.welcome_page)
+        for page in self.content_pages:
             self.pages.addWidget(page)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
@@ -155,11 +166,19 @@ class MainWindow(QMainWindow):
         self.welcome_page.demo_requested.connect(self.open_demo)
         self.welcome_page.open_database_requested.connect(self.on_open_database)
         self.welcome_page.open_folder_requested.connect(self.on_open_folder)
-        for page in (self.observations_page, self.persona_page):
+        for page in self.content_pages:
             page.error_raised.connect(lambda text, p=page: self._on_page_message(p, "error", text))
             page.info_raised.connect(lambda text, p=page: self._on_page_message(p, "info", text))
         self.observations_page.status_changed.connect(self._on_observations_status)
         self.persona_page.status_changed.connect(self._on_persona_status)
+        for page in (self.chats_page, self.overview_page, self.pruning_page):
+            page.status_changed.connect(lambda text, p=page: self._on_page_status(p, text))
+        # One page asks another to show something: the window only routes.
+        self.observations_page.open_chat_requested.connect(self.show_chat)
+        self.observations_page.timeline_requested.connect(self.show_timeline)
+        self.chats_page.observation_requested.connect(self.show_observation)
+        self.overview_page.observation_requested.connect(self.show_observation)
+        self.overview_page.day_requested.connect(self.show_day)
         self.persona_page.file_written.connect(self.registry.expect_own_write)
         self.pages.currentChanged.connect(self._on_page_changed)
         for page in (self.observations_page, self.persona_page):
@@ -342,7 +361,14 @@ class MainWindow(QMainWindow):
         observation.addSeparator()
         observation.addAction(page.delete_action)
         observation.addSeparator()
+        observation.addAction(page.open_chat_action)
+        observation.addAction(page.timeline_action)
         observation.addAction(page.agent_search_action)
+        observation.addSeparator()
+        export_menu = observation.addMenu(translate("MainWindow", "E&xport"))
+        export_menu.setObjectName("exportObservationsMenu")
+        for action in page.export_actions.values():
+            export_menu.addAction(action)
         self._build_entry_menu()
         tools = self.menuBar().addMenu(translate("MainWindow", "&Tools"))
         tools.setObjectName("toolsMenu")
@@ -378,6 +404,35 @@ class MainWindow(QMainWindow):
                 translate("MainWindow", "Show the agent's memory of the person"),
             )
         )
+        for name, text, key, page, tip in (
+            (
+                "showChatsAction",
+                translate("MainWindow", "&Chats"),
+                "Ctrl+3",
+                "chats",
+                translate(
+                    "MainWindow",
+                    "Show Alisio's chats: what each saved, its summary and the context it was given",
+                ),
+            ),
+            (
+                "showOverviewAction",
+                translate("MainWindow", "O&verview"),
+                "Ctrl+4",
+                "overview",
+                translate("MainWindow", "Show counts and charts of what the agents remember"),
+            ),
+            (
+                "showPruningAction",
+                translate("MainWindow", "&Pruning assistant"),
+                "Ctrl+5",
+                "pruning",
+                translate("MainWindow", "Find duplicates, stale and oversized memories to forget"),
+            ),
+        ):
+            view.addAction(
+                self._action(name, text, key, lambda _=False, p=page: self.show_page(p), tip)
+            )
         view.addSeparator()
         self._build_appearance_menus(view)
         help_menu = self.menuBar().addMenu(translate("MainWindow", "&Help"))
@@ -475,6 +530,8 @@ class MainWindow(QMainWindow):
         """A new row; a source found by looking is shown when nothing else is."""
         self.sidebar.add(source)
         self._show_live_state()
+        if source.kind == "persona":
+            self._update_overview_folders()
         if source.found and self.sidebar.current() is None:
             self.sidebar.select(source)
 
@@ -503,9 +560,11 @@ class MainWindow(QMainWindow):
         still holds is read again when the person comes back."""
         if self.current_source() is source:
             if source.kind == "db":
-                self.observations_page.refresh()
+                for page in self.db_pages:
+                    page.refresh()  # a page not in front only notes it, and reads on return
             else:
                 self.persona_page.reload()
+            self.pruning_page.refresh()
             return
         if source.kind == "persona":
             source.stale = True
@@ -536,13 +595,17 @@ class MainWindow(QMainWindow):
     def _on_source_replacing(self, source: Source) -> None:
         """The store is about to close: the page showing it lets go first."""
         if self.current_source() is source:
-            self.observations_page.set_store(None)
+            for page in self.db_pages:
+                page.set_store(None)
+            self.pruning_page.set_source(None)
 
     def _on_source_replaced(self, source: Source, message: str, problem: str) -> None:
         """The source reads the file now at its path (or none): the page shows that."""
         if self.current_source() is source:
             store = source.store if source.file_id is not None else None
-            self.observations_page.set_store(store)
+            for page in self.db_pages:
+                page.set_store(store)
+            self.pruning_page.set_source(store)
             if store is None:
                 self.observations_page.index_banner.show_problem(
                     problem
@@ -579,12 +642,17 @@ class MainWindow(QMainWindow):
         if leaving_dirty_entry:
             self.sidebar.select(previous, quietly=True)
             return
+        pruning = self.pages.currentWidget() is self.pruning_page
         if source.kind == "db":
-            self.observations_page.set_store(source.store)
-            self.pages.setCurrentWidget(self.observations_page)
+            for page in self.db_pages:
+                page.set_store(source.store)
+            shown = self._db_page
         else:
             self._show_folder(source)
-            self.pages.setCurrentWidget(self.persona_page)
+            shown = self.persona_page
+        self.pruning_page.set_source(source.store)
+        # The assistant stays in front: it prunes whichever source the person picks.
+        self.pages.setCurrentWidget(self.pruning_page if pruning else shown)
         self.sidebar.show_info(source)
 
     def _show_folder(self, source: Source) -> None:
@@ -601,29 +669,69 @@ class MainWindow(QMainWindow):
     def persona_page_folder(self):
         return getattr(self.persona_page, "folder", lambda: None)()
 
+    def _page_names(self) -> dict[str, QWidget]:
+        return {
+            "observations": self.observations_page,
+            "chats": self.chats_page,
+            "overview": self.overview_page,
+            "persona": self.persona_page,
+            "pruning": self.pruning_page,
+        }
+
     def show_page(self, name: str) -> None:
-        """Show the page named ``observations``, ``persona`` or ``welcome``."""
-        kind = {"observations": "db", "persona": "persona"}.get(name)
-        if kind is None:
+        """Show the page named ``observations``, ``chats``, ``overview``, ``persona``,
+        ``pruning`` or ``welcome``; a page of a kind of store the sidebar does not show
+        selects the first source of that kind."""
+        page = self._page_names().get(name)
+        if page is None:
             self.pages.setCurrentWidget(self.welcome_page)
             return
+        if page in self.db_pages:
+            self._db_page = page
+        kind = "db" if page in self.db_pages else "persona" if page is self.persona_page else None
         current = self.current_source()
-        if current is not None and current.kind == kind:
-            return
-        for source in self._sources:
-            if source.kind == kind:
-                self.sidebar.select(source)
-                return
-        page = self.observations_page if kind == "db" else self.persona_page
+        if kind is not None and (current is None or current.kind != kind):
+            for source in self._sources:
+                if source.kind == kind:
+                    self.sidebar.select(source)  # shows self._db_page or the persona page
+                    break
+        if page is self.overview_page:
+            self._update_overview_folders()
         self.pages.setCurrentWidget(page)
 
     def current_page_name(self) -> str:
         widget = self.pages.currentWidget()
-        if widget is self.observations_page:
-            return "observations"
-        if widget is self.persona_page:
-            return "persona"
+        for name, page in self._page_names().items():
+            if widget is page:
+                return name
         return "welcome"
+
+    def _update_overview_folders(self) -> None:
+        self.overview_page.set_persona_folders(
+            [source.store for source in self._sources if source.kind == "persona"]
+        )
+
+    # -- one page showing something of another -------------------------------------------------
+
+    def show_chat(self, session_id: str) -> None:
+        """The Chats page, with this chat selected."""
+        self.show_page("chats")
+        self.chats_page.show_chat(session_id)
+
+    def show_timeline(self, observation_id: int) -> None:
+        """The Chats page, with this observation's chronological neighbours in its chat."""
+        self.show_page("chats")
+        self.chats_page.show_timeline(observation_id)
+
+    def show_observation(self, observation_id: int) -> None:
+        """The observations table, with this row selected."""
+        self.show_page("observations")
+        self.observations_page.show_observation_id(observation_id)
+
+    def show_day(self, day) -> None:
+        """The observations table, showing only what was saved on ``day`` (a date)."""
+        self.show_page("observations")
+        self.observations_page.show_saved_on(day)
 
     # -- person's actions ---------------------------------------------------------------------
 
@@ -722,7 +830,9 @@ class MainWindow(QMainWindow):
         """Another page is in front: only its actions work, and the status text and message
         shown are its own (a page's message waits for it while another page is current)."""
         page = self.pages.currentWidget()
-        for each in (self.observations_page, self.persona_page):
+        if page in self.db_pages:
+            self._db_page = page
+        for each in self.content_pages:
             each.set_current(each is page)
         self.undo_group.setActiveStack(self._page_undo.get(page))
         self.status_label.setText(self._page_status.get(page, ""))
@@ -836,8 +946,8 @@ class MainWindow(QMainWindow):
             return
         self._shut_down = True
         self.registry.stop()
-        self.observations_page.shutdown()
-        self.persona_page.shutdown()
+        for page in self.content_pages:
+            page.shutdown()
         self.registry.close_stores()
         if self._demo_dir is not None:
             self._demo_dir.cleanup()

@@ -25,7 +25,13 @@ from memory_desk.ui.i18n import translate
 
 EVERYWHERE = "Everywhere"  # the English wording of everywhere(), for callers that compare
 # Where a page's keys work, by the page's object name (an unknown page shows its name).
-PAGE_TITLES = {"observationsPage": "Observations", "personaPage": "Memory of the person"}
+PAGE_TITLES = {
+    "observationsPage": "Observations",
+    "personaPage": "Memory of the person",
+    "chatsPage": "Chats",
+    "overviewPage": "Overview",
+    "pruningPage": "Pruning assistant",
+}
 _NATIVE = QKeySequence.SequenceFormat.NativeText
 
 
@@ -39,6 +45,9 @@ def page_title(object_name: str) -> str:
     titles = {
         "observationsPage": translate("ShortcutsDialog", "Observations"),
         "personaPage": translate("ShortcutsDialog", "Memory of the person"),
+        "chatsPage": translate("ShortcutsDialog", "Chats"),
+        "overviewPage": translate("ShortcutsDialog", "Overview"),
+        "pruningPage": translate("ShortcutsDialog", "Pruning assistant"),
     }
     return titles.get(object_name, object_name)
 

@@ -21,6 +21,8 @@ Signals:
 
 from __future__ import annotations
 
+from datetime import date, datetime, time, timedelta
+
 from PySide6.QtCore import QElapsedTimer, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
@@ -34,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from memory_desk.core.alisio import OBSERVATION_TYPES, SCOPES
-from memory_desk.ui import i18n
+from memory_desk.ui import dates, i18n
 from memory_desk.ui.elide import elide_middle
 from memory_desk.ui.i18n import translate
 
@@ -120,6 +122,14 @@ class FilterBar(QWidget):
         tip = translate("FilterBar", "Also show forgotten observations, in grey, to restore them")
         self.show_forgotten.setToolTip(tip)
         self.show_forgotten.setAccessibleDescription(tip)
+        # A day chosen on the Overview's chart: shown only while it filters, one click clears.
+        self._saved_on: date | None = None
+        self.saved_on = QToolButton(self)
+        self.saved_on.setObjectName("savedOnFilter")
+        self.saved_on.setAccessibleName(translate("FilterBar", "Day filter"))
+        self.saved_on.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.saved_on.clicked.connect(lambda: self.set_saved_on(None))
+        self.saved_on.hide()
 
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -130,6 +140,7 @@ class FilterBar(QWidget):
             self.scope,
             self.pinned_only,
             self.show_forgotten,
+            self.saved_on,
         ):
             layout.addWidget(widget)
 
@@ -249,6 +260,40 @@ class FilterBar(QWidget):
         self.project.blockSignals(False)
         self.show_state()
 
+    def saved_on_day(self) -> date | None:
+        return self._saved_on
+
+    def saved_on_span(self) -> tuple[int, int] | None:
+        """The chosen day as milliseconds from its local midnight to the next one (a day
+        of 23 or 25 hours when the clocks change), or None."""
+        if self._saved_on is None:
+            return None
+        start = datetime.combine(self._saved_on, time.min).astimezone()
+        end = datetime.combine(self._saved_on + timedelta(days=1), time.min).astimezone()
+        return dates.ms_from_datetime(start), dates.ms_from_datetime(end)
+
+    def set_saved_on(self, day: date | None, *, quietly: bool = False) -> None:
+        """Show only what was saved on ``day`` (None: any day); ``quietly`` runs no query."""
+        self._saved_on = day
+        if day is None:
+            self.saved_on.hide()
+        else:
+            shown = dates.short_date(
+                dates.ms_from_datetime(datetime.combine(day, time(12)).astimezone())
+            )
+            self.saved_on.setText(translate("FilterBar", "Saved on {day}  ✕").format(day=shown))
+            tip = translate(
+                "FilterBar", "Showing only what was saved on {day}; click to show every day"
+            ).format(day=shown)
+            self.saved_on.setToolTip(tip)
+            self.saved_on.setAccessibleDescription(tip)
+            font = self.saved_on.font()
+            font.setBold(True)
+            self.saved_on.setFont(font)
+            self.saved_on.show()
+        if not quietly:
+            self.filters_changed.emit()
+
     def clear(self) -> None:
         """Show everything live again: no text, every type, project and scope, not only pinned.
 
@@ -262,6 +307,7 @@ class FilterBar(QWidget):
         self.project.setCurrentIndex(0)
         self.scope.setCurrentIndex(0)
         self.pinned_only.setChecked(False)
+        self.set_saved_on(None, quietly=True)
         for widget in widgets:
             widget.blockSignals(False)
         for action in self.type_actions.values():

@@ -42,6 +42,7 @@ Signals:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import date
 
 import shiboken6
 from PySide6.QtCore import (
@@ -78,7 +79,7 @@ from PySide6.QtWidgets import (
 
 from memory_desk.core import StoreError, TopicConflict
 from memory_desk.core.observations import Observation, ObservationStore, Totals, WriteCancelled
-from memory_desk.ui import i18n
+from memory_desk.ui import export, i18n
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.agent_search import AgentSearchDialog
 from memory_desk.ui.observations.columns import TableColumns
@@ -183,6 +184,8 @@ class ObservationsPage(QWidget):
     info_raised = Signal(str)
     refreshed = Signal()
     unsaved_changed = Signal(bool)  # the edit form holds unsaved edits (the title bar's mark)
+    open_chat_requested = Signal(str)  # show this chat (session id) on the Chats page
+    timeline_requested = Signal(int)  # show this observation's neighbours in its chat
 
     def __init__(self, undo_stack: QUndoStack, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -358,6 +361,59 @@ class ObservationsPage(QWidget):
         self.agent_search_action.triggered.connect(self.on_agent_search)
         self.addAction(self.agent_search_action)
         self.page_actions.addAction(self.agent_search_action)
+        self.open_chat_action = self._table_action(
+            translate("ObservationsPage", "Open its chat"),
+            "Ctrl+Shift+C",
+            translate(
+                "ObservationsPage",
+                "Show the chat that saved the current observation: its summary, prompts and"
+                " loaded context",
+            ),
+            self.on_open_chat,
+        )
+        self.open_chat_action.setObjectName("openChatAction")
+        self.timeline_action = self._table_action(
+            translate("ObservationsPage", "Timeline"),
+            "Ctrl+T",
+            translate(
+                "ObservationsPage",
+                "Show what was saved just before and after the current observation in its chat",
+            ),
+            self.on_timeline,
+        )
+        self.timeline_action.setObjectName("timelineAction")
+        self.export_actions: dict[tuple[str, str], QAction] = {}
+        for which, fmt, name, text in (
+            (
+                "selected",
+                "json",
+                "exportSelectedJsonAction",
+                translate("ObservationsPage", "Export selected to &JSON…"),
+            ),
+            (
+                "selected",
+                "markdown",
+                "exportSelectedMarkdownAction",
+                translate("ObservationsPage", "Export selected to &Markdown…"),
+            ),
+            (
+                "all",
+                "json",
+                "exportAllJsonAction",
+                translate("ObservationsPage", "Export all to J&SON…"),
+            ),
+            (
+                "all",
+                "markdown",
+                "exportAllMarkdownAction",
+                translate("ObservationsPage", "Export all to Mar&kdown…"),
+            ),
+        ):
+            action = QAction(text, self)
+            action.setObjectName(name)
+            action.triggered.connect(lambda _=False, w=which, f=fmt: self.on_export(w, f))
+            self.page_actions.addAction(action)
+            self.export_actions[(which, fmt)] = action
 
     def _table_action(self, text: str, shortcut, tip: str, slot) -> QAction:
         action = QAction(text, self)
@@ -533,6 +589,7 @@ class ObservationsPage(QWidget):
             scope=self.filters.scope_name(),
             include_forgotten=self.filters.show_forgotten.isChecked(),
             pinned_only=self.filters.pinned_only.isChecked(),
+            created_between=self.filters.saved_on_span(),
             sort=sort,
             # Without a sort column the store ranks (with text) or shows newest first.
             descending=sort is None or header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder,
@@ -893,6 +950,11 @@ class ObservationsPage(QWidget):
         self.restore_action.setEnabled(bool(ids) and any_forgotten)
         self.delete_action.setEnabled(bool(ids) and not editing)
         self.edit_action.setEnabled(self.detail.shown_id is not None and not editing)
+        shown = self.detail.shown
+        self.open_chat_action.setEnabled(shown is not None and bool(shown.session_id))
+        self.timeline_action.setEnabled(shown is not None)
+        for (which, _fmt), action in self.export_actions.items():
+            action.setEnabled(self._store is not None and (which == "all" or bool(ids)))
         if self._store is not None and self._store.damage is not None:
             # A damaged database is read-only: the banner says why.
             for action in (self.pin_action, self.forget_action, self.restore_action):
@@ -1022,6 +1084,38 @@ class ObservationsPage(QWidget):
             return chosen
         shown = self.detail.shown
         return shown.project if shown is not None else None
+
+    def on_open_chat(self) -> None:
+        """Ask the window for the Chats page, on the current observation's chat."""
+        shown = self.detail.shown
+        if shown is not None and shown.session_id:
+            self.open_chat_requested.emit(shown.session_id)
+
+    def on_timeline(self) -> None:
+        """Ask the window for the current observation's neighbours in its chat."""
+        shown = self.detail.shown
+        if shown is not None:
+            self.timeline_requested.emit(shown.id)
+
+    def on_export(self, which: str, fmt: str) -> None:
+        """Export the selected observations (``which`` "selected") or every one ("all",
+        forgotten included) as ``fmt`` ("json" or "markdown"); it asks where."""
+        if self._store is None:
+            return
+        ids = self.selected_ids() if which == "selected" else None
+        if ids is not None and not ids:
+            return
+        export.start_observations_export(self, self._store, ids, fmt)
+
+    def show_saved_on(self, day: date) -> None:
+        """Show only the observations saved (created) on ``day``, a ``datetime.date`` in
+        local time, as the Overview's chart counts them; forgotten ones too (the chart counts
+        every save), and no other filter, so the table holds exactly the day's bar."""
+        if self._store is None:
+            return
+        self.filters.clear()
+        self.filters.show_forgotten.setChecked(True)  # runs a query; the next one supersedes it
+        self.filters.set_saved_on(day)
 
     def show_observation_id(self, observation_id: int) -> None:
         """Select this row in the table; when the search or filters hide it, clear them first
