@@ -119,12 +119,16 @@ def test_persona_duplicates_go_to_the_trash_and_come_back(
     assert [key for _, key, _ in _proposed(page.tree)] == ["likes-tea"]
     original = (folder / "likes-tea.md").read_bytes()
     count = page.undo_stack.count()
+    own_writes: list[str] = []
+    page.file_written.connect(own_writes.append)  # the window tells live reload: not an agent
     page.findChild(QPushButton, "pruningApplyButton").click()
     assert page.undo_stack.count() == count + 1
     assert not (folder / "likes-tea.md").exists()
     assert (other / "likes-tea.md").exists()  # another agent's folder is never touched
+    assert own_writes == [str(folder / "likes-tea.md")]
     page.undo_stack.undo()
     assert (folder / "likes-tea.md").read_bytes() == original
+    assert own_writes == [str(folder / "likes-tea.md")] * 2
 
 
 def test_cancel_stops_the_search_with_nothing_proposed(qtbot, open_window, tmp_path: Path) -> None:

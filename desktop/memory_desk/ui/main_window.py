@@ -180,6 +180,7 @@ class MainWindow(QMainWindow):
         self.overview_page.observation_requested.connect(self.show_observation)
         self.overview_page.day_requested.connect(self.show_day)
         self.persona_page.file_written.connect(self.registry.expect_own_write)
+        self.pruning_page.file_written.connect(self.registry.expect_own_write)
         self.pages.currentChanged.connect(self._on_page_changed)
         for page in (self.observations_page, self.persona_page):
             unsaved = getattr(page, "unsaved_changed", None)  # a page that edits says so
@@ -565,9 +566,12 @@ class MainWindow(QMainWindow):
             else:
                 self.persona_page.reload()
             self.pruning_page.refresh()
+            if source.kind == "persona":
+                self.overview_page.refresh()  # its persona folders' numbers
             return
         if source.kind == "persona":
             source.stale = True
+            self.overview_page.refresh()  # in front, it shows every folder's numbers
         self.sidebar.recount(source)
 
     def _show_live_state(self) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import shiboken6
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QApplication,
@@ -62,7 +62,13 @@ Source = ObservationStore | PersonaFolder
 
 
 class PruningPage(ViewPage):
-    """Finds what could go from the shown source, previews it, forgets it in one step."""
+    """Finds what could go from the shown source, previews it, forgets it in one step.
+
+    Signals:
+        file_written(str): the page just removed or put back this persona file
+    """
+
+    file_written = Signal(str)
 
     def __init__(self, undo_stack: QUndoStack, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -341,13 +347,19 @@ class PruningPage(ViewPage):
                 )
             self._update_buttons()
             return
+        names = [str(k) for k in keys]
+        written = [str(source.path / f"{name}.md") for name in names]
         self.undo_stack.push(
             ForgetEntriesCommand(
-                source, [str(k) for k in keys], self._after_folder_write, self._report
+                source, names, lambda text: self._after_folder_write(text, written), self._report
             )
         )
 
-    def _after_folder_write(self, message: str) -> None:
+    def _after_folder_write(self, message: str, paths: list[str]) -> None:
+        """The entries went to the trash (or came back): live reload hears that these writes
+        were the page's own, not an agent's."""
+        for path in paths:
+            self.file_written.emit(path)
         self.info_raised.emit(message)
         self.refresh()
 
