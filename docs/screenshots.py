@@ -111,6 +111,9 @@ def _tour(
         for extra in _EXTRA_SHOTS if whole else []:
             extra(app, window, shoot)
 
+        for shots in _NEW_PAGES:
+            shots(app, window, shoot, suffix)
+
         window.show_page("persona")
         entries = window.findChild(QAbstractItemView, "personaList")
         _wait(app, lambda: entries.model().rowCount() > 0)
@@ -245,6 +248,49 @@ def _write_wait(app, window, shoot) -> None:
 
 
 # Further shots of the observations page: fn(app, window, shoot).
+def _chats_shots(app, window, shoot, suffix: str) -> None:
+    """The Chats page on a chat with a summary; in the full tour its loaded context and the
+    next chat's estimate too."""
+    from PySide6.QtWidgets import QAbstractItemView, QWidget
+
+    window.show_page("chats")
+    page = window.chats_page
+    table = window.findChild(QAbstractItemView, "chatsTable")
+    _wait(app, lambda: table.model().rowCount() > 3 and not page.is_busy())
+    _select_row(table, 1)
+    _wait(app, lambda: page.chosen_chat() is not None and not page.is_busy())
+    tabs = page.findChild(QWidget, "chatTabs")
+    tabs.setCurrentIndex(1)  # Session summary
+    shoot(window, f"chats{suffix}.png")
+    if suffix:
+        return
+    tabs.setCurrentIndex(2)  # Loaded context
+    shoot(window, "chats-context.png")
+    tabs.setCurrentIndex(5)  # Next chat
+    panel = page.findChild(QWidget, "nextContextPreview")
+    _wait(app, lambda: not panel.is_busy())
+    shoot(window, "chats-next.png")
+
+
+def _overview_shots(app, window, shoot, suffix: str) -> None:
+    window.show_page("overview")
+    page = window.overview_page
+    _wait(app, lambda: page.shown is not None and not page.is_loading())
+    shoot(window, f"overview{suffix}.png")
+
+
+def _pruning_shots(app, window, shoot, suffix: str) -> None:
+    if suffix:
+        return
+    window.show_page("pruning")
+    page = window.pruning_page
+    _wait(app, lambda: not page.is_busy() and page.tree.topLevelItemCount() > 0, 20000)
+    page.tree.expandToDepth(0)
+    shoot(window, "pruning.png")
+    window.show_page("observations")
+
+
+_NEW_PAGES: list[Callable] = [_chats_shots, _overview_shots, _pruning_shots]
 _EXTRA_SHOTS: list[Callable] = [_agent_search, _stored_note, _topic_question, _write_wait]
 _PERSONA_SHOTS: list[Callable] = [_persona_shots]
 

@@ -141,7 +141,7 @@ def test_every_source_names_a_chat_newest_first_with_live_counts(db):
     )
     assert a.saved == 2  # the forgotten row does not count
     assert a.has_summary and a.has_context
-    assert a.summary_excerpt.startswith("## Goal Ship the parser. ## Instructions")
+    assert a.summary_excerpt.startswith("Goal: Ship the parser. Instructions:")
     # Without a session row: the project and the time of the first thing recorded.
     assert (by_id["chat-b"].project, by_id["chat-b"].at, by_id["chat-b"].saved) == (
         BETA,

@@ -158,7 +158,9 @@ def _find(crafted: Crafted, **settings) -> dict[str, list[tuple[list[str], list[
 
 
 def test_exact_groups_and_reasons(crafted: Crafted) -> None:
-    found = _find(crafted)
+    # The short paraphrase shares 86% of its words: found from 0.8, not at the 0.9 default.
+    assert NEAR_DUPLICATE not in _find(crafted)
+    found = _find(crafted, threshold=0.8)
     assert sorted(found[SAME_CONTENT]) == [
         (["dup-2"], ["dup-0", "dup-1"]),
         (["pdup-pinned"], ["pdup-new"]),

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
     QLineEdit,
+    QMenu,
     QPlainTextEdit,
     QPushButton,
     QTableView,
@@ -118,10 +119,27 @@ def test_the_table_lists_every_chat_newest_first_with_its_id_in_user_role(
     assert model.index(row, 0).data() == ALPHA
     assert model.index(row, 1).data() == "/home/ana/alpha"
     assert model.index(row, 4).data() == "2"
-    assert model.index(row, 5).data().startswith("## Goal Ship the parser.")
+    assert model.index(row, 5).data().startswith("Goal: Ship the parser.")
     with qtbot.waitSignal(page.status_changed) as status:
         page.refresh()
     assert status.args == ["4 chats"]
+
+
+def test_directory_and_end_are_hidden_until_the_header_menu_shows_them(
+    qtbot, open_window, db
+) -> None:
+    path, _ids = db
+    window, page = open_chats(qtbot, open_window, path, rows=4)
+    header = chats_table(window).horizontalHeader()
+    assert [header.isSectionHidden(c) for c in range(6)] == [False, True, False, True, False, False]
+    assert header.contextMenuPolicy() == Qt.ContextMenuPolicy.CustomContextMenu
+    menu = page.column_menu()
+    assert isinstance(menu, QMenu)
+    directory = next(a for a in menu.actions() if a.text() == "Directory")
+    assert not directory.isChecked()
+    directory.trigger()
+    assert not header.isSectionHidden(1)
+    menu.close()
 
 
 def test_choosing_a_chat_fills_every_section(qtbot, open_window, db) -> None:

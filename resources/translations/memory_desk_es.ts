@@ -3603,6 +3603,18 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation> caracteres</translation>
     </message>
     <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source>Nearly the same text from</source>
+        <translation>Texto casi igual desde</translation>
+    </message>
+    <message>
+        <source>How many of two texts' words must be shared to call them nearly the same (lower finds more, and more that differ)</source>
+        <translation>Cuántas palabras deben compartir dos textos para considerarlos casi iguales (un valor más bajo encuentra más, y más que difieren)</translation>
+    </message>
+    <message>
         <source>Content larger than</source>
         <translation>Contenido de más de</translation>
     </message>
@@ -3649,6 +3661,10 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     <message>
         <source>Larger than</source>
         <translation>Más de</translation>
+    </message>
+    <message>
+        <source>Nearly the same from</source>
+        <translation>Casi iguales desde</translation>
     </message>
     <message>
         <source>Looking for candidates…</source>

@@ -79,8 +79,9 @@ class ChatRow:
     @cached_property
     def summary_excerpt(self) -> str:
         """The summary's start on one line (:func:`excerpt`), made when first shown: the
-        list holds thousands of chats and a view paints a few dozen."""
-        return excerpt(self.summary_start)
+        list holds thousands of chats and a view paints a few dozen. Markdown's heading
+        and bold marks go (``## Goal`` reads ``Goal:``): one line has no room for them."""
+        return excerpt(_MARKS.sub("", _HEADING.sub(r"\1:", self.summary_start)))
 
 
 class ChatRows(list[ChatRow]):
@@ -291,6 +292,10 @@ def _chat_row(row: Sequence[object]) -> ChatRow:
 
 def _int_or_none(value: object) -> int | None:
     return value if isinstance(value, int) else None
+
+
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(.*?)[ \t]*#*[ \t]*$", re.MULTILINE)
+_MARKS = re.compile(r"\*\*|__")
 
 
 def excerpt(text: str, units: int = EXCERPT_UNITS) -> str:

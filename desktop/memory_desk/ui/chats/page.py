@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QPushButton,
     QSplitter,
     QTableView,
@@ -41,6 +42,9 @@ from memory_desk.ui.observations.display import now_ms
 from memory_desk.ui.view_page import ViewPage
 
 SEARCH_DELAY_MS = 200
+
+
+_DIRECTORY, _ENDED = 1, 3  # the list's columns the chat's facts already give
 
 
 class ChatsPage(ViewPage):
@@ -118,7 +122,16 @@ class ChatsPage(ViewPage):
         self.table.setSortingEnabled(True)
         self.table.horizontalHeader().setSortIndicatorShown(False)  # newest first until asked
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        # Directory and end are in the chosen chat's facts: the list keeps the columns that
+        # tell chats apart (project, start, how much each saved, what it was about). The
+        # header's menu brings the others back.
+        for column in (_DIRECTORY, _ENDED):
+            header.setSectionHidden(column, True)
+        header.resizeSection(0, 170)
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._column_menu)
         self.note = QLabel(self)
         self.note.setObjectName("chatsNote")
         self.note.setWordWrap(True)
@@ -172,9 +185,26 @@ class ChatsPage(ViewPage):
         splitter.addWidget(right)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 1)
+        splitter.setSizes([500, 520])  # until the person moves it (the window keeps that)
         layout = QVBoxLayout(self)
         layout.addWidget(splitter)
         self._show_no_chat()
+
+    def column_menu(self) -> QMenu:
+        """The header's menu: show or hide a column of the list (all but the project)."""
+        header = self.table.horizontalHeader()
+        menu = QMenu(self)
+        menu.setObjectName("chatsColumnsMenu")
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        for column in range(1, self.model.columnCount()):
+            action = menu.addAction(str(self.model.headerData(column, Qt.Orientation.Horizontal)))
+            action.setCheckable(True)
+            action.setChecked(not header.isSectionHidden(column))
+            action.toggled.connect(lambda shown, c=column: header.setSectionHidden(c, not shown))
+        return menu
+
+    def _column_menu(self, position) -> None:
+        self.column_menu().popup(self.table.horizontalHeader().mapToGlobal(position))
 
     # -- what the window calls -----------------------------------------------------------------
 

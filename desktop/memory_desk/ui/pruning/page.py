@@ -41,6 +41,7 @@ from memory_desk.core.progress import Progress
 from memory_desk.core.pruning import (
     DEFAULT_AGE_DAYS,
     DEFAULT_LARGE_UNITS,
+    DEFAULT_THRESHOLD,
     Findings,
     Settings,
     find_observation_candidates,
@@ -107,6 +108,22 @@ class PruningPage(ViewPage):
             translate("PruningPage", " characters"),
         )
         self.large_chars.setSingleStep(1000)
+        self.similarity = self._spin(
+            "pruningSimilarity",
+            50,
+            100,
+            round(DEFAULT_THRESHOLD * 100),
+            translate("PruningPage", " %"),
+        )
+        self.similarity.setSingleStep(5)
+        self.similarity.setAccessibleName(translate("PruningPage", "Nearly the same text from"))
+        self.similarity.setToolTip(
+            translate(
+                "PruningPage",
+                "How many of two texts' words must be shared to call them nearly the same"
+                " (lower finds more, and more that differ)",
+            )
+        )
         self.large_chars.setAccessibleName(translate("PruningPage", "Content larger than"))
         self.find_button = self._push("pruningFindButton", translate("PruningPage", "&Find"))
         self.find_button.setToolTip(translate("PruningPage", "Look for candidates again"))
@@ -148,10 +165,15 @@ class PruningPage(ViewPage):
         large_label.setBuddy(self.large_chars)
         # Two short rows rather than one long one: the page must fit beside a wide sidebar.
         limits = QHBoxLayout()
+        similar_label = QLabel(translate("PruningPage", "Nearly the same from"), self)
+        similar_label.setBuddy(self.similarity)
         for widget in (age_label, self.age_days, large_label, self.large_chars):
             limits.addWidget(widget)
         limits.addStretch(1)
         controls = QHBoxLayout()
+        for widget in (similar_label, self.similarity):
+            controls.addWidget(widget)
+        controls.addStretch(1)
         for widget in (self.find_button, self.progress, self.cancel_button):
             controls.addWidget(widget)
         actions = QHBoxLayout()
@@ -198,7 +220,11 @@ class PruningPage(ViewPage):
         self.refresh()
 
     def settings(self) -> Settings:
-        return Settings(age_days=self.age_days.value(), large_units=self.large_chars.value())
+        return Settings(
+            age_days=self.age_days.value(),
+            large_units=self.large_chars.value(),
+            threshold=self.similarity.value() / 100,
+        )
 
     def load(self) -> None:
         """Search the shown source again, in the background."""
