@@ -223,11 +223,14 @@ def _near_duplicates(
 def _topic_in_both_scopes(conn: sqlite3.Connection) -> list[Group]:
     """A topic key live in a project and among the personal rows: both answer that topic
     in that project, so the older is proposed."""
+    # The personal topics first (few), then each one's project rows by the topic index
+    # (CROSS JOIN fixes that order in SQLite): the other order range-scanned every personal
+    # topic for every project row, 4.9 s at 100,000 rows against 0.015 s.
     pairs = conn.execute(
-        "SELECT p.topic_key, p.project, p.id, s.id FROM observations p"
-        " JOIN observations s ON s.topic_key = p.topic_key AND s.scope = 'personal'"
-        " AND s.deleted_at IS NULL"
-        " WHERE p.scope = 'project' AND p.deleted_at IS NULL AND p.topic_key IS NOT NULL"
+        "SELECT p.topic_key, p.project, p.id, s.id FROM observations s"
+        " CROSS JOIN observations p ON p.scope = 'project' AND p.topic_key = s.topic_key"
+        " AND p.deleted_at IS NULL"
+        " WHERE s.scope = 'personal' AND s.deleted_at IS NULL AND s.topic_key IS NOT NULL"
         " ORDER BY p.topic_key, p.project"
     ).fetchall()
     members: dict[tuple[str, str], set[int]] = {}
