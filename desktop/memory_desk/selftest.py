@@ -160,6 +160,8 @@ def _check_window(test: SelfTest) -> None:
             test.wait(lambda: store.get(obs_id).deleted_at is None and not page.is_writing()),
         )
 
+        _check_reading_pages(test, window)
+
         window.show_page("persona")
         folder = window.current_source().store
         entries_view = window.findChild(QAbstractItemView, "personaList")
@@ -179,6 +181,42 @@ def _check_window(test: SelfTest) -> None:
     finally:
         window.close()
         window.shutdown()
+
+
+def _check_reading_pages(test: SelfTest, window) -> None:
+    """The Chats page lists the demo's chats and shows one's loaded context; the Overview
+    counts what the table does; the pruning assistant finds the demo's duplicates (its
+    near-duplicate pass loads numpy, SciPy and datasketch: a broken install shows here)."""
+    from PySide6.QtWidgets import QAbstractItemView, QPlainTextEdit
+
+    window.show_page("chats")
+    chats = window.findChild(QAbstractItemView, "chatsTable")
+    test.check(
+        "the Chats page lists the demo's chats",
+        test.wait(lambda: chats.model().rowCount() > 0),
+        f"{chats.model().rowCount()} chats",
+    )
+    window.chats_page.show_chat(str(chats.model().index(0, 0).data(0x0100)))
+    context = window.findChild(QPlainTextEdit, "chatLoadedContext")
+    test.check(
+        "a chat shows the context it was loaded with",
+        test.wait(lambda: bool(context.toPlainText())),
+    )
+    window.show_page("overview")
+    overview = window.overview_page
+    live = window.observations_page.totals.live if window.observations_page.totals else -1
+    test.check(
+        "the Overview counts the live observations",
+        test.wait(lambda: overview.shown is not None and overview.shown.live == live),
+        f"{live} live",
+    )
+    window.show_page("pruning")
+    pruning = window.pruning_page
+    test.check(
+        "the pruning assistant finds the demo's repeated observations",
+        test.wait(lambda: not pruning.is_busy() and pruning.tree.topLevelItemCount() > 0),
+    )
+    window.show_page("observations")
 
 
 def select_entry(view, name: str) -> None:
