@@ -37,6 +37,8 @@ from memory_desk.core.alisio import (
     redact,
     save_observation,
 )
+from memory_desk.core.observations.context_layout import SummaryPart, render
+from memory_desk.core.observations.next_context import plugin_parts
 
 SEED = 20261127
 # 2026-11-27T17:40:00Z: the demo's "now"; the history runs over the eight weeks before.
@@ -48,6 +50,7 @@ HISTORY_DAYS = 56
 _PLACEHOLDER_RE = re.compile(r"\{\w+\}")
 # Sessions started after this day got "Loaded context" rows (plugin upgraded to schema 101).
 INJECTED_CONTEXT_SINCE = END_MS - 24 * DAY
+DEMO_BUDGET_TOKENS = 2400  # the demo config's injectBudgetTokens (not the default 1500)
 
 
 @dataclass(frozen=True)
@@ -836,35 +839,38 @@ class _History:
         )
 
     def _do_context(self, at: int, *, session: _Session) -> None:
-        """The block the plugin injected at chat start, from what the database held then."""
+        """The block the plugin injected at chat start, from what the database held then,
+        laid out by the plugin's own renderer (``context_layout``) within the demo config's
+        budget."""
         project = session.project.id
-        pinned = self.conn.execute(
-            "SELECT id, type, title FROM observations WHERE deleted_at IS NULL AND pinned = 1"
-            " AND (project = ? OR scope = 'personal') ORDER BY updated_at DESC LIMIT 5",
-            (project,),
-        ).fetchall()
-        recent = self.conn.execute(
-            "SELECT id, type, title FROM observations WHERE deleted_at IS NULL"
-            " AND (project = ? OR scope = 'personal') AND updated_at < ?"
-            " ORDER BY updated_at DESC LIMIT 8",
-            (project, at),
-        ).fetchall()
-        prompts = self.conn.execute(
-            "SELECT content FROM user_prompts WHERE project = ? AND created_at < ?"
-            " ORDER BY created_at DESC LIMIT 3",
-            (project, at),
-        ).fetchall()
-        parts = ["## Memory context", f"Project: {project}", "", "### Recent prompts"]
-        parts += [f"- {row[0]}" for row in prompts] or ["- (none)"]
-        parts += ["", "### Pinned"] + (
-            [f"- #{i} [{t}] {title}" for i, t, title in pinned] or ["- (none)"]
+        _none, prompts, pinned, recent = plugin_parts(self.conn, project)
+        shown = render(
+            project,
+            self._summary_before(session.project, at),
+            prompts,
+            pinned,
+            recent,
+            DEMO_BUDGET_TOKENS,
+            session=session.id,
         )
-        parts += ["", "### Recent"] + [f"- #{i} [{t}] {title}" for i, t, title in recent]
         self.conn.execute(
             "INSERT INTO injected_context (session_id, project, content, created_at)"
             " VALUES (?,?,?,?)",
-            (session.id, project, "\n".join(parts)[:80_000], at),
+            (session.id, project, shown.text[:80_000], at),
         )
+
+    def _summary_before(self, project: Project, at: int) -> SummaryPart | None:
+        """The project's last summary at ``at`` (the demo writes memory_sessions at the end,
+        so the summaries are taken from the sessions that had ended by then)."""
+        ended = [
+            s
+            for s in self.sessions
+            if s.project is project and s.has_summary and s.ended_at is not None and s.ended_at < at
+        ]
+        if not ended:
+            return None
+        last = max(ended, key=lambda s: s.ended_at or 0)
+        return SummaryPart(last.id, last.ended_at, self._summary(last), True, False)
 
     def _write_sessions(self) -> None:
         for session in self.sessions:
@@ -952,7 +958,7 @@ def _write_alisio_config(home: Path) -> Path:
         "builtinPlugins": {
             "memory": {
                 "enabled": True,
-                "injectBudgetTokens": 2400,
+                "injectBudgetTokens": DEMO_BUDGET_TOKENS,
                 "recallLimit": 10,
                 "autoSummary": True,
                 "defaultScope": "project",

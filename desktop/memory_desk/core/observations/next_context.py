@@ -184,7 +184,7 @@ def estimate_next_context(
     if not MIN_BUDGET_TOKENS <= budget_tokens <= MAX_BUDGET_TOKENS:
         raise ValueError(f"injectBudgetTokens must be 100..20000, not {budget_tokens}")
     summary, prompts, pinned, recent = store.read(
-        msg("DatabaseAction", "estimate what the next chat will be told"), _parts, project
+        msg("DatabaseAction", "estimate what the next chat will be told"), plugin_parts, project
     )
     return render(project, summary, prompts, pinned, recent, budget_tokens)
 
@@ -241,9 +241,12 @@ _VISIBLE = "o.deleted_at IS NULL AND (o.project=? OR o.scope='personal')"
 _HIT_COLUMNS = "o.id, o.type, o.title, o.content, o.scope, o.project, o.pinned, o.updated_at"
 
 
-def _parts(
+def plugin_parts(
     conn: sqlite3.Connection, project: str
 ) -> tuple[SummaryPart | None, list[PromptPart], list[Candidate], list[Candidate]]:
+    """What the plugin's session start draws from, with its own queries: the project's last
+    summary, recent prompts, pinned and recent rows visible from the project (the demo
+    records its chats' loaded context from these too)."""
     tables = _tables(conn)
     summary = []
     if "memory_sessions" in tables:  # the plugin always has it; a minimal file may not
