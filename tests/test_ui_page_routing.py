@@ -161,3 +161,19 @@ def test_observation_menu_opens_its_chat_and_timeline(open_window, days_db: Path
     timeline.trigger()
     assert asked == [shown.session_id, shown.id]
     assert window.current_page_name() == "chats"
+
+
+def test_the_next_chat_uses_the_budget_of_the_databases_own_config(open_window, qtbot) -> None:
+    """The demo's home has its own Alisio config (injectBudgetTokens 2400): the window passes
+    what it read of it to the Chats page, as for a database Memory Desk found by itself."""
+    from memory_desk.core.observations import next_context as nc
+
+    window = open_window(["--demo"])
+    window.show_page("chats")
+    page = window.chats_page
+    qtbot.waitUntil(lambda: page.model.rowCount() > 0, timeout=10_000)
+    page.show_chat(str(page.model.index(0, 0).data(0x0100)))
+    panel = page.detail.next_context
+    qtbot.waitUntil(lambda: panel.shown_preview is not None and not panel.is_busy(), timeout=10_000)
+    budget = panel.shown_preview.budget
+    assert (budget.tokens, budget.source) == (2400, nc.BUDGET_CONFIGURED)

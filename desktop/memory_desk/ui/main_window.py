@@ -650,6 +650,7 @@ class MainWindow(QMainWindow):
         if source.kind == "db":
             for page in self.db_pages:
                 page.set_store(source.store)
+            self.chats_page.set_plugin_settings(source.info or None)
             shown = self._db_page
         else:
             self._show_folder(source)

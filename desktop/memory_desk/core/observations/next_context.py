@@ -222,14 +222,26 @@ def compare(
     return (*gained, *lost)
 
 
+def budget_from_settings(settings: Mapping[str, object]) -> Budget:
+    """The budget from what the window read of the source's Alisio config (a found
+    database's, or the demo's own): its ``enabled``, ``settings`` and ``configured``."""
+    tokens = dict(settings.get("settings") or {}).get("injectBudgetTokens", DEFAULT_BUDGET_TOKENS)
+    configured = "injectBudgetTokens" in (settings.get("configured") or ())
+    source = BUDGET_CONFIGURED if configured else BUDGET_DEFAULT
+    return Budget(int(tokens), source, plugin_off=settings.get("enabled") is False)
+
+
 def preview(
     store: ObservationStore,
     project: str,
     env: Mapping[str, str] = os.environ,
     home: Path | None = None,
+    *,
+    budget: Budget | None = None,
 ) -> Preview:
-    """The budget, the estimate, the last recorded context and the changes, for the panel."""
-    budget = budget_for(store.path, env, home)
+    """The budget (``budget``, else read from Alisio's config), the estimate, the last
+    recorded context and the changes, for the panel."""
+    budget = budget or budget_for(store.path, env, home)
     estimate = estimate_next_context(store, project, budget_tokens=budget.tokens)
     recorded = last_recorded_context(store, project)
     return Preview(budget, estimate, recorded, compare(estimate, recorded))

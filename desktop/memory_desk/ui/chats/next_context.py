@@ -15,6 +15,8 @@ the note and the list's wording are translated.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QFontDatabase, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
@@ -157,6 +159,7 @@ class NextContextPanel(QWidget):
         self.setObjectName("nextContextPreview")
         self.store: ObservationStore | None = None
         self.project: str | None = None
+        self._budget: nc.Budget | None = None  # from the window (set_plugin_settings)
         self.shown_preview: nc.Preview | None = None
         self._background = BackgroundCall(self)
         self._background.finished.connect(self.on_preview_read)
@@ -276,6 +279,12 @@ class NextContextPanel(QWidget):
         self.store = store
         self.refresh()
 
+    def set_plugin_settings(self, settings: Mapping[str, object] | None) -> None:
+        """What the window read of the database's Alisio config (a found database's, or the
+        demo's own); None: look it up from the database's path."""
+        self._budget = nc.budget_from_settings(settings) if settings else None
+        self.refresh()
+
     def set_project(self, project: str | None) -> None:
         """Estimate for this project (None: nothing to show, the person chooses a chat)."""
         if project == self.project and self.shown_preview is not None:
@@ -291,8 +300,8 @@ class NextContextPanel(QWidget):
             return
         if self.shown_preview is None or self.shown_preview.next.project != self.project:
             self._show_reading()
-        store, project = self.store, self.project
-        self._background.submit(lambda: nc.preview(store, project))
+        store, project, budget = self.store, self.project, self._budget
+        self._background.submit(lambda: nc.preview(store, project, budget=budget))
 
     def is_busy(self) -> bool:
         """True while an estimate is being read."""

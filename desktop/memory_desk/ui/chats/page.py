@@ -14,6 +14,8 @@ chat changes no byte of the database.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -219,6 +221,11 @@ class ChatsPage(ViewPage):
             self._show_no_chat()
         self.detail.next_context.set_store(store)
         self.refresh()
+
+    def set_plugin_settings(self, settings: Mapping[str, object] | None) -> None:
+        """What the window read of the shown database's Alisio config (its budget for the
+        next chat's context); None when it found none for this file."""
+        self.detail.next_context.set_plugin_settings(settings)
 
     def show_chat(self, session_id: str) -> None:
         """Select this chat and show its detail; filters that hide it are cleared (and the
