@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -316,6 +316,9 @@ class NextContextPanel(QWidget):
     def on_preview_read(self, _generation: int, value: object) -> None:
         if not isinstance(value, nc.Preview) or value.next.project != self.project:
             return
+        another = (
+            self.shown_preview is None or self.shown_preview.next.project != value.next.project
+        )
         self.shown_preview = value
         self.stack.setCurrentIndex(1)
         self.note.setText(note_text(value))
@@ -328,6 +331,12 @@ class NextContextPanel(QWidget):
             recorded.content if isinstance(recorded, nc.RecordedContext) else ""
         )
         self._fill_changes(value)
+        if another:  # from the top once laid out (the captions' new heights move the panes)
+            QTimer.singleShot(0, self._scroll_to_top)
+
+    def _scroll_to_top(self) -> None:
+        for pane in (self.estimate, self.recorded):
+            pane.verticalScrollBar().setValue(0)
 
     def on_preview_failed(self, _generation: int, message: str) -> None:
         self.shown_preview = None
