@@ -13,7 +13,6 @@ import json
 import os
 import sqlite3
 import stat
-import subprocess
 import zipfile
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -524,24 +523,6 @@ def test_a_read_only_folder_gives_a_message_and_leaves_nothing(
     finally:
         locked.chmod(0o700)
     assert list(locked.iterdir()) == []
-
-
-@pytest.fixture
-def small_disk(tmp_path: Path):
-    """A 1 MiB tmpfs at tmp_path/disk (needs root, as in test_full_disk.py)."""
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", str(disk)],
-        capture_output=True,
-        check=False,
-    )
-    if mounted.returncode != 0:
-        pytest.skip("mounting a small tmpfs needs root (CI runs as root)")
-    try:
-        yield disk
-    finally:
-        subprocess.run(["umount", "-l", str(disk)], check=False)
 
 
 def test_a_full_disk_gives_a_message_and_keeps_the_old_file(

@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import errno
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -24,24 +23,6 @@ ENTRY = (
     "---\nname: short-answers\ndescription: Keep answers short\ntype: feedback\n"
     "updated: 2026-11-01T10:00:00.000Z\n---\n\nAnswer in ten lines or fewer.\n"
 )
-
-
-@pytest.fixture
-def small_disk(tmp_path: Path):
-    """A 1 MiB tmpfs at tmp_path/disk, unmounted after the test."""
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", str(disk)],
-        capture_output=True,
-        check=False,
-    )
-    if mounted.returncode != 0:
-        pytest.skip("mounting a small tmpfs needs root (CI runs as root)")
-    try:
-        yield disk
-    finally:
-        subprocess.run(["umount", "-l", str(disk)], check=False)
 
 
 def fill(disk: Path) -> None:
