@@ -149,6 +149,52 @@ def test_cancel_stops_the_search_with_nothing_proposed(qtbot, open_window, tmp_p
     assert not page.findChild(QPushButton, "pruningApplyButton").isEnabled()
 
 
+def test_a_row_the_agent_pinned_since_the_search_is_not_forgotten(
+    qtbot, open_window, tmp_path: Path
+) -> None:
+    crafted = build_crafted(tmp_path / "memory.sqlite")
+    window = open_window(["--db", str(crafted.path)])
+    page = _page(window)
+    _wait_found(qtbot, page)
+    chosen = set(page.tree.checked_keys())
+    pinned_since = crafted.ids["dup-0"]
+    assert pinned_since in chosen
+    with sqlite3.connect(crafted.path) as agent:  # the plugin's own pin: pinned only
+        agent.execute("UPDATE observations SET pinned = 1 WHERE id = ?", (pinned_since,))
+    told: list[str] = []
+    page.info_raised.connect(told.append)
+    before = _live(crafted.path)
+    page.tree.checked_keys = lambda: sorted(chosen)  # the rows checked when the search ended
+    page.findChild(QPushButton, "pruningApplyButton").click()
+    qtbot.waitUntil(lambda: not page.is_writing(), timeout=10_000)
+    qtbot.waitUntil(lambda: _live(crafted.path) == before - (chosen - {pinned_since}))
+    assert pinned_since in _live(crafted.path)
+    assert any("changed since the search" in text for text in told)
+
+
+def test_changes_during_a_search_queue_one_more_search_instead_of_restarting(
+    qtbot, open_window, tmp_path: Path
+) -> None:
+    from alisio_fixtures import build_database
+
+    path = build_database(tmp_path / "memory.sqlite", 8000, seed=3)
+    window = open_window(["--db", str(path)])
+    page = _page(window)
+    loads: list[int] = []
+    original = page.load
+    page.load = lambda: (loads.append(1), original())[1]
+    if not page.is_busy():
+        page.refresh()
+    assert page.is_busy()
+    started = len(loads)
+    for _ in range(5):  # an agent saving faster than the search lasts
+        page.refresh()
+    assert len(loads) == started  # the running search was not restarted
+    qtbot.waitUntil(lambda: len(loads) == started + 1, timeout=30_000)  # exactly one more
+    _wait_found(qtbot, page)
+    assert len(loads) == started + 1 and page.findings is not None
+
+
 def test_every_string_translated_and_every_control_named(
     qtbot, open_window, tmp_path: Path
 ) -> None:

@@ -3727,6 +3727,14 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Aún se está escribiendo un cambio anterior; inténtelo de nuevo cuando termine</translation>
     </message>
     <message>
+        <source>{n} checked observation changed since the search (pinned, forgotten or deleted) and stays as it is</source>
+        <translation>{n} observación marcada cambió desde la búsqueda (fijada, olvidada o eliminada) y se queda como está</translation>
+    </message>
+    <message>
+        <source>{n} checked observations changed since the search (pinned, forgotten or deleted) and stay as they are</source>
+        <translation>{n} observaciones marcadas cambiaron desde la búsqueda (fijadas, olvidadas o eliminadas) y se quedan como están</translation>
+    </message>
+    <message>
         <source>Edit ▸ Undo</source>
         <translation>Editar ▸ Deshacer</translation>
     </message>

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memory_desk.core import TopicConflict
+from memory_desk.core import StoreError, TopicConflict
 from memory_desk.core.observations import ObservationStore
 from memory_desk.core.persona import PersonaFolder
 from memory_desk.core.progress import Progress
@@ -79,6 +79,10 @@ class PruningPage(ViewPage):
         self.findings: Findings | None = None
         self._shown_source: Source | None = None  # the source the tree's rows belong to
         self._searching: Source | None = None
+        # The source changed while a search ran: one more search follows it. Restarting
+        # instead, an agent saving more often than a search lasts (5 s at 100,000 rows)
+        # would keep the page from ever showing an answer.
+        self._again = False
         self._task = ProgressTask(self)
         self._task.progress.connect(self._on_progress)
         self._task.finished.connect(self._on_found)
@@ -215,6 +219,7 @@ class PruningPage(ViewPage):
         self.source = source
         self._task.cancel()
         self._searching = None
+        self._again = False
         self._show(None)
         self._show_idle()
         self.refresh()
@@ -225,6 +230,13 @@ class PruningPage(ViewPage):
             large_units=self.large_chars.value(),
             threshold=self.similarity.value() / 100,
         )
+
+    def refresh(self) -> None:
+        """The source changed: search again, after the running search if there is one."""
+        if self.is_current and self._task.is_busy() and self._searching is self.source:
+            self._again = True
+            return
+        super().refresh()
 
     def load(self) -> None:
         """Search the shown source again, in the background."""
@@ -268,14 +280,20 @@ class PruningPage(ViewPage):
         source, findings = answer  # type: ignore[misc]
         self._searching = None
         self._finish_search()
-        if source is not self.source:
-            return  # about a source the page no longer shows
-        self._show(findings)
+        if source is self.source:  # else about a source the page no longer shows
+            self._show(findings)
+        self._search_again_if_changed()
 
     def _on_failed(self, message: str) -> None:
         self._searching = None
         self._finish_search()
         self.error_raised.emit(message)
+        self._search_again_if_changed()
+
+    def _search_again_if_changed(self) -> None:
+        if self._again:
+            self._again = False
+            self.refresh()
 
     def _on_cancelled(self) -> None:
         self._searching = None
@@ -363,7 +381,10 @@ class PruningPage(ViewPage):
         if not keys or source is None or self._shown_source is not source:
             return
         if isinstance(source, ObservationStore):
-            command = ForgetCommand(self, source, [int(k) for k in keys])
+            ids = self._still_proposable(source, [int(k) for k in keys])
+            if not ids:
+                return
+            command = ForgetCommand(self, source, ids)
             if not command.start():
                 self.info_raised.emit(
                     translate(
@@ -380,6 +401,35 @@ class PruningPage(ViewPage):
                 source, names, lambda text: self._after_folder_write(text, written), self._report
             )
         )
+
+    def _still_proposable(self, store: ObservationStore, ids: list[int]) -> list[int]:
+        """The checked rows that are still live and not pinned: the agent may have pinned,
+        forgotten or deleted some since the search, and a pinned row is never forgotten from
+        here. The others stay as they are, and the person is told."""
+        try:
+            now = store.get_many(ids)
+        except StoreError as exc:
+            self.error_raised.emit(i18n.shown(exc))
+            return []
+        still = [i for i in ids if i in now and not now[i].pinned and not now[i].forgotten]
+        changed = len(ids) - len(still)
+        if changed:
+            self.info_raised.emit(
+                i18n.plural(
+                    changed,
+                    translate(
+                        "PruningPage",
+                        "{n} checked observation changed since the search (pinned, forgotten"
+                        " or deleted) and stays as it is",
+                    ),
+                    translate(
+                        "PruningPage",
+                        "{n} checked observations changed since the search (pinned, forgotten"
+                        " or deleted) and stay as they are",
+                    ),
+                )
+            )
+        return still
 
     def _after_folder_write(self, message: str, paths: list[str]) -> None:
         """The entries went to the trash (or came back): live reload hears that these writes
