@@ -1114,7 +1114,9 @@ class ObservationsPage(QWidget):
         if self._store is None:
             return
         self.filters.clear()
-        self.filters.show_forgotten.setChecked(True)  # runs a query; the next one supersedes it
+        self.filters.show_forgotten.blockSignals(True)  # one query for both changes, below
+        self.filters.show_forgotten.setChecked(True)
+        self.filters.show_forgotten.blockSignals(False)
         self.filters.set_saved_on(day)
 
     def show_observation_id(self, observation_id: int) -> None:
