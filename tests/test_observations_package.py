@@ -48,6 +48,8 @@ ROOMS = (
     "rows",
     "agent_search",
     "search",
+    "listing",
+    "agent_run",
     "fts_index",
     "schema",
     "write_wait",

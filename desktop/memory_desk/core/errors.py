@@ -20,6 +20,11 @@ class ConflictError(StoreError):
     """What is on disk changed since it was read; the write was not made."""
 
 
+class QueryInterrupted(StoreError):
+    """A read was cut short on purpose (``ObservationStore.interrupt``): a newer question
+    replaced it. Nobody shows this one; whoever asked the newer question gets its answer."""
+
+
 class StoreReplaced(StoreError):
     """The file at the store's path is no longer the one it has open (deleted, moved, or
     replaced by another file); the write was not made.

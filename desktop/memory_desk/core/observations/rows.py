@@ -209,6 +209,18 @@ def fetch_one(conn: sqlite3.Connection, id: int) -> Observation | None:
     return as_observation(rows[0]) if rows else None
 
 
+def fetch_many(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, Observation]:
+    """The rows among ``ids`` that still exist, without content (cheap rows)."""
+    result: dict[int, Observation] = {}
+    for chunk in chunks(ids):
+        marks = ", ".join("?" * len(chunk))
+        rows = conn.execute(
+            f"SELECT {SELECT_WITHOUT_CONTENT} FROM observations o WHERE o.id IN ({marks})", chunk
+        ).fetchall()
+        result.update((row[0], as_observation(row)) for row in rows)
+    return result
+
+
 def fetch_existing(conn: sqlite3.Connection, id: int) -> Observation:
     """One row with its content; a row deleted since the person read it is a conflict."""
     found = fetch_one(conn, id)

@@ -36,7 +36,13 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TypeVar
 
-from memory_desk.core.errors import StoreDamaged, StoreError, StoreReplaced, message_of
+from memory_desk.core.errors import (
+    QueryInterrupted,
+    StoreDamaged,
+    StoreError,
+    StoreReplaced,
+    message_of,
+)
 from memory_desk.core.messages import msg
 from memory_desk.core.observations import write_wait
 from memory_desk.core.observations.rows import decode_text
@@ -51,6 +57,7 @@ WRITE_ATTEMPTS = 4
 _SQLITE_BUSY = 5
 _SQLITE_LOCKED = 6
 _SQLITE_READONLY = 8
+_SQLITE_INTERRUPT = 9
 _SQLITE_IOERR = 10
 _SQLITE_CORRUPT = 11
 _SQLITE_FULL = 13
@@ -107,6 +114,17 @@ class Connections:
             if self._version_connection is None:
                 self._version_connection = self._open()
             return int(self._version_connection.execute("PRAGMA data_version").fetchall()[0][0])
+
+    def interrupt(self, thread_ident: int) -> None:
+        """Cut short what the thread ``thread_ident`` is reading on its connection (it gets
+        :class:`QueryInterrupted`). Safe from any thread; a thread with no connection, or
+        one between statements, is left alone (SQLite's interrupt only reaches statements
+        that are running or start before they all finish)."""
+        with self._lock:
+            known = self._connections.get(thread_ident)
+        if known is not None:
+            with suppress(sqlite3.Error):
+                known[1].interrupt()
 
     def write(self, action: str, change: Callable[..., _T], *args: object) -> _T:
         """Run ``change(conn, *args)`` in one short BEGIN IMMEDIATE transaction, retried while
@@ -216,6 +234,14 @@ class Connections:
         try:
             yield
         except sqlite3.Error as exc:
+            if _primary_code(exc) == _SQLITE_INTERRUPT:
+                raise QueryInterrupted(
+                    msg(
+                        "Database",
+                        "Stopped reading {path}: a newer search replaced this one",
+                        path=str(self.path),
+                    )
+                ) from exc
             message = self._error_message(action, exc)
             if _is_damage(exc):
                 damage = StoreDamaged(message, index_only=_is_index_damage(exc))

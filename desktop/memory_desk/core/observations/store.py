@@ -14,21 +14,23 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar, Unpack
 
+import numpy as np
+
 from memory_desk.core import alisio, appdirs
 from memory_desk.core.errors import StoreDamaged, message_of
 from memory_desk.core.messages import msg
+from memory_desk.core.observations import agent_run, health, listing, schema, search, writes
 from memory_desk.core.observations import agent_search as agent
-from memory_desk.core.observations import health, schema, search, writes
 from memory_desk.core.observations.agent_search import AgentSearch
 from memory_desk.core.observations.health import Health
+from memory_desk.core.observations.listing import Summary
 from memory_desk.core.observations.rows import (
-    SELECT_WITHOUT_CONTENT,
     EditResult,
     Observation,
     Totals,
     WrittenObservation,
     as_observation,
-    chunks,
+    fetch_many,
     fetch_one,
 )
 from memory_desk.core.observations.search import FilterArgs
@@ -53,6 +55,7 @@ class ObservationStore:
         self.path = Path(path).expanduser().absolute()
         self.label = self.path.name
         self._db = Connections(self.path)
+        self._summary = listing.SummaryCache()
         schema.check_path(self.path)
         try:
             with self._db.translate(msg("DatabaseAction", "open")):
@@ -90,12 +93,37 @@ class ObservationStore:
         descending: bool = True,
         **filters: Unpack[FilterArgs],
     ) -> list[int]:
-        """Every matching id in display order: what a lazily loading table model holds."""
+        """Every matching id in display order, as a list (see :meth:`search_id_array`)."""
+        ids = self.search_id_array(text, sort=sort, descending=descending, **filters)
+        return ids.tolist()
+
+    def search_id_array(
+        self,
+        text: str = "",
+        *,
+        sort: str | None = None,
+        descending: bool = True,
+        **filters: Unpack[FilterArgs],
+    ) -> np.ndarray:
+        """Every matching id in display order, as int64: what a lazily loading table holds,
+        read as one row (:mod:`.listing`)."""
         query = search.build_filter(text, **filters)
         sql = search.ids_sql(query, sort=sort, descending=descending)
         with self._db.translate(msg("DatabaseAction", "search")):
-            rows = self._db.current().execute(sql, query.params).fetchall()
-        return [row[0] for row in rows]
+            return listing.id_array(self._db.current(), sql, query.params)
+
+    def first_ids(
+        self, text: str = "", *, limit: int = listing.FIRST_ROWS, **filters: Unpack[FilterArgs]
+    ) -> list[int]:
+        """Up to ``limit`` of the newest matches, highest id first, without ranking: what
+        the table shows while :meth:`search_id_array` reads every match in order."""
+        query = search.build_filter(text, **filters)
+        with self._db.translate(msg("DatabaseAction", "search")):
+            return listing.first_ids(self._db.current(), query, limit)
+
+    def interrupt(self, thread_ident: int) -> None:
+        """Stop the read running on that thread's connection: it raises QueryInterrupted."""
+        self._db.interrupt(thread_ident)
 
     def count(self, text: str = "", **filters: Unpack[FilterArgs]) -> int:
         """How many observations :meth:`search` would return without a limit."""
@@ -120,42 +148,29 @@ class ObservationStore:
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Observation]:
         """The observations among ``ids`` that still exist, without content (cheap rows)."""
-        result: dict[int, Observation] = {}
         with self._db.translate(msg("DatabaseAction", "read")):
-            conn = self._db.current()
-            for chunk in chunks(ids):
-                marks = ", ".join("?" * len(chunk))
-                rows = conn.execute(
-                    f"SELECT {SELECT_WITHOUT_CONTENT} FROM observations o WHERE o.id IN ({marks})",
-                    chunk,
-                ).fetchall()
-                result.update((row[0], as_observation(row)) for row in rows)
-        return result
+            return fetch_many(self._db.current(), ids)
 
     def projects(self) -> list[str]:
         """Every project that has an observation, sorted (for the project filter)."""
         with self._db.translate(msg("DatabaseAction", "read")):
-            rows = (
-                self._db.current()
-                .execute("SELECT DISTINCT project FROM observations ORDER BY project")
-                .fetchall()
-            )
-        return [row[0] for row in rows]
+            return listing.read_projects(self._db.current())
 
     def totals(self) -> Totals:
         """Total, live, forgotten and live pinned counts, in one consistent read."""
         with self._db.translate(msg("DatabaseAction", "count")):
-            row = (
-                self._db.current()
-                .execute(
-                    "SELECT count(*), count(*) FILTER (WHERE deleted_at IS NULL),"
-                    " count(*) FILTER (WHERE deleted_at IS NOT NULL),"
-                    " count(*) FILTER (WHERE deleted_at IS NULL AND pinned != 0)"
-                    " FROM observations"
-                )
-                .fetchall()[0]
-            )
-        return Totals(*(int(value) for value in row))
+            return listing.read_totals(self._db.current())
+
+    def summary(self) -> Summary:
+        """Totals and projects, read again only if the file changed since the last call
+        (``PRAGMA data_version``): what the table's worker asks with every query."""
+        version = self.data_version()
+        with self._db.translate(msg("DatabaseAction", "count")):
+            return self._summary.get(version, self._db.current())
+
+    def last_summary(self) -> Summary | None:
+        """The last :meth:`summary` read (perhaps older than the file), or None; no query."""
+        return self._summary.last()
 
     def data_version(self) -> int:
         """A number that changes whenever any connection commits a change to the file.
@@ -188,21 +203,16 @@ class ObservationStore:
         their order after bm25 is not. Pure read: no counter or timestamp changes, unlike
         the agent's own ``memory_get``. Rows come without content.
         """
-        words, ignored = agent.split_words(alisio.as_written(text))
-        query = agent.fts_query(words, match)
-        if query is None or "\x00" in query:
-            # No word left, or a NUL, which ends SQLite's reading of the query so that the
-            # agent's own search fails: either way the agent finds nothing.
-            return AgentSearch((), tuple(ignored), query)
-        sql, params = search.agent_filter(
-            query, project=project, all_projects=all_projects, type=type, scope=scope
+        return agent_run.search(
+            self.read,
+            text,
+            project=project,
+            match=match,
+            all_projects=all_projects,
+            type=type,
+            scope=scope,
+            limit=limit,
         )
-        with self._db.translate(msg("DatabaseAction", "search as the agent")):
-            rows = self._db.current().execute(sql, params).fetchall()
-        ranked = agent.rescore(
-            [(as_observation(row[:-1]), row[-1]) for row in rows], alisio.now_ms()
-        )
-        return AgentSearch(tuple(ranked[: agent.result_count(limit)]), tuple(ignored), query)
 
     def check_index(self) -> str | None:
         """:meth:`check_database`'s message: None when healthy, else what to do."""
