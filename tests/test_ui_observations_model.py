@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import random
+import tracemalloc
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QPersistentModelIndex, Qt
 from PySide6.QtGui import QUndoStack
 
 from alisio_fixtures import build_database
 from memory_desk.core.observations import ObservationStore
+from memory_desk.ui import dates
+from memory_desk.ui.observations import row_diff
+from memory_desk.ui.observations.display import now_ms
 from memory_desk.ui.observations.model import Column, ObservationTableModel
 from memory_desk.ui.observations.page import ObservationsPage
 from memory_desk.ui.observations.query import Query, QueryRunner
@@ -52,6 +57,25 @@ def test_apply_ids_turns_any_order_into_any_other_and_keeps_persistent_indexes(
         assert all(model.row_of(oid) == row for row, oid in enumerate(new))
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ([8, 7, 6, 4, 3, 2, 1], [1, 8, 7, 6, 4, 3, 2]),  # a revised row rises: moves only
+        ([1, 2, 3, 4], [4, 3, 2, 1]),
+        ([1, 2, 3, 4], [9, 1, 2, 3, 4, 10]),  # insertions only
+        ([1, 2, 3, 4], [2, 4]),  # removals only
+    ],
+)
+def test_each_kind_of_change_alone_reaches_the_new_ids(qtmodeltester, old, new) -> None:
+    model = ObservationTableModel()
+    model.reset_ids(old)
+    qtmodeltester.check(model)
+    assert model.apply_ids(new)
+    assert model.ids() == new
+    assert [model.index(row, 0).data(Qt.ItemDataRole.UserRole) for row in range(len(new))] == new
+    assert model.rows_of(new).tolist() == list(range(len(new)))
+
+
 def test_scattered_difference_asks_for_a_reset(store: ObservationStore) -> None:
     model = ObservationTableModel()
     model.set_store(store)
@@ -85,7 +109,7 @@ def test_only_the_latest_query_answers(qtbot, store: ObservationStore) -> None:
     qtbot.waitUntil(lambda: not runner.is_busy())
     runner.stop()
     assert [a.query.text for a in answers] == ["token"]
-    assert answers[0].ids == store.search_ids("token")
+    assert answers[0].ids.tolist() == store.search_ids("token")
 
 
 def test_page_works_on_its_own(qtbot, store: ObservationStore) -> None:
@@ -140,3 +164,117 @@ def test_each_plugin_section_gets_its_own_paragraph() -> None:
     assert sectioned_markdown("plain text\nwith **what** inside") == (
         "plain text\nwith **what** inside"
     )
+
+
+# -- ids at a million rows: one array, a sorted index, plans made elsewhere ----------------------
+
+
+def test_a_million_ids_are_held_in_one_array_not_python_ints(qapp) -> None:
+    """8 bytes a row plus the look-up index: a list of ints and a dict took ~100 bytes a row."""
+    model = ObservationTableModel()
+    ids = np.arange(1_000_000, 0, -1, dtype=np.int64)
+    listed = ids.tolist()
+    unordered = listed[::2] + listed[1::2]  # nothing to exploit: the index must sort
+    tracemalloc.start()
+    try:
+        model.reset_ids(ids)
+        assert model.row_of(1) == 999_999 and model.row_of(0) == -1
+        model.reset_ids(unordered)
+        assert model.row_of(2) == 499_999 and model.row_of(1) == 999_999
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held <= 30_000_000  # the ids, their order and its sorted copy: 8 MB each
+    assert peak <= 60_000_000
+    assert isinstance(model.id_at(5), int) and isinstance(model.ids_slice(0, 2)[0], int)
+
+
+def test_ids_slices_lookups_and_masks_read_only_what_they_are_asked(qapp) -> None:
+    model = ObservationTableModel()
+    model.reset_ids([40, 10, 30, 20])
+    assert model.ids() == [40, 10, 30, 20]
+    assert model.ids_slice(1, 2) == [10, 30] and model.ids_slice(3, 99) == [20]
+    assert model.ids_slice(-5, 0) == [40] and model.ids_slice(4, 9) == []
+    assert model.id_at(2) == 30 and type(model.id_at(2)) is int
+    assert model.index(2, Column.ID).data(Qt.ItemDataRole.UserRole) == 30
+    assert model.contains_many([10, 11, 20]).tolist() == [True, False, True]
+    assert model.rows_of(np.array([20, 40, 7])).tolist() == [3, 0, -1]
+    model.reset_ids(np.array([7, 8], dtype=np.int32))  # an array as a worker gives it
+    assert model.ids() == [7, 8] and model.row_of(8) == 1 and model.row_of(40) == -1
+
+
+def test_a_plan_from_a_snapshot_applies_only_to_the_version_it_was_made_from(
+    qtmodeltester, store: ObservationStore
+) -> None:
+    model = ObservationTableModel()
+    model.set_store(store)
+    all_ids = store.search_ids(include_forgotten=True)
+    model.reset_ids(all_ids[:30])
+    qtmodeltester.check(model)
+    version, seen = model.snapshot()
+    assert not seen.flags.writeable and seen.tolist() == all_ids[:30]
+    new = all_ids[2:40]
+    new.insert(0, new.pop(10))  # one row rises, two leave, ten arrive
+    row_plan = row_diff.plan(seen, new)  # what the worker does, off the main thread
+    assert row_plan is not None
+
+    model.apply_ids(all_ids[:29])  # the table changed meanwhile
+    assert model.version() != version
+    assert not model.apply_plan(row_plan, version)  # refused, nothing changed
+    assert model.ids() == all_ids[:29]
+
+    version, seen = model.snapshot()
+    row_plan = row_diff.plan(seen, new)
+    watched = {oid: QPersistentModelIndex(model.index(row, 0)) for row, oid in enumerate(seen)}
+    assert model.apply_plan(row_plan, version)
+    assert model.ids() == new and model.version() != version
+    assert seen.tolist() == all_ids[:29]  # the snapshot a worker read was never written
+    assert all(model.row_of(oid) == row for row, oid in enumerate(new))
+    for oid, index in watched.items():
+        assert index.isValid() == (oid in new)
+        if index.isValid():
+            assert index.row() == new.index(oid)
+
+
+def test_the_unsaved_mark_follows_its_row(store: ObservationStore) -> None:
+    model = ObservationTableModel()
+    model.set_store(store)
+    ids = store.search_ids()
+    model.reset_ids(ids)
+    changed: list[int] = []
+    model.dataChanged.connect(lambda top, _bottom, _roles: changed.append(top.row()))
+    model.set_unsaved(ids[7])
+    assert model.index(7, Column.TITLE).data().startswith("• ")
+    model.set_unsaved(ids[3])
+    assert not model.index(7, Column.TITLE).data().startswith("• ")
+    assert model.index(3, Column.TITLE).data().startswith("• ")
+    assert changed == [7, 7, 3]
+
+
+def test_the_clock_rewrites_relative_times_only_for_rows_read_again(
+    store: ObservationStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clock tick costs one signal, not a reformat of the whole cache (up to 2,000 rows)."""
+    model = ObservationTableModel()
+    model.set_store(store)
+    ids = store.search_ids()
+    model.reset_ids(ids)
+    model.index(0, Column.TITLE).data()  # a block of rows enters the cache
+    assert all(model.cached(oid) is not None for oid in ids)
+    written: list[int] = []
+    relative = dates.relative
+
+    def counted(moment: int, now: int) -> str:
+        written.append(moment)
+        return relative(moment, now)
+
+    monkeypatch.setattr(dates, "relative", counted)
+    signals: list[tuple[int, int]] = []
+    model.dataChanged.connect(lambda top, bottom, _roles: signals.append((top.row(), bottom.row())))
+    model.reformat_times()
+    assert written == [] and signals == [(0, len(ids) - 1)]
+    observation = model.cached(ids[4])
+    assert model.index(4, Column.UPDATED).data() == relative(observation.updated_at, now_ms())
+    assert len(written) == 2  # that row's two times, once
+    model.index(4, Column.CREATED).data()
+    assert len(written) == 2

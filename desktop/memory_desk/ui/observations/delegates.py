@@ -10,6 +10,14 @@
 
 Both delegates repaint their view when the theme changes, and work on any model whose cells
 hold the type name or the project id (the agent-search results use them too).
+
+On the observations table every cell (these two and the plain ones, painted by
+:class:`ObservationCellDelegate`) is painted from one :meth:`ObservationTableModel.cell` call:
+a ``QStyledItemDelegate`` asks ``data()`` once per role (seven times a cell, a thousand times
+a screen), each a trip through QVariant. The option it builds is filled from that one answer
+exactly as ``initStyleOption`` would fill it, and the style draws it, so themes, selection,
+hover, alternate rows and elision look as before. Tooltips and screen readers still ask
+``data()``. :func:`install_delegates` puts the three on a table.
 """
 
 from __future__ import annotations
@@ -17,21 +25,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QTableView,
     QWidget,
 )
 
 from memory_desk.ui import theme
 from memory_desk.ui.elide import elide_middle, split_project
-from memory_desk.ui.observations.model import FORGOTTEN_ROLE, ObservationTableModel
+from memory_desk.ui.observations.model import (
+    FORGOTTEN_ROLE,
+    Cell,
+    Column,
+    ObservationTableModel,
+)
 
 _Index = QModelIndex | QPersistentModelIndex
 ELLIPSIS = "…"
+_HAS_DISPLAY = QStyleOptionViewItem.ViewItemFeature.HasDisplay
+_TEXT = QPalette.ColorRole.Text
+_ITEM = QStyle.ControlElement.CE_ItemViewItem
 
 
 def badge_colours(type_name: str) -> tuple[QColor, QColor]:
@@ -114,22 +131,76 @@ class _ThemedDelegate(QStyledItemDelegate):
         if isinstance(view, QAbstractItemView):
             view.viewport().update()
 
+    def _cell_option(
+        self, option: QStyleOptionViewItem, index: _Index
+    ) -> tuple[QStyleOptionViewItem, Cell | None]:
+        """The cell's initialised option, and the observations model's answer when it gave
+        one (then no ``data()`` was asked); other models go through ``initStyleOption``."""
+        cell_option = QStyleOptionViewItem(option)
+        model = index.model()
+        cell = (
+            model.cell(index.row(), index.column())
+            if isinstance(model, ObservationTableModel)
+            else None
+        )
+        if cell is None:
+            self.initStyleOption(cell_option, index)
+        else:
+            self._fill(cell_option, index, cell)
+        return cell_option, cell
+
+    def _fill(self, option: QStyleOptionViewItem, index: _Index, cell: Cell) -> None:
+        """What ``QStyledItemDelegate::initStyleOption`` sets from the roles, from one answer:
+        the font resolved over the view's, the text colour, alignment, text and background."""
+        option.index = QModelIndex(index)
+        if cell.font is not None:
+            font = cell.font.resolve(option.font)
+            option.font = font
+            option.fontMetrics = QFontMetrics(font)
+        option.displayAlignment = cell.alignment
+        if cell.foreground is not None:
+            palette = QPalette(option.palette)
+            palette.setBrush(_TEXT, QBrush(cell.foreground))
+            option.palette = palette
+        option.features |= _HAS_DISPLAY
+        option.text = self.displayText(cell.text, option.locale)
+        if cell.background is not None:
+            option.backgroundBrush = cell.background
+
     def _paint_background(
         self, painter: QPainter, option: QStyleOptionViewItem, index: _Index
-    ) -> QStyleOptionViewItem:
+    ) -> tuple[QStyleOptionViewItem, Cell | None]:
         """The style's selection/hover background, without the cell's own text; returns the
-        initialised option (font, palette and state of the cell)."""
-        background = QStyleOptionViewItem(option)
-        self.initStyleOption(background, index)
+        initialised option (font, palette and state of the cell) and the model's cell."""
+        background, cell = self._cell_option(option, index)
         text = background.text
         background.text = ""
         style = background.widget.style() if background.widget else None
         if style is not None:
-            style.drawControl(
-                QStyle.ControlElement.CE_ItemViewItem, background, painter, background.widget
-            )
+            style.drawControl(_ITEM, background, painter, background.widget)
         background.text = text
-        return background
+        return background, cell
+
+
+class ObservationCellDelegate(_ThemedDelegate):
+    """The observations table's plain cells: the style draws them as a ``QStyledItemDelegate``
+    would, from one model call instead of one ``data()`` per role."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
+        cell_option, _cell = self._cell_option(option, index)
+        widget = cell_option.widget
+        style = widget.style() if widget is not None else None
+        if style is None:
+            super().paint(painter, option, index)
+            return
+        style.drawControl(_ITEM, cell_option, painter, widget)
+
+
+def install_delegates(table: QTableView) -> None:
+    """The observations table's delegates: the type badge, the project, every other cell."""
+    table.setItemDelegate(ObservationCellDelegate(table))
+    table.setItemDelegateForColumn(Column.TYPE, TypeBadgeDelegate(table))
+    table.setItemDelegateForColumn(Column.PROJECT, ProjectDelegate(table))
 
 
 class TypeBadgeDelegate(_ThemedDelegate):
@@ -143,12 +214,30 @@ class TypeBadgeDelegate(_ThemedDelegate):
     MARGIN_Y = 3
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
+        model = index.model()
+        if isinstance(model, ObservationTableModel):
+            cell_option, cell = self._paint_background(painter, option, index)
+            if cell is None:
+                return
+            observation = cell.record.observation
+            self._paint_badge(painter, option, cell_option, observation.type, cell.record.forgotten)
+            return
         badge = self._badge(index)
         if badge is None:
             super().paint(painter, option, index)
             return
-        text, forgotten = badge
-        cell_option = self._paint_background(painter, option, index)
+        cell_option, _cell = self._paint_background(painter, option, index)
+        self._paint_badge(painter, option, cell_option, *badge)
+
+    def _paint_badge(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        cell_option: QStyleOptionViewItem,
+        text: str,
+        forgotten: bool,
+    ) -> None:
+        """The pill with the type's name, in the cell's rectangle, over its background."""
         fill, ink = badge_colours(text)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -181,11 +270,7 @@ class TypeBadgeDelegate(_ThemedDelegate):
 
     @staticmethod
     def _badge(index: _Index) -> tuple[str, bool] | None:
-        """(type name, forgotten) of the cell, or None for an empty cell."""
-        model = index.model()
-        if isinstance(model, ObservationTableModel):
-            found = model.badge(index.row())  # one Python call, no QVariant round trips
-            return None if found is None else (found[0], found[2])
+        """(type name, forgotten) of a cell of another model, or None for an empty cell."""
         text = index.data()
         if not text:
             return None
@@ -196,7 +281,7 @@ class ProjectDelegate(_ThemedDelegate):
     """Paints a project id as its bold name and subdued hash, cut in the middle to fit."""
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
-        cell_option = self._paint_background(painter, option, index)
+        cell_option, model_cell = self._paint_background(painter, option, index)
         style = cell_option.widget.style() if cell_option.widget else None
         if style is None or not cell_option.text:
             return
@@ -205,7 +290,8 @@ class ProjectDelegate(_ThemedDelegate):
         )
         margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, option.widget)
         area = area.adjusted(margin + 1, 0, -(margin + 1), 0)
-        cell = self.layout(cell_option, area.width())
+        forgotten = None if model_cell is None else model_cell.record.forgotten
+        cell = self.layout(cell_option, area.width(), forgotten)
         plain = QFont(cell_option.font)
         bold = QFont(plain)
         bold.setBold(True)
@@ -221,8 +307,11 @@ class ProjectDelegate(_ThemedDelegate):
         painter.drawText(area.adjusted(shift, 0, 0, 0), flags, cell.tail)
         painter.restore()
 
-    def layout(self, option: QStyleOptionViewItem, width: int) -> ProjectCell:
-        """The cell's parts and colours for an initialised ``option`` and a text width."""
+    def layout(
+        self, option: QStyleOptionViewItem, width: int, forgotten: bool | None = None
+    ) -> ProjectCell:
+        """The cell's parts and colours for an initialised ``option`` and a text width
+        (``forgotten`` when the caller knows it; else the model is asked)."""
         plain = QFont(option.font)
         bold = QFont(plain)
         bold.setBold(True)
@@ -230,7 +319,8 @@ class ProjectDelegate(_ThemedDelegate):
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         ink = option.palette.color(role)
-        forgotten = bool(option.index.data(FORGOTTEN_ROLE)) if option.index.isValid() else False
+        if forgotten is None:
+            forgotten = option.index.isValid() and bool(option.index.data(FORGOTTEN_ROLE))
         # On the selection or a greyed (forgotten) row, the row's own colour keeps the contrast.
         subdued = ink if selected or forgotten else QColor(theme.colors().subdued)
         return ProjectCell(name, tail, ink, subdued)

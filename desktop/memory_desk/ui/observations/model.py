@@ -25,13 +25,14 @@ Signals:
 
 from __future__ import annotations
 
-import bisect
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import NamedTuple
 
+import numpy as np
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
@@ -47,7 +48,9 @@ from memory_desk.core import StoreError
 from memory_desk.core.observations import Observation, ObservationStore
 from memory_desk.ui import dates, i18n, theme
 from memory_desk.ui.i18n import translate
+from memory_desk.ui.observations import row_diff
 from memory_desk.ui.observations.display import now_ms, pin_glyph
+from memory_desk.ui.observations.row_diff import IdIndex, RowPlan
 from memory_desk.ui.plain import as_shown
 
 ID_ROLE = Qt.ItemDataRole.UserRole
@@ -71,7 +74,7 @@ _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 
 # Beyond this many separate runs of changes, row-by-row signals cost more than a reset
 # that restores the selection by id (the page does that when apply_ids returns False).
-MAX_INCREMENTAL_RUNS = 500
+MAX_INCREMENTAL_RUNS = row_diff.MAX_RUNS
 
 MARK_NEW = "new"
 MARK_CHANGED = "changed"
@@ -196,6 +199,22 @@ class RowRecord:
     observation: Observation
     display: list[str]
     forgotten: bool
+    clock: int = 0  # the model's clock tick its relative times were written at
+
+
+class Cell(NamedTuple):
+    """Everything a delegate paints in one cell, from one model call (no ``data()`` per role).
+
+    ``font``/``foreground``/``background`` are None where the view's own apply; ``text`` is
+    the cell's as shown (the unsaved mark included).
+    """
+
+    text: str
+    alignment: Qt.AlignmentFlag
+    font: QFont | None
+    foreground: QBrush | QColor | None
+    background: QBrush | None
+    record: RowRecord
 
 
 def format_row(obs: Observation, now: int) -> RowRecord:
@@ -267,6 +286,11 @@ def mark_note(kind: str) -> str:
 class ObservationTableModel(QAbstractTableModel):
     """Ids in display order plus a bounded cache of formatted rows (see the module docstring).
 
+    The ids are one int64 array (8 bytes a row: a million rows hold 8 MB, not the ~100 MB of a
+    list of ints plus a dict), looked up through a sorted index built once per change. The
+    array is never written in place once shown: :meth:`snapshot` hands it to a worker thread
+    that plans the next difference while the window paints.
+
     Signals:
         fetch_failed(str): loading rows for the view failed (the store's message)
     """
@@ -280,11 +304,14 @@ class ObservationTableModel(QAbstractTableModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._store: ObservationStore | None = None
-        self._ids: list[int] = []
-        self._rows_by_id: dict[int, int] | None = None
+        self._ids: np.ndarray = _NO_IDS
+        self._index: IdIndex | None = None  # rebuilt lazily after a change
+        self._version = 0  # changes whenever the ids change (snapshot / apply_plan)
         self._unsaved_id: int | None = None  # the row whose edit form holds unsaved edits
         self._cache: OrderedDict[int, RowRecord] = OrderedDict()
         self._failed = False  # stop retrying a broken store on every paint until the next reload
+        self._clock = 0  # relative times of cached rows are rewritten when read after a tick
+        self._clock_now = 0
         self._forgotten_font = QFont()
         self._forgotten_font.setItalic(True)
         self._take_theme_colours()
@@ -322,33 +349,35 @@ class ObservationTableModel(QAbstractTableModel):
         return _FLAGS if index.isValid() else _NO_FLAGS
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = _DISPLAY):
+        """Each role of a cell: screen readers, tooltips and other views ask here; the
+        observations table's own delegates paint from :meth:`cell` instead."""
         if not index.isValid():
             return None
         row = index.row()
         if row >= len(self._ids):
             return None
+        oid = int(self._ids[row])
         if role == _ID:
-            return self._ids[row]
+            return oid
         column = index.column()
         if role == _ALIGNMENT:
             return _ALIGNMENTS[column]
         if role == _BACKGROUND:
-            return self._mark_brush if self._marks and self._ids[row] in self._marks else None
+            return self._mark_brush if self._marks and oid in self._marks else None
         if role == _ACCESSIBLE and column == Column.PINNED:  # a screen reader says "Pinned"
-            record = self._cache.get(self._ids[row]) or self._record(row)
+            record = self._record(row, oid)
             pinned = record is not None and record.observation.pinned
             return translate("ObservationTableModel", "Pinned") if pinned else ""
         if role not in _ROW_ROLES:
             return None
-        record = self._cache.get(self._ids[row]) or self._record(row)
+        record = self._record(row, oid)
         if record is None:
             return "…" if role == _DISPLAY and column == Column.TITLE else None
-        unsaved = column == Column.TITLE and self._ids[row] == self._unsaved_id
         if role == _DISPLAY:
-            return UNSAVED_MARK + record.display[column] if unsaved else record.display[column]
+            return self._text(oid, record, column)
         if role == _TOOLTIP:
             tip = as_shown(self._tooltip(record.observation, column))  # titles are not HTML
-            if unsaved:
+            if column == Column.TITLE and oid == self._unsaved_id:
                 tip = (
                     translate("ObservationTableModel", "Unsaved edits in the form")
                     + "\n"
@@ -359,11 +388,44 @@ class ObservationTableModel(QAbstractTableModel):
             return record.forgotten
         if role == _BADGE:
             return self._badge_colour(record) if column == Column.TYPE else None
-        if not record.forgotten:
-            if role == _FOREGROUND and column == Column.TITLE and record.observation.problems:
-                return QColor(theme.colors().error_text)  # with the ⚠ and the tooltip's words
+        if role == _FONT:
+            return self._forgotten_font if record.forgotten else None
+        return self._foreground(record, column)
+
+    # -- what the delegates ask --------------------------------------------------------------
+
+    def record_at(self, row: int) -> RowRecord | None:
+        """The row's formatted record (loading its block if needed), or None: out of range,
+        not readable, or no database."""
+        if not 0 <= row < len(self._ids):
             return None
-        return self._forgotten_font if role == _FONT else self._forgotten_brush
+        return self._record(row, int(self._ids[row]))
+
+    def cell(self, row: int, column: int) -> Cell | None:
+        """What the cell at (row, column) paints, in one call; None while it cannot be read
+        (the delegate then asks ``data()`` as any view would)."""
+        if not 0 <= row < len(self._ids):
+            return None
+        oid = int(self._ids[row])
+        record = self._record(row, oid)
+        if record is None:
+            return None
+        return Cell(
+            self._text(oid, record, column),
+            _ALIGNMENTS[column],
+            self._forgotten_font if record.forgotten else None,
+            self._foreground(record, column),
+            self._mark_brush if self._marks and oid in self._marks else None,
+            record,
+        )
+
+    def badge(self, row: int) -> tuple[str, QColor, bool] | None:
+        """The type badge of a row (name, fill in the theme in effect, forgotten) for the
+        delegate: one Python call per painted badge instead of three QVariant round trips."""
+        record = self.record_at(row)
+        if record is None:
+            return None
+        return record.observation.type, self._badge_colour(record), record.forgotten
 
     # -- what the page asks ------------------------------------------------------------------
 
@@ -375,8 +437,8 @@ class ObservationTableModel(QAbstractTableModel):
         changed = [self._unsaved_id, oid]
         self._unsaved_id = oid
         for each in changed:
-            if each is not None and each in self._ids:
-                row = self._ids.index(each)
+            row = self.row_of(each) if each is not None else -1
+            if row >= 0:
                 cell = self.index(row, Column.TITLE)
                 self.dataChanged.emit(cell, cell, [_DISPLAY, Qt.ItemDataRole.ToolTipRole.value])
 
@@ -384,98 +446,91 @@ class ObservationTableModel(QAbstractTableModel):
         """Show another database: empty until its first query's ids arrive."""
         self.beginResetModel()
         self._store = store
-        self._ids = []
-        self._rows_by_id = None
+        self._set_ids(_NO_IDS)
         self._cache.clear()
         self._failed = False
         self._drop_marks()
         self.endResetModel()
 
-    def reset_ids(self, ids: Sequence[int]) -> None:
-        """Show the result of a new query (new text, filter or sort): a reset is honest here."""
+    def reset_ids(self, ids: Sequence[int] | np.ndarray, index: IdIndex | None = None) -> None:
+        """Show the result of a new query (new text, filter or sort): a reset is honest here.
+
+        ``ids`` may be a list or an array (copied, never looped over in Python); ``index``, an
+        :class:`IdIndex` of the same ids built off the main thread, spares building it here.
+        """
         self.beginResetModel()
-        self._ids = list(ids)
-        self._rows_by_id = None
+        self._set_ids(np.array(row_diff.as_ids(ids), dtype=np.int64), index)
         self._failed = False
         self._drop_marks()
         self.endResetModel()
 
     def ids(self) -> list[int]:
-        """The ids in display order (a copy)."""
-        return list(self._ids)
+        """The ids in display order (a copy; :meth:`ids_slice` reads a screen of them)."""
+        return self._ids.tolist()
+
+    def ids_slice(self, first: int, last_inclusive: int) -> list[int]:
+        """The ids of rows ``first`` to ``last_inclusive`` (clipped to the rows there are)."""
+        return self._ids[max(0, first) : max(0, last_inclusive + 1)].tolist()
 
     def id_at(self, row: int) -> int:
-        return self._ids[row]
+        return int(self._ids[row])
 
     def row_of(self, observation_id: int) -> int:
-        """The row showing this id, or -1; the reverse index is rebuilt only after changes."""
-        if self._rows_by_id is None:
-            self._rows_by_id = {oid: row for row, oid in enumerate(self._ids)}
-        return self._rows_by_id.get(observation_id, -1)
+        """The row showing this id, or -1; the index is rebuilt only after changes."""
+        return self._id_index().row_of(observation_id)
 
-    def badge(self, row: int) -> tuple[str, QColor, bool] | None:
-        """The type badge of a row (name, fill in the theme in effect, forgotten) for the
-        delegate: one Python call per painted badge instead of three QVariant round trips."""
-        if not 0 <= row < len(self._ids):
-            return None
-        record = self._cache.get(self._ids[row]) or self._record(row)
-        if record is None:
-            return None
-        return record.observation.type, self._badge_colour(record), record.forgotten
+    def rows_of(self, ids: Sequence[int] | np.ndarray) -> np.ndarray:
+        """The row of each id (-1 where not shown), in one vectorised look-up."""
+        return self._id_index().rows_of(row_diff.as_ids(ids))
 
-    @staticmethod
-    def _badge_colour(record: RowRecord) -> QColor:
-        return QColor(theme.colors().badge(record.observation.type)[0])
+    def contains_many(self, ids: Sequence[int] | np.ndarray) -> np.ndarray:
+        """A boolean mask: which of ``ids`` have a row."""
+        return self.rows_of(ids) >= 0
 
-    def _take_theme_colours(self) -> None:
-        """Brushes from the palette in effect: greyed forgotten rows, faint marks."""
-        palette = QApplication.palette()
-        self._forgotten_brush = palette.brush(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
-        # The theme's highlight, faint: readable in light and dark palettes alike.
-        mark = QColor(palette.color(QPalette.ColorRole.Highlight))
-        mark.setAlphaF(0.22)
-        self._mark_brush = QBrush(mark)
+    def snapshot(self) -> tuple[int, np.ndarray]:
+        """(version, ids): a read-only view of the ids that a worker thread may read while the
+        window goes on (the model never writes an array it has shown), and the version that
+        :meth:`apply_plan` checks."""
+        view = self._ids.view()
+        view.flags.writeable = False
+        return self._version, view
 
-    def _on_theme_changed(self) -> None:
-        """Take the new theme's colours and have every view repaint its rows."""
-        self._take_theme_colours()
-        if self._ids:
-            last = self.index(len(self._ids) - 1, len(Column) - 1)
-            self.dataChanged.emit(self.index(0, 0), last, [])
+    def version(self) -> int:
+        """Changes whenever the ids change."""
+        return self._version
+
+    def apply_plan(self, plan: RowPlan, version: int) -> bool:
+        """Apply a plan made (off the main thread) from the ids of ``version``.
+
+        False, changing nothing, when the ids changed since (the caller plans again or
+        resets). Each run emits its own begin/end signals so selection, current row and
+        persistent indexes follow their rows.
+        """
+        if version != self._version:
+            return False
+        if plan.is_empty():
+            return True
+        self._apply_operations(plan)
+        self._set_ids(self._ids, plan.index)
+        return True
+
+    def apply_ids(self, new_ids: Sequence[int] | np.ndarray) -> bool:
+        """Turn the current ids into ``new_ids`` with removals, moves and insertions.
+
+        Returns False without changing anything when the difference is too scattered to be
+        worth row-by-row signals; the caller then resets and restores the selection by id.
+        Plans on the spot: the page prefers a plan made by its worker (:meth:`apply_plan`).
+        """
+        new = row_diff.as_ids(new_ids)
+        if np.array_equal(new, self._ids):
+            return True
+        plan = row_diff.plan(self._ids, new, MAX_INCREMENTAL_RUNS)
+        return plan is not None and self.apply_plan(plan, self._version)
 
     def cached(self, observation_id: int) -> Observation | None:
         """The row's observation if it is in the cache (no query), else None."""
         record = self._cache.get(observation_id)
         return record.observation if record is not None else None
-
-    def apply_ids(self, new_ids: Sequence[int]) -> bool:
-        """Turn the current ids into ``new_ids`` with removals, moves and insertions.
-
-        Returns False without changing anything when the difference is too scattered to be
-        worth row-by-row signals; the caller then resets and restores the selection by id.
-        """
-        new_ids = list(new_ids)
-        if new_ids == self._ids:
-            return True
-        plan = _plan_difference(self._ids, new_ids)
-        if plan is None:
-            return False
-        removals, moves = plan
-        for first, last in removals:
-            self.beginRemoveRows(QModelIndex(), first, last)
-            del self._ids[first : last + 1]
-            self.endRemoveRows()
-        for source, destination in moves(self._ids):
-            self.beginMoveRows(QModelIndex(), source, source, QModelIndex(), destination)
-            moved = self._ids.pop(source)
-            self._ids.insert(destination if destination < source else destination - 1, moved)
-            self.endMoveRows()
-        for first, run in _insertion_runs(self._ids, new_ids):
-            self.beginInsertRows(QModelIndex(), first, first + len(run) - 1)
-            self._ids[first:first] = run
-            self.endInsertRows()
-        self._rows_by_id = None
-        return True
 
     def retain(self, ids: Iterable[int]) -> None:
         """Keep only these rows in the cache (those in view): the rest reload when needed."""
@@ -507,7 +562,7 @@ class ObservationTableModel(QAbstractTableModel):
             elif observation != self._cache[oid].observation:
                 if mark_revised and revised(self._cache[oid].observation, observation):
                     newly_revised.append(oid)
-                self._cache[oid] = format_row(observation, now)
+                self._cache[oid] = self._format(observation, now)
                 row = self.row_of(oid)
                 if row >= 0:
                     changed_rows.append(row)
@@ -516,12 +571,15 @@ class ObservationTableModel(QAbstractTableModel):
             self.mark(newly_revised, MARK_CHANGED)
 
     def reformat_times(self) -> None:
-        """Refresh the relative times (``5 min ago``) of cached rows as the clock moves on."""
-        if not self._ids or not self._cache:
+        """The clock moved on: relative times (``5 min ago``) are rewritten when next read.
+
+        Only the rows painted again pay for it (a screen, not the whole cache), and one
+        signal asks the views to repaint those two columns.
+        """
+        self._clock += 1
+        self._clock_now = now_ms()
+        if not len(self._ids) or not self._cache:
             return
-        now = now_ms()
-        for oid, record in self._cache.items():
-            self._cache[oid] = format_row(record.observation, now)
         top = self.index(0, Column.UPDATED)
         bottom = self.index(len(self._ids) - 1, Column.CREATED)
         self.dataChanged.emit(top, bottom, [Qt.ItemDataRole.DisplayRole])
@@ -585,20 +643,118 @@ class ObservationTableModel(QAbstractTableModel):
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _record(self, row: int) -> RowRecord | None:
-        oid = self._ids[row]
+    @staticmethod
+    def _badge_colour(record: RowRecord) -> QColor:
+        return QColor(theme.colors().badge(record.observation.type)[0])
+
+    def _text(self, oid: int, record: RowRecord, column: int) -> str:
+        """A cell's text as shown: the unsaved mark before the title being edited."""
+        if column == Column.TITLE and oid == self._unsaved_id:
+            return UNSAVED_MARK + record.display[column]
+        return record.display[column]
+
+    def _foreground(self, record: RowRecord, column: int) -> QBrush | QColor | None:
+        """Greyed forgotten rows; an unreadable title in the theme's error colour."""
+        if record.forgotten:
+            return self._forgotten_brush
+        if column == Column.TITLE and record.observation.problems:
+            return QColor(theme.colors().error_text)  # with the ⚠ and the tooltip's words
+        return None
+
+    def _take_theme_colours(self) -> None:
+        """Brushes from the palette in effect: greyed forgotten rows, faint marks."""
+        palette = QApplication.palette()
+        self._forgotten_brush = palette.brush(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+        # The theme's highlight, faint: readable in light and dark palettes alike.
+        mark = QColor(palette.color(QPalette.ColorRole.Highlight))
+        mark.setAlphaF(0.22)
+        self._mark_brush = QBrush(mark)
+
+    def _on_theme_changed(self) -> None:
+        """Take the new theme's colours and have every view repaint its rows."""
+        self._take_theme_colours()
+        if len(self._ids):
+            last = self.index(len(self._ids) - 1, len(Column) - 1)
+            self.dataChanged.emit(self.index(0, 0), last, [])
+
+    def _set_ids(self, ids: np.ndarray, index: IdIndex | None = None) -> None:
+        """The ids shown from now on (a new version); ``index`` if already built for them."""
+        self._ids = ids
+        self._index = index
+        self._version += 1
+
+    def _id_index(self) -> IdIndex:
+        if self._index is None:
+            self._index = IdIndex(self._ids)
+        return self._index
+
+    def _apply_operations(self, plan: RowPlan) -> None:
+        """Removals, moves, then insertions, each inside its begin/end signals.
+
+        They work in a fresh buffer (one copy of the ids), so the array a snapshot handed to a
+        worker is never written; every step leaves ``self._ids`` a view of what is shown.
+        """
+        count = len(self._ids)
+        buffer = np.empty(max(count, len(plan.new)), dtype=np.int64)
+        buffer[:count] = self._ids
+        self._ids = buffer[:count]
+        self._index = None  # nothing may look rows up half-way through
+        root = QModelIndex()
+        for first, last in plan.removals:
+            self.beginRemoveRows(root, first, last)
+            size = last - first + 1
+            buffer[first : count - size] = buffer[last + 1 : count]
+            count -= size
+            self._ids = buffer[:count]
+            self.endRemoveRows()
+        for source, destination in plan.moves:
+            self.beginMoveRows(root, source, source, root, destination)
+            moved = buffer[source]
+            if destination < source:
+                buffer[destination + 1 : source + 1] = buffer[destination:source]
+                buffer[destination] = moved
+            else:
+                buffer[source : destination - 1] = buffer[source + 1 : destination]
+                buffer[destination - 1] = moved
+            self.endMoveRows()
+        for first, run in plan.insertions:
+            size = len(run)
+            self.beginInsertRows(root, first, first + size - 1)
+            buffer[first + size : count + size] = buffer[first:count]
+            buffer[first : first + size] = run
+            count += size
+            self._ids = buffer[:count]
+            self.endInsertRows()
+
+    def _format(self, observation: Observation, now: int) -> RowRecord:
+        record = format_row(observation, now)
+        record.clock = self._clock
+        return record
+
+    def _record(self, row: int, oid: int) -> RowRecord | None:
+        """The cached record of the row (its times rewritten if the clock moved), loading its
+        block on a miss."""
         record = self._cache.get(oid)
-        if record is not None:
-            return record
-        if self._store is None or self._failed:
-            return None
-        self._fetch_block(row)
-        return self._cache.get(oid)
+        if record is None:
+            if self._store is None or self._failed:
+                return None
+            self._fetch_block(row)
+            record = self._cache.get(oid)
+            if record is None:
+                return None
+        if record.clock != self._clock:
+            observation, now = record.observation, self._clock_now
+            record.display[Column.UPDATED] = dates.relative(observation.updated_at, now)
+            record.display[Column.CREATED] = dates.relative(observation.created_at, now)
+            record.clock = self._clock
+        return record
 
     def _fetch_block(self, row: int) -> None:
         """Load the uncached rows in a block around ``row`` with one query."""
         start = max(0, row - self.BLOCK // 2)
-        block = [oid for oid in self._ids[start : start + self.BLOCK] if oid not in self._cache]
+        block = [
+            oid for oid in self.ids_slice(start, start + self.BLOCK - 1) if oid not in self._cache
+        ]
         try:
             fetched = self._store.get_many(block)  # type: ignore[union-attr]
         except StoreError as exc:
@@ -609,7 +765,7 @@ class ObservationTableModel(QAbstractTableModel):
         for oid in block:
             observation = fetched.get(oid)
             if observation is not None:
-                self._cache[oid] = format_row(observation, now)
+                self._cache[oid] = self._format(observation, now)
         while len(self._cache) > self.CACHE_LIMIT:
             self._cache.popitem(last=False)
 
@@ -619,6 +775,9 @@ class ObservationTableModel(QAbstractTableModel):
         for first, last in _runs(sorted(rows)):
             self.dataChanged.emit(self.index(first, 0), self.index(last, last_column), list(roles))
 
+
+_NO_IDS = np.empty(0, dtype=np.int64)
+_NO_IDS.flags.writeable = False
 
 _ALIGNMENTS = [
     _RIGHT if column in _NUMERIC else _CENTRE if column == Column.PINNED else _LEFT
@@ -634,83 +793,4 @@ def _runs(sorted_rows: Sequence[int]) -> list[tuple[int, int]]:
             runs[-1] = (runs[-1][0], row)
         else:
             runs.append((row, row))
-    return runs
-
-
-def _plan_difference(old: list[int], new: list[int]):
-    """Removal runs (last first) and a move planner, or None when the change is too scattered.
-
-    Rows whose relative order is unchanged stay put (the longest increasing subsequence of
-    their new positions); the others move, so a selected row that moved keeps its selection.
-    """
-    new_positions = {oid: pos for pos, oid in enumerate(new)}
-    removed_rows = [row for row, oid in enumerate(old) if oid not in new_positions]
-    removals = list(reversed(_runs(removed_rows)))
-    if len(removals) > MAX_INCREMENTAL_RUNS:
-        return None
-    kept = [oid for oid in old if oid in new_positions]
-    stable = _longest_increasing(kept, new_positions)
-    movers = [oid for oid in kept if oid not in stable]
-    if len(movers) > MAX_INCREMENTAL_RUNS:
-        return None
-    kept_set = set(kept)
-    insert_runs = sum(
-        1
-        for pos, oid in enumerate(new)
-        if oid not in kept_set and (pos == 0 or new[pos - 1] in kept_set)
-    )
-    if insert_runs > MAX_INCREMENTAL_RUNS:
-        return None
-
-    def moves(current: list[int]):
-        """Yield (source, destination) row moves that put the movers in their new order."""
-        mover_set = set(movers)
-        previous: int | None = None
-        for oid in new:
-            if oid not in kept_set:
-                continue
-            if oid in mover_set:
-                source = current.index(oid)
-                destination = 0 if previous is None else current.index(previous) + 1
-                if destination not in (source, source + 1):
-                    yield source, destination
-            previous = oid
-
-    return removals, moves
-
-
-def _longest_increasing(kept: list[int], positions: dict[int, int]) -> set[int]:
-    """Ids of the longest run of ``kept`` whose new positions increase (patience sorting)."""
-    tails: list[int] = []  # new position ending the best subsequence of each length
-    tail_index: list[int] = []  # index into kept of that ending element
-    parent = [-1] * len(kept)
-    for i, oid in enumerate(kept):
-        pos = positions[oid]
-        at = bisect.bisect_left(tails, pos)
-        if at == len(tails):
-            tails.append(pos)
-            tail_index.append(i)
-        else:
-            tails[at] = pos
-            tail_index[at] = i
-        parent[i] = tail_index[at - 1] if at > 0 else -1
-    result: set[int] = set()
-    i = tail_index[-1] if tail_index else -1
-    while i >= 0:
-        result.add(kept[i])
-        i = parent[i]
-    return result
-
-
-def _insertion_runs(current: list[int], new: list[int]) -> list[tuple[int, list[int]]]:
-    """Runs of ids to insert, as (row, ids), once ``current`` is an ordered subset of ``new``."""
-    present = set(current)
-    runs: list[tuple[int, list[int]]] = []
-    for pos, oid in enumerate(new):
-        if oid in present:
-            continue
-        if runs and runs[-1][0] + len(runs[-1][1]) == pos:
-            runs[-1][1].append(oid)
-        else:
-            runs.append((pos, [oid]))
     return runs
