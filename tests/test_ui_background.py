@@ -140,7 +140,7 @@ def test_query_runner_answers_with_the_generation_it_gave(qtbot, store: Observat
     runner.stop()
     (result,) = answers
     assert (result.generation, result.query) == (generation, query)
-    assert result.ids == store.search_ids("the", sort="id")
+    assert result.ids.tolist() == store.search_ids("the", sort="id")
     assert result.totals == store.totals()
     assert result.projects == store.projects()
     assert runner.submit(store, query) == generation  # stopped: no more queries

@@ -61,8 +61,17 @@ def write_alisio_config(home: Path, memory: dict) -> Path:
     return path
 
 
+def wait_until(condition, timeout_s: float = 10.0) -> None:
+    """Run the event loop until ``condition()`` holds (or the timeout passes)."""
+    deadline = time.monotonic() + timeout_s
+    while not condition() and time.monotonic() < deadline:
+        QTest.qWait(5)
+
+
 def source_rows(window: MainWindow) -> list[tuple[str, str, str]]:
-    """(group, label, count) for every source in the sidebar, as a person reads it."""
+    """(group, label, count) for every source in the sidebar, as a person reads it (once the
+    databases' counts, read in the background, are in)."""
+    wait_until(lambda: not window.sidebar.is_counting())
     tree = window.findChild(QTreeWidget, "sourcesList")
     rows = []
     for g in range(tree.topLevelItemCount()):

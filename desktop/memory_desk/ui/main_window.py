@@ -951,6 +951,7 @@ class MainWindow(QMainWindow):
             return
         self._shut_down = True
         self.registry.stop()
+        self.sidebar.stop()
         for page in self.content_pages:
             page.shutdown()
         self.registry.close_stores()

@@ -2,7 +2,8 @@
 
 It only collects what the person wants to see and says when that changed; the page turns
 it into a :class:`~memory_desk.ui.observations.query.Query`. The search box is debounced
-with a timer the bar owns: a trailing delay so a query runs when typing pauses, plus a
+with a timer the bar owns: a trailing delay so a query runs when typing pauses (as long as the
+database takes to answer, at most 150 ms: :meth:`FilterBar.note_answer_time`), plus a
 maximum latency so results still follow a person who types without pausing.
 
 The search box also steers the table, so a person can search and triage without leaving
@@ -21,6 +22,8 @@ Signals:
 
 from __future__ import annotations
 
+import statistics
+from collections import deque
 from datetime import date, datetime, time, timedelta
 
 from PySide6.QtCore import QElapsedTimer, QEvent, QObject, Qt, QTimer, Signal
@@ -89,8 +92,14 @@ class FilterBar(QWidget):
     filters_changed = Signal()
     navigate_requested = Signal(int, Qt.KeyboardModifier)
 
+    # The pause after a keystroke before searching follows how soon the database answers
+    # (the median of the last few answers), never more than SEARCH_DELAY_MS: on a database that
+    # answers in 5 ms a fixed 150 ms pause would be most of the wait. Typing faster than the
+    # answers only interrupts the search in flight (QueryRunner). SEARCH_MAX_LATENCY_MS: a
+    # person typing on and on still sees rows at least that often.
     SEARCH_DELAY_MS = 150
     SEARCH_MAX_LATENCY_MS = 500
+    ANSWERS_REMEMBERED = 5
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -148,6 +157,7 @@ class FilterBar(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(self.SEARCH_DELAY_MS)
         self._timer.timeout.connect(self._settle_search)
+        self._answer_ms: deque[float] = deque(maxlen=self.ANSWERS_REMEMBERED)
         self._since_first_edit = QElapsedTimer()
         self.search.textChanged.connect(self.on_search_edited)
         self.project.currentIndexChanged.connect(self.filters_changed)
@@ -358,6 +368,16 @@ class FilterBar(QWidget):
                 self._settle_search()  # no need to wait: clearing is one decision
                 return True
         return super().eventFilter(watched, event)
+
+    def note_answer_time(self, ms: float) -> None:
+        """How long the last search took to show rows: the pause after a keystroke follows."""
+        self._answer_ms.append(max(0.0, ms))
+        delay = min(float(self.SEARCH_DELAY_MS), statistics.median(self._answer_ms))
+        self._timer.setInterval(round(delay))
+
+    def search_delay(self) -> int:
+        """The pause (ms) after a keystroke before searching, as it is now."""
+        return self._timer.interval()
 
     def has_pending_search(self) -> bool:
         return self._timer.isActive()

@@ -41,9 +41,11 @@ Signals:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from datetime import date
 
+import numpy as np
 import shiboken6
 from PySide6.QtCore import (
     QEvent,
@@ -91,7 +93,7 @@ from memory_desk.ui.observations.commands import (
     RestoreCommand,
     step_back_later,
 )
-from memory_desk.ui.observations.delegates import ProjectDelegate, TypeBadgeDelegate
+from memory_desk.ui.observations.delegates import install_delegates
 from memory_desk.ui.observations.detail import RELOADED, ObservationDetail, text_changed
 from memory_desk.ui.observations.filters import FilterBar
 from memory_desk.ui.observations.index_health import IndexHealth, IndexHealthBanner
@@ -101,6 +103,7 @@ from memory_desk.ui.observations.model import (
     ObservationTableModel,
 )
 from memory_desk.ui.observations.query import Query, QueryResult, QueryRunner
+from memory_desk.ui.observations.row_diff import IdIndex
 from memory_desk.ui.observations.topic import TopicAction, ask_topic_choice
 from memory_desk.ui.observations.write_banner import WriteWaitBanner
 from memory_desk.ui.observations.write_runner import Outcome, WriteRunner
@@ -204,6 +207,7 @@ class ObservationsPage(QWidget):
         self.totals: Totals | None = None  # with the last answer: the window's counts reuse it
         self._select_first = False  # the store's first answer selects its first row
         self._showing = 0
+        self._asked_at: float | None = None  # when the query being answered was asked
         self._projects: list[str] = []  # with the last answer: the agent search offers them
         self.agent_search: AgentSearchDialog | None = None  # built when first asked for
 
@@ -216,6 +220,7 @@ class ObservationsPage(QWidget):
         self._index_health = IndexHealth(self)
         self._index_health.checked.connect(self._on_index_checked)
         self._index_health.announced.connect(self.info_raised)
+        self._check_after_first_answer = False  # the opened store's check waits for its rows
         self.filters = FilterBar(self)
         self.model = ObservationTableModel(self)
         self.table = self._build_table()
@@ -225,6 +230,7 @@ class ObservationsPage(QWidget):
 
         self._runner = QueryRunner(self)
         self._runner.finished.connect(self._on_results)
+        self._runner.first.connect(self._on_first_rows)
         self._runner.failed.connect(self._on_query_failed)
         self._clock = QTimer(self)
         self._clock.setInterval(_CLOCK_MS)
@@ -276,8 +282,7 @@ class ObservationsPage(QWidget):
         table.setTextElideMode(Qt.TextElideMode.ElideRight)
         table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         table.setTabKeyNavigation(False)  # rows are the unit here: Tab leaves the table
-        table.setItemDelegateForColumn(Column.TYPE, TypeBadgeDelegate(table))
-        table.setItemDelegateForColumn(Column.PROJECT, ProjectDelegate(table))
+        install_delegates(table)  # each cell painted from one look-up of its row
         # The header would scan every row to draw its "column selected" state (a million
         # flags() calls after Ctrl+A on 100,000 rows); its own, always empty, selection
         # model spares that. Sections are for sorting here, never for selecting.
@@ -508,7 +513,10 @@ class ObservationsPage(QWidget):
         self._select_first = store is not None
         self._set_enabled_for_store()
         self.index_banner.clear()
-        self._index_health.check(store)
+        # The full check reads the whole file (seconds on a big one): it starts once the
+        # first rows are shown, so it never competes with them for the disk and the cores.
+        self._check_after_first_answer = store is not None
+        self._index_health.check(None)
         if self.agent_search is not None:
             self.agent_search.set_store(store, [], None)
         if store is None:
@@ -557,8 +565,9 @@ class ObservationsPage(QWidget):
             self.write_banner.show_too_late()
 
     def is_checking_index(self) -> bool:
-        """True while the opened database's search index is being checked in the background."""
-        return self._index_health.is_busy()
+        """True while the opened database's search index is being checked in the background
+        (or waits for the first rows to be shown to start)."""
+        return self._check_after_first_answer or self._index_health.is_busy()
 
     def _on_index_checked(self, store: ObservationStore, message: str | None) -> None:
         """A damaged database gets a banner and read-only actions (the store refuses writes);
@@ -609,21 +618,49 @@ class ObservationsPage(QWidget):
         if reset:
             self._query = self._current_query()
         assert self._store is not None
-        self._runner.submit(self._store, self._query)
+        # A re-run gets the table's ids, so the worker plans the row changes from them.
+        previous = None if self._pending_reset else self.model.snapshot()
+        self._asked_at = time.perf_counter()
+        self._runner.submit(self._store, self._query, previous=previous)
+
+    def _note_answer_time(self) -> None:
+        """Tell the search box how soon rows come back: its pause after a keystroke follows
+        the database's speed (a pause alone must never exceed what the answer costs)."""
+        if self._asked_at is not None:
+            self.filters.note_answer_time((time.perf_counter() - self._asked_at) * 1000)
+            self._asked_at = None
+
+    def _on_first_rows(self, result: QueryResult) -> None:
+        """The newest matches of a new question, shown while every match is read in order
+        (the whole answer then takes their place, keeping the current and selected rows)."""
+        if self._store is None or not self._pending_reset:
+            return
+        self._note_answer_time()
+        self._show_new_query(result.ids, result.index)
+        self.status_changed.emit(
+            translate(
+                "ObservationsPage", "Showing the {shown} newest matches · reading the rest…"
+            ).format(shown=i18n.number(len(result.ids)))
+        )
+        self._show_current()
+        self._update_actions()
 
     def _on_results(self, result: QueryResult) -> None:
         if self._store is None:
             return
         new_query = self._pending_reset
+        if new_query:
+            self._note_answer_time()  # how soon a new question shows rows
+        self._asked_at = None
         arrived: list[int] = []
         if new_query:
             self._pending_reset = False
-            self._show_new_query(result.ids)
+            self._show_new_query(result.ids, result.index)
             if self._select_first:
                 self._select_first = False
                 self._select_first_row()
         else:
-            arrived = self._apply_difference(result.ids)
+            arrived = self._apply_difference(result)
         self.model.retain(self._ids_in_view())
         self.model.reload(mark_revised=not new_query)
         if arrived:
@@ -633,7 +670,11 @@ class ObservationsPage(QWidget):
             self._scroll_to_id(self._pending_select)
             self._pending_select = None
         self._go_on_after_triage()
+        if self._check_after_first_answer:
+            self._check_after_first_answer = False
+            self._index_health.check(self._store)
         self._showing = len(result.ids)
+        assert result.totals is not None and result.projects is not None  # a whole answer
         totals = self.totals = result.totals
         # One template (not one phrase per count): a language whose adjectives agree with the
         # number words it as "live: 3" instead.
@@ -663,48 +704,66 @@ class ObservationsPage(QWidget):
 
     def _on_query_failed(self, _generation: int, message: str) -> None:
         self._pending_reset = False
+        if self._check_after_first_answer and self._store is not None:
+            self._check_after_first_answer = False
+            self._index_health.check(self._store)  # a failing read may be the damage itself
         self.error_raised.emit(message)
         self.refreshed.emit()
 
-    def _show_new_query(self, ids: Sequence[int]) -> None:
-        """Reset to the new ids, keeping the current and selected rows that are still there."""
-        current, selected = self._current_id(), self.selected_ids()[:_RESELECT_LIMIT]
-        self.model.reset_ids(ids)
+    def _show_new_query(
+        self, ids: Sequence[int] | np.ndarray, index: IdIndex | None = None
+    ) -> None:
+        """Reset to the new ids (``index``: their row look-up, built on the worker), keeping
+        the current and selected rows that are still there."""
+        current, selected = self._current_id(), self.selected_ids(limit=_RESELECT_LIMIT)
+        self.model.reset_ids(ids, index)
         self._select_ids(selected, current)
         if current is None:
             self.table.scrollToTop()
         else:
             self._scroll_to_id(current)
 
-    def _apply_difference(self, ids: Sequence[int]) -> list[int]:
-        """Apply a re-run's answer row by row; the view keeps its top row where it was.
+    def _apply_difference(self, result: QueryResult) -> list[int]:
+        """Apply a re-run's answer row by row (the worker planned the operations); the view
+        keeps its top row where it was.
 
         Returns the ids that were not shown before (rows that just arrived).
         """
-        arrived = [oid for oid in ids if self.model.row_of(oid) < 0]
         anchor = self._top_id()
         offset = 0 if anchor is None else self.table.rowViewportPosition(self.model.row_of(anchor))
         current = self._current_id()
-        before = self.model.ids() if current is not None else []
-        if not self.model.apply_ids(ids):
-            self._show_new_query(ids)
-        elif anchor is not None:
+        before = self.model.snapshot()[1] if current is not None else None
+        plan = result.plan
+        if plan is not None and self.model.apply_plan(plan, result.based_on):
+            arrived = [int(oid) for oid in plan.arrived]
+        else:
+            # Planned against other ids (rare), or too scattered: plan here, or reset.
+            arrived = [int(oid) for oid in result.ids[~self.model.contains_many(result.ids)]]
+            if not self.model.apply_ids(result.ids):
+                self._show_new_query(result.ids)
+        if anchor is not None and self.model.row_of(anchor) >= 0:
             self._keep_on_screen(anchor, offset)
-        if current is not None and self.model.row_of(current) < 0:
+        if current is not None and before is not None and self.model.row_of(current) < 0:
             self._go_on_from(current, before)
         return arrived
 
-    def _go_on_from(self, gone: int, before: list[int]) -> None:
+    def _go_on_from(self, gone: int, before: np.ndarray) -> None:
         """The current row left the view: the first row below it that is still shown becomes
         current and selected (else the nearest above), as a mail client goes on to the next
         message. Qt alone would move to the row above and leave nothing selected."""
-        row = before.index(gone) if gone in before else -1
-        if row < 0:
+        found = np.flatnonzero(before == gone)
+        if not len(found):
             return
-        for index in [*range(row + 1, len(before)), *range(row - 1, -1, -1)]:
-            if self.model.row_of(before[index]) >= 0:
-                self._select_ids([before[index]], before[index])
+        row = int(found[0])
+        below = np.flatnonzero(self.model.contains_many(before[row + 1 :]))
+        if len(below):
+            oid = int(before[row + 1 + int(below[0])])
+        else:
+            above = np.flatnonzero(self.model.contains_many(before[:row]))
+            if not len(above):
                 return
+            oid = int(before[int(above[-1])])
+        self._select_ids([oid], oid)
 
     def _keep_on_screen(self, anchor: int, offset: int) -> None:
         """Scroll so that ``anchor`` is again ``offset`` pixels from the top of the viewport."""
@@ -720,11 +779,11 @@ class ObservationsPage(QWidget):
         first = max(0, self.table.rowAt(0))
         last = self.table.rowAt(self.table.viewport().height() - 1)
         last = self.model.rowCount() - 1 if last < 0 else last
-        ids = self.model.ids()[first : last + 1]
+        ids = self.model.ids_slice(first, last)
         current = self._current_id()
         if current is not None:
             ids.append(current)
-        return ids + self.selected_ids()[: _SUMMARY_LIMIT // 10]
+        return ids + self.selected_ids(limit=_SUMMARY_LIMIT // 10)
 
     def _top_id(self) -> int | None:
         """The id of the first visible row, unless the view is at the very top (then new rows
@@ -734,21 +793,24 @@ class ObservationsPage(QWidget):
 
     # -- selection ------------------------------------------------------------------------------
 
-    def selected_ids(self) -> list[int]:
-        """Ids of the selected rows, in display order, read from the selection's ranges."""
+    def selected_ids(self, limit: int | None = None) -> list[int]:
+        """Ids of the selected rows, in display order, read from the selection's ranges
+        (the first ``limit`` of them: a check of the selection never copies all of it)."""
         ids: list[int] = []
-        model_ids = self.model.ids() if self.table.selectionModel().hasSelection() else []
         ranges = sorted(self.table.selectionModel().selection(), key=lambda r: r.top())
         for selection_range in ranges:
-            ids.extend(model_ids[selection_range.top() : selection_range.bottom() + 1])
-        return list(dict.fromkeys(ids))
+            ids.extend(self.model.ids_slice(selection_range.top(), selection_range.bottom()))
+            if limit is not None and len(ids) >= limit:
+                break
+        unique = list(dict.fromkeys(ids))
+        return unique if limit is None else unique[:limit]
 
     def _current_id(self) -> int | None:
         index = self.table.currentIndex()
         return self.model.id_at(index.row()) if index.isValid() else None
 
     def _select_ids(self, ids: Sequence[int], current: int | None) -> None:
-        rows = sorted(row for row in (self.model.row_of(i) for i in ids) if row >= 0)
+        rows = sorted(int(row) for row in self.model.rows_of(ids) if row >= 0)
         selection = QItemSelection()
         last_column = len(Column) - 1
         start = previous = None
@@ -920,7 +982,7 @@ class ObservationsPage(QWidget):
         self.agent_search_action.setEnabled(has_store)
 
     def _update_actions(self) -> None:
-        ids = self.selected_ids()
+        ids = self.selected_ids(limit=_SUMMARY_LIMIT + 1)
         known = [self.model.cached(i) for i in ids[:_SUMMARY_LIMIT]]
         missing = [oid for oid, o in zip(ids, known, strict=False) if o is None]
         if missing and len(ids) <= _SUMMARY_LIMIT and self._store is not None:

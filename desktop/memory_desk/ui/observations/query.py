@@ -7,20 +7,32 @@ The store gives each thread its own SQLite connection, so the worker's searches 
 the main thread's row fetches and writes. This module only says what a query is and what
 its answer holds.
 
+For a new question on a big database, the worker first reports the newest matches (FTS5 walks
+its index backwards, no ranking: a millisecond), then every match in order; a re-run (live
+reload, after a write) instead works out the row operations from the table's ids on the
+worker, so the main thread only applies them.
+
 Signals (QueryRunner):
+    first(QueryResult): the newest matches of a new query, before its whole answer
     finished(QueryResult): the ids, counts and projects of a query, on the main thread
     failed(int, str): the generation and the store's message when a query could not run
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
+import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 from memory_desk.core.observations import ObservationStore, Totals
+from memory_desk.core.observations.listing import Summary
+from memory_desk.ui.observations import row_diff
 from memory_desk.ui.observations.background import BackgroundCall
+from memory_desk.ui.observations.row_diff import IdIndex, RowPlan
 
 
 @dataclass(frozen=True)
@@ -49,15 +61,31 @@ class Query:
         }
 
 
+# Below this, a whole answer comes so soon that showing the newest rows first would only make
+# the table jump (it is measured on every answer: see QueryRunner.full_ms).
+FIRST_ROWS_WORTH_MS = 30.0
+
+
 @dataclass(frozen=True)
 class QueryResult:
-    """A query's answer: every matching id in display order, the totals and the projects."""
+    """A query's answer: every matching id in display order, the totals and the projects.
+
+    ``first`` marks a first answer (the newest matches only, before every match is read in
+    order; ``totals``/``projects`` may then be None). A re-run's answer may carry ``plan``:
+    the row operations that turn the ids the table held (version ``based_on``) into these,
+    worked out on the worker. ``elapsed_ms`` is how long reading the ids took.
+    """
 
     generation: int
     query: Query
-    ids: list[int] = field(repr=False)
-    totals: Totals
-    projects: list[str]
+    ids: np.ndarray = field(repr=False)
+    totals: Totals | None
+    projects: list[str] | None
+    first: bool = False
+    plan: RowPlan | None = field(default=None, repr=False)
+    based_on: int | None = None
+    elapsed_ms: float = 0.0
+    index: IdIndex | None = field(default=None, repr=False)  # row look-up of ``ids``
 
 
 @dataclass(frozen=True)
@@ -65,31 +93,64 @@ class _Answer:
     """What the pool's thread reads; the runner adds the generation on the main thread."""
 
     query: Query
-    ids: list[int] = field(repr=False)
-    totals: Totals
-    projects: list[str]
+    ids: np.ndarray = field(repr=False)
+    summary: Summary | None
+    first: bool = False
+    plan: RowPlan | None = field(default=None, repr=False)
+    based_on: int | None = None
+    elapsed_ms: float = 0.0
+    index: IdIndex | None = field(default=None, repr=False)
 
 
-def _run_query(store: ObservationStore, query: Query) -> _Answer:
-    """On the pool's thread: the ids, then the totals and projects beside them."""
-    ids = store.search_ids(
-        query.text, **query.filters(), sort=query.sort, descending=query.descending
+Snapshot = tuple[int, np.ndarray]  # the table model's ids version and its ids
+
+
+def shows_first_rows(query: Query) -> bool:
+    """Whether the newest rows are a fair first look: only for the orders that take the
+    longest to compute and that newest-first approximates (ranked, or newest first)."""
+    return query.sort is None and query.descending
+
+
+def _run_query(
+    store: ObservationStore,
+    query: Query,
+    first: bool,
+    previous: Snapshot | None,
+    report: Callable[[_Answer], None] | None = None,
+) -> _Answer:
+    """On the pool's thread: (the newest rows first,) every id in order, then the totals and
+    projects (cached per change of the file), then the row plan against ``previous``."""
+    filters = query.filters()
+    if first and report is not None:
+        newest = np.array(store.first_ids(query.text, **filters), dtype=np.int64)
+        report(_Answer(query, newest, store.last_summary(), first=True, index=IdIndex(newest)))
+    started = time.perf_counter()
+    ids = store.search_id_array(query.text, **filters, sort=query.sort, descending=query.descending)
+    elapsed_ms = (time.perf_counter() - started) * 1000
+    summary = store.summary()
+    if previous is None:  # a new question: the table resets to these ids and their index
+        return _Answer(query, ids, summary, elapsed_ms=elapsed_ms, index=IdIndex(ids))
+    version, old = previous
+    return _Answer(
+        query, ids, summary, plan=row_diff.plan(old, ids), based_on=version, elapsed_ms=elapsed_ms
     )
-    return _Answer(query, ids, store.totals(), store.projects())
 
 
 class QueryRunner(QObject):
     """The page's handle on its worker: ``submit`` a query, get ``finished``/``failed``.
 
-    A :class:`BackgroundCall` underneath runs the queries one at a time and keeps only
-    the latest answer; it waits for a running query when destroyed, so the page never
-    leaves a thread behind even if ``stop`` is not called.
+    A :class:`BackgroundCall` underneath runs the queries one at a time, interrupts the one
+    running when a newer one comes, and keeps only the latest answer; it waits for a running
+    query when destroyed, so the page never leaves a thread behind even if ``stop`` is not
+    called.
 
     Signals:
+        first(QueryResult): the newest matches of the latest query, before its whole answer
         finished(QueryResult): the latest query's answer
         failed(int, str): the generation and message of a query that could not run
     """
 
+    first = Signal(object)
     finished = Signal(object)
     failed = Signal(int, str)
 
@@ -97,26 +158,58 @@ class QueryRunner(QObject):
         super().__init__(parent)
         self._call = BackgroundCall(self)
         self._call.finished.connect(self._on_finished)
+        self._call.interim.connect(self._on_interim)
         self._call.failed.connect(self.failed)
+        self.full_ms: float | None = None  # how long the last whole answer took to read
 
     @property
     def generation(self) -> int:
         """The latest request's number."""
         return self._call.generation
 
-    def submit(self, store: ObservationStore, query: Query) -> int:
-        """Queue a query; answers to earlier ones will be dropped. Returns its generation."""
-        return self._call.submit(partial(_run_query, store, query))
+    def submit(
+        self, store: ObservationStore, query: Query, *, previous: Snapshot | None = None
+    ) -> int:
+        """Queue a query; answers to earlier ones will be dropped and a running one is
+        interrupted. With ``previous`` (the table's ids), the answer carries the row plan
+        from them. Returns its generation."""
+        first = (
+            previous is None
+            and shows_first_rows(query)
+            and (self.full_ms is None or self.full_ms >= FIRST_ROWS_WORTH_MS)
+        )
+        return self._call.submit(
+            partial(_run_query, store, query, first, previous),
+            interrupt=store.interrupt,
+            interim=True,
+        )
 
     def is_busy(self) -> bool:
         """True while an answer to the latest request is still to come."""
         return self._call.is_busy()
 
     def stop(self) -> None:
-        """Skip queued queries, wait for the running one, accept no more."""
+        """Skip queued queries, interrupt and wait for the running one, accept no more."""
         self._call.stop()
 
-    def _on_finished(self, generation: int, answer: _Answer) -> None:
-        self.finished.emit(
-            QueryResult(generation, answer.query, answer.ids, answer.totals, answer.projects)
+    def _result(self, generation: int, answer: _Answer) -> QueryResult:
+        summary = answer.summary
+        return QueryResult(
+            generation,
+            answer.query,
+            answer.ids,
+            None if summary is None else summary.totals,
+            None if summary is None else list(summary.projects),
+            first=answer.first,
+            plan=answer.plan,
+            based_on=answer.based_on,
+            elapsed_ms=answer.elapsed_ms,
+            index=answer.index,
         )
+
+    def _on_interim(self, generation: int, answer: _Answer) -> None:
+        self.first.emit(self._result(generation, answer))
+
+    def _on_finished(self, generation: int, answer: _Answer) -> None:
+        self.full_ms = answer.elapsed_ms
+        self.finished.emit(self._result(generation, answer))

@@ -4,13 +4,18 @@ Under the list, the selected source is described in the person's words (what it 
 is wrong with it); the technical lines (its path, its size, the schema, Alisio's config file
 and memory settings as the config names them) wait behind a "Details" disclosure, closed by
 default and remembered in the UI state.
+
+A database's counts are a scan of its whole table (a second or more on a million rows not in
+the page cache), so they are read off the main thread (:class:`DatabaseCounts`), the last
+known ones shown meanwhile; the observations page's own answers carry them for the source
+in front.
 """
 
 from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QLocale, Qt, Signal
+from PySide6.QtCore import QLocale, QObject, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -28,12 +33,51 @@ from memory_desk.core.observations import Totals
 from memory_desk.ui import i18n, theme
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
+from memory_desk.ui.observations.background import BackgroundCall
 from memory_desk.ui.plain import as_shown, from_shown
 from memory_desk.ui.sources.registry import Source
 
 SOURCE_ROLE = Qt.ItemDataRole.UserRole
 GONE_ROLE = Qt.ItemDataRole.UserRole + 1  # True while the source's path holds nothing
 DETAILS_STATE_KEY = "sidebar/details_open"
+
+
+class DatabaseCounts(QObject):
+    """Each database's totals, read on a thread of its own (one per database, so a slow one
+    never holds up another), latest answer only.
+
+    Signals:
+        counted(Source, object, Totals): the source, the store that was counted, its totals
+        failed(Source, object, str): the source, the store, and why it could not be counted
+    """
+
+    counted = Signal(object, object, object)
+    failed = Signal(object, object, str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._calls: dict[int, BackgroundCall] = {}
+        self._asked: dict[int, tuple[Source, object]] = {}  # what each call counts
+
+    def count(self, source: Source) -> None:
+        """Count ``source``'s database in the background (``counted`` or ``failed``)."""
+        key = id(source)
+        call = self._calls.get(key)
+        if call is None:
+            call = BackgroundCall(self)
+            call.finished.connect(lambda _g, totals: self.counted.emit(*self._asked[key], totals))
+            call.failed.connect(lambda _g, message: self.failed.emit(*self._asked[key], message))
+            self._calls[key] = call
+        store = source.store
+        self._asked[key] = (source, store)
+        call.submit(lambda: store.summary().totals)
+
+    def is_counting(self) -> bool:
+        return any(call.is_busy() for call in self._calls.values())
+
+    def stop(self) -> None:
+        for call in self._calls.values():
+            call.stop()
 
 
 class SourceSidebar(QWidget):
@@ -68,6 +112,9 @@ class SourceSidebar(QWidget):
         self.tree.currentItemChanged.connect(self._on_current_item_changed)
         self.details_toggle.toggled.connect(self._on_details_toggled)
         theme.notifier().changed.connect(self._paint_rows)
+        self._counts = DatabaseCounts(self)
+        self._counts.counted.connect(self._on_counted)
+        self._counts.failed.connect(self._on_count_failed)
 
     def _build_tree(self) -> QTreeWidget:
         tree = QTreeWidget(self)
@@ -257,7 +304,14 @@ class SourceSidebar(QWidget):
     ) -> None:
         try:
             if source.kind == "db":
-                totals = totals or source.store.totals()
+                if totals is None:
+                    # Read off the main thread; the last known counts (if any) meanwhile.
+                    self._counts.count(source)
+                    last = source.store.last_summary()
+                    if last is None:
+                        item.setText(1, "…")
+                        return
+                    totals = last.totals
                 item.setText(1, i18n.number(totals.live))
                 item.setToolTip(1, describe_totals(totals))
             else:
@@ -268,6 +322,26 @@ class SourceSidebar(QWidget):
         except StoreError as exc:
             item.setText(1, "!")
             item.setToolTip(1, as_shown(i18n.shown(exc)))
+
+    def is_counting(self) -> bool:
+        """True while a database's counts are being read in the background."""
+        return self._counts.is_counting()
+
+    def stop(self) -> None:
+        """Wait for the counts being read; count no more (the window is closing)."""
+        self._counts.stop()
+
+    def _on_counted(self, source: Source, store: object, totals: Totals) -> None:
+        if source.store is store and self._item_for(source) is not None:
+            self.recount(source, totals=totals)
+
+    def _on_count_failed(self, source: Source, store: object, message: str) -> None:
+        item = self._item_for(source)
+        if source.store is store and item is not None:
+            item.setText(1, "!")
+            item.setToolTip(1, as_shown(message))
+            if self.current() is source:
+                self.show_info(source)
 
     def show_info(self, source: Source | None) -> None:
         """What the source holds in words under the list, and its technical lines behind
