@@ -49,6 +49,7 @@ ELLIPSIS = "…"
 _HAS_DISPLAY = QStyleOptionViewItem.ViewItemFeature.HasDisplay
 _TEXT = QPalette.ColorRole.Text
 _ITEM = QStyle.ControlElement.CE_ItemViewItem
+_LAYOUTS_KEPT = 4096  # measured labels and project cuts kept (a few screens' worth)
 
 
 def badge_colours(type_name: str) -> tuple[QColor, QColor]:
@@ -213,6 +214,10 @@ class TypeBadgeDelegate(_ThemedDelegate):
     PADDING_X = 7
     MARGIN_Y = 3
 
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._labels: dict[tuple[str, int, str], tuple[QFont, str, int]] = {}
+
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         model = index.model()
         if isinstance(model, ObservationTableModel):
@@ -241,18 +246,10 @@ class TypeBadgeDelegate(_ThemedDelegate):
         fill, ink = badge_colours(text)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        font = QFont(cell_option.font)
-        font.setPointSizeF(max(font.pointSizeF() * 0.9, 7.0))
-        painter.setFont(font)
-        metrics = painter.fontMetrics()
         cell = QRectF(option.rect).adjusted(4, self.MARGIN_Y, -4, -self.MARGIN_Y)
-        room = int(cell.width()) - 2 * self.PADDING_X
-        label = (
-            text
-            if metrics.horizontalAdvance(text) <= room
-            else metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
-        )
-        width = min(metrics.horizontalAdvance(label) + 2 * self.PADDING_X, cell.width())
+        font, label, label_width = self._label(text, int(cell.width()), cell_option.font)
+        painter.setFont(font)
+        width = min(label_width + 2 * self.PADDING_X, cell.width())
         shape = QRectF(cell.left(), cell.top(), width, cell.height())
         radius = shape.height() / 2
         if forgotten:
@@ -268,6 +265,27 @@ class TypeBadgeDelegate(_ThemedDelegate):
         painter.drawText(shape, Qt.AlignmentFlag.AlignCenter, label)
         painter.restore()
 
+    def _label(self, text: str, cell_width: int, cell_font: QFont) -> tuple[QFont, str, int]:
+        """The badge's font, its (elided) label and the label's width: measured once per type,
+        width and font (a screen repeats a handful of types), not once per painted cell."""
+        key = (text, cell_width, cell_font.key())
+        known = self._labels.get(key)
+        if known is not None:
+            return known
+        font = QFont(cell_font)
+        font.setPointSizeF(max(font.pointSizeF() * 0.9, 7.0))
+        metrics = QFontMetrics(font)
+        room = cell_width - 2 * self.PADDING_X
+        label = (
+            text
+            if metrics.horizontalAdvance(text) <= room
+            else metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
+        )
+        if len(self._labels) >= _LAYOUTS_KEPT:
+            self._labels.clear()
+        known = self._labels[key] = (font, label, metrics.horizontalAdvance(label))
+        return known
+
     @staticmethod
     def _badge(index: _Index) -> tuple[str, bool] | None:
         """(type name, forgotten) of a cell of another model, or None for an empty cell."""
@@ -278,7 +296,27 @@ class TypeBadgeDelegate(_ThemedDelegate):
 
 
 class ProjectDelegate(_ThemedDelegate):
-    """Paints a project id as its bold name and subdued hash, cut in the middle to fit."""
+    """Paints a project id as its bold name and subdued hash, cut in the middle to fit.
+
+    A screen shows a few projects many times: the fonts and the cut of each (id, width, font)
+    are worked out once, not once per painted cell (it measures text several times).
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._font_sets: dict[str, tuple[QFont, QFont, QFontMetrics, QFontMetrics]] = {}
+        self._pieces: dict[tuple[str, int, str], tuple[str, str]] = {}
+
+    def _fonts(self, font: QFont) -> tuple[QFont, QFont, QFontMetrics, QFontMetrics]:
+        """(plain, bold, bold metrics, plain metrics) for a cell's font."""
+        key = font.key()
+        known = self._font_sets.get(key)
+        if known is None:
+            plain = QFont(font)
+            bold = QFont(plain)
+            bold.setBold(True)
+            known = self._font_sets[key] = (plain, bold, QFontMetrics(bold), QFontMetrics(plain))
+        return known
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         cell_option, model_cell = self._paint_background(painter, option, index)
@@ -292,16 +330,14 @@ class ProjectDelegate(_ThemedDelegate):
         area = area.adjusted(margin + 1, 0, -(margin + 1), 0)
         forgotten = None if model_cell is None else model_cell.record.forgotten
         cell = self.layout(cell_option, area.width(), forgotten)
-        plain = QFont(cell_option.font)
-        bold = QFont(plain)
-        bold.setBold(True)
+        plain, bold, bold_metrics, _plain_metrics = self._fonts(cell_option.font)
         painter.save()
         painter.setClipRect(area)
         flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
         painter.setFont(bold)
         painter.setPen(cell.name_colour)
         painter.drawText(area, flags, cell.name)
-        shift = QFontMetrics(bold).horizontalAdvance(cell.name)
+        shift = bold_metrics.horizontalAdvance(cell.name)
         painter.setFont(plain)
         painter.setPen(cell.tail_colour)
         painter.drawText(area.adjusted(shift, 0, 0, 0), flags, cell.tail)
@@ -312,10 +348,16 @@ class ProjectDelegate(_ThemedDelegate):
     ) -> ProjectCell:
         """The cell's parts and colours for an initialised ``option`` and a text width
         (``forgotten`` when the caller knows it; else the model is asked)."""
-        plain = QFont(option.font)
-        bold = QFont(plain)
-        bold.setBold(True)
-        name, tail = project_pieces(option.text, QFontMetrics(bold), QFontMetrics(plain), width)
+        _plain, _bold, bold_metrics, plain_metrics = self._fonts(option.font)
+        key = (option.text, width, option.font.key())
+        pieces = self._pieces.get(key)
+        if pieces is None:
+            if len(self._pieces) >= _LAYOUTS_KEPT:
+                self._pieces.clear()
+            pieces = self._pieces[key] = project_pieces(
+                option.text, bold_metrics, plain_metrics, width
+            )
+        name, tail = pieces
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         ink = option.palette.color(role)

@@ -97,6 +97,7 @@ class Column(IntEnum):
 
 
 _COLUMN_COUNT = len(Column)
+_TITLE = int(Column.TITLE)  # compared per painted cell: a plain int, not an enum member
 
 
 def header_labels() -> list[str]:
@@ -649,7 +650,7 @@ class ObservationTableModel(QAbstractTableModel):
 
     def _text(self, oid: int, record: RowRecord, column: int) -> str:
         """A cell's text as shown: the unsaved mark before the title being edited."""
-        if column == Column.TITLE and oid == self._unsaved_id:
+        if column == _TITLE and oid == self._unsaved_id:
             return UNSAVED_MARK + record.display[column]
         return record.display[column]
 
@@ -657,7 +658,7 @@ class ObservationTableModel(QAbstractTableModel):
         """Greyed forgotten rows; an unreadable title in the theme's error colour."""
         if record.forgotten:
             return self._forgotten_brush
-        if column == Column.TITLE and record.observation.problems:
+        if column == _TITLE and record.observation.problems:
             return QColor(theme.colors().error_text)  # with the ⚠ and the tooltip's words
         return None
 
