@@ -19,11 +19,11 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QColor, QImage, QTextDocument
 from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QLabel,
     QMessageBox,
     QPlainTextEdit,
     QTextBrowser,
-    QTreeView,
     QTreeWidget,
     QWidget,
 )
@@ -151,7 +151,7 @@ def test_persona_texts_from_files_show_literally(
     # the folder's own problem names the folder a link named like an entry points to
     shows_literally(label(page, "personaFolderProblemsText"), str(hostile_folder.parent))
     # the list's tooltips: the description and the odd name as written
-    view = page.findChild(QTreeView, "personaList")
+    view = page.findChild(QAbstractItemView, "personaList")
     model = view.model()
     names = [model.index(r, 0).data(Qt.ItemDataRole.UserRole) for r in range(model.rowCount())]
     tea = model.index(names.index("likes-tea"), 2)
@@ -173,7 +173,7 @@ def test_the_persona_preview_loads_only_images_inside_the_folder(
 ) -> None:
     window = open_window(["--persona", str(hostile_folder)])
     page = window.persona_page
-    view = page.findChild(QTreeView, "personaList")
+    view = page.findChild(QAbstractItemView, "personaList")
     names = [view.model().index(r, 0).data(Qt.ItemDataRole.UserRole) for r in range(3)]
     view.setCurrentIndex(view.model().index(names.index("likes-tea"), 0))
     preview = page.findChild(QTextBrowser, "personaPreview")
@@ -194,7 +194,7 @@ def test_a_hostile_entry_name_in_the_unsaved_question_shows_literally(
 ) -> None:
     window = open_window(["--persona", str(hostile_folder)])
     page = window.persona_page
-    view = page.findChild(QTreeView, "personaList")
+    view = page.findChild(QAbstractItemView, "personaList")
     names = [view.model().index(r, 0).data(Qt.ItemDataRole.UserRole) for r in range(3)]
     view.setCurrentIndex(view.model().index(names.index(ODD_NAME), 0))
     body = page.findChild(QPlainTextEdit, "personaBody")

@@ -18,13 +18,13 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QDialog,
     QLabel,
     QLineEdit,
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
-    QTreeView,
     QWidget,
 )
 
@@ -121,12 +121,12 @@ def button(page, name: str) -> QPushButton:
 
 
 def names_in_list(page) -> list[str | None]:
-    model = child(page, QTreeView, "personaList").model()
+    model = child(page, QAbstractItemView, "personaList").model()
     return [model.index(row, 0).data(Qt.ItemDataRole.UserRole) for row in range(model.rowCount())]
 
 
 def descriptions_in_list(page) -> dict[str, str]:
-    model = child(page, QTreeView, "personaList").model()
+    model = child(page, QAbstractItemView, "personaList").model()
     rows = range(model.rowCount())
     return {
         model.index(r, 0).data(Qt.ItemDataRole.UserRole): model.index(r, 2).data() for r in rows
@@ -134,12 +134,12 @@ def descriptions_in_list(page) -> dict[str, str]:
 
 
 def selected_name(page) -> str | None:
-    view = child(page, QTreeView, "personaList")
+    view = child(page, QAbstractItemView, "personaList")
     return view.currentIndex().data(Qt.ItemDataRole.UserRole)
 
 
 def select(page, name: str) -> None:
-    view = child(page, QTreeView, "personaList")
+    view = child(page, QAbstractItemView, "personaList")
     view.setCurrentIndex(view.model().index(names_in_list(page).index(name), 0))
 
 

@@ -66,6 +66,7 @@ ROOMS = (
     "rewrites",
     "problems",
     "reading",
+    "listing",
     "atomic",
     "trash",
     "moves",

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QPushButton, QTreeView
+from PySide6.QtWidgets import QAbstractItemView, QPushButton
 
 from memory_desk.core.persona import DEFAULT_TRASH_LIMITS, PersonaFolder, TrashLimits, atomic
 from memory_desk.core.persona import folder as folder_room
@@ -59,7 +59,7 @@ def folder(tmp_path: Path) -> Path:
 
 
 def select(page, name: str) -> None:
-    view = page.findChild(QTreeView, "personaList")
+    view = page.findChild(QAbstractItemView, "personaList")
     model = view.model()
     rows = [model.index(r, 0) for r in range(model.rowCount())]
     view.setCurrentIndex(next(i for i in rows if i.data(Qt.ItemDataRole.UserRole) == name))

@@ -20,6 +20,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QApplication,
     QDialog,
     QLabel,
@@ -28,7 +29,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QTabWidget,
-    QTreeView,
     QWidget,
 )
 
@@ -112,8 +112,8 @@ def child(parent: QWidget, kind, name: str):
     return found
 
 
-def entry_list(page: PersonaPage) -> QTreeView:
-    return child(page, QTreeView, "personaList")
+def entry_list(page: PersonaPage) -> QAbstractItemView:
+    return child(page, QAbstractItemView, "personaList")
 
 
 def row_names(page: PersonaPage) -> list[str | None]:

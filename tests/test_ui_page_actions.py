@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QLabel, QMenu, QTreeView, QTreeWidget, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QMenu, QTreeWidget, QWidget
 
 from window_helpers import (
     make_database,
@@ -82,7 +82,7 @@ def selected_observation(window) -> int:
 
 
 def persona_names(window) -> list[str]:
-    model = window.findChild(QTreeView, "personaList").model()
+    model = window.findChild(QAbstractItemView, "personaList").model()
     return [model.index(r, 0).data(Qt.ItemDataRole.UserRole) for r in range(model.rowCount())]
 
 
@@ -206,7 +206,7 @@ def test_undo_acts_on_the_current_pages_own_history(qtbot, window, db) -> None:
     assert not undo.isEnabled()
     undo.trigger()
     qtbot.keyClick(
-        window.findChild(QTreeView, "personaList"),
+        window.findChild(QAbstractItemView, "personaList"),
         Qt.Key.Key_Z,
         Qt.KeyboardModifier.ControlModifier,
     )

@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QAction, QColor, QImage
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QComboBox,
     QDialog,
     QLabel,
@@ -18,7 +19,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QTextBrowser,
-    QTreeView,
     QWidget,
 )
 
@@ -112,19 +112,20 @@ def button(page: QWidget, name: str) -> QPushButton:
 
 
 def names_in_list(page: QWidget) -> list[str | None]:
-    view = child(page, QTreeView, "personaList")
+    view = child(page, QAbstractItemView, "personaList")
     model = view.model()
     return [model.index(row, 0).data(Qt.ItemDataRole.UserRole) for row in range(model.rowCount())]
 
 
 def select(page: QWidget, name: str) -> None:
-    view = child(page, QTreeView, "personaList")
+    view = child(page, QAbstractItemView, "personaList")
     row = names_in_list(page).index(name)
     view.setCurrentIndex(view.model().index(row, 0))
 
 
 def selected_name(page: QWidget) -> str | None:
-    return child(page, QTreeView, "personaList").currentIndex().data(Qt.ItemDataRole.UserRole)
+    view = child(page, QAbstractItemView, "personaList")
+    return view.currentIndex().data(Qt.ItemDataRole.UserRole)
 
 
 def answer(monkeypatch: pytest.MonkeyPatch, button: QMessageBox.StandardButton) -> list[str]:
@@ -148,7 +149,7 @@ def body(page: QWidget) -> QPlainTextEdit:
 
 def test_list_shows_entries_in_the_agents_order(window, page) -> None:
     assert names_in_list(page) == ["no-fish-puns", "works-at-night", "likes-tea"]
-    model = child(page, QTreeView, "personaList").model()
+    model = child(page, QAbstractItemView, "personaList").model()
     assert model.index(0, 1).data() == "feedback"
     assert model.index(0, 2).data() == "Dislikes puns about fish"
     assert "2026-10-07T13:15:05.678Z" in model.index(0, 3).data(Qt.ItemDataRole.ToolTipRole)
@@ -159,17 +160,19 @@ def test_list_shows_entries_in_the_agents_order(window, page) -> None:
     )
 
 
-def test_problem_marker_and_filter(page) -> None:
-    model = child(page, QTreeView, "personaList").model()
+def test_problem_marker_and_filter(qtbot, page) -> None:
+    model = child(page, QAbstractItemView, "personaList").model()
     # the extra "tags:" line is a warning the person sees on the row
     assert model.index(0, 0).data(Qt.ItemDataRole.DecorationRole) is not None
     assert "tags" in model.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)
     assert model.index(1, 0).data(Qt.ItemDataRole.DecorationRole) is None
-    child(page, QLineEdit, "personaFilter").setText("TEA")
+    with qtbot.waitSignal(page.filter_applied):  # (the filter waits for a pause in typing)
+        child(page, QLineEdit, "personaFilter").setText("TEA")
     assert names_in_list(page) == ["likes-tea"]
     # the open entry stays open while the filter hides it
     assert child(page, QLineEdit, "personaName").text() == "no-fish-puns"
-    child(page, QLineEdit, "personaFilter").clear()
+    with qtbot.waitSignal(page.filter_applied):
+        child(page, QLineEdit, "personaFilter").clear()
     assert names_in_list(page) == ["no-fish-puns", "works-at-night", "likes-tea"]
     assert selected_name(page) == "no-fish-puns"
 
@@ -191,17 +194,17 @@ def test_divider_after_the_fiftieth_entry(qtbot, tmp_path: Path) -> None:
     assert names[50] is None
     assert names[51:56] == [f"entry-{n:02d}" for n in range(4, -1, -1)]
     assert names[56] is None and names[57] == "Not Kebab"
-    model = child(page, QTreeView, "personaList").model()
+    model = child(page, QAbstractItemView, "personaList").model()
     divider = model.index(50, 0)
     assert divider.data() == "The agent's prompt lists only the entries above"
     assert not model.flags(divider) & Qt.ItemFlag.ItemIsSelectable
     assert model.index(56, 0).data() == "The agent never sees the entries below"
-    assert page.findChild(QTreeView, "personaList").isFirstColumnSpanned(50, QModelIndex())
+    assert page.findChild(QAbstractItemView, "personaList").isFirstColumnSpanned(50, QModelIndex())
     assert win.findChild(QLabel, "statusCounts").text().startswith("56 entries · 50 in the prompt")
 
 
 def test_list_model_passes_the_model_tester(qtmodeltester, page) -> None:
-    qtmodeltester.check(child(page, QTreeView, "personaList").model())
+    qtmodeltester.check(child(page, QAbstractItemView, "personaList").model())
 
 
 # -- editing and saving -------------------------------------------------------------------------
@@ -501,7 +504,7 @@ def test_body_highlighting_marks_markdown(page) -> None:
 
 
 def test_delete_key_in_the_list_forgets(qtbot, page, memory: Path) -> None:
-    view = child(page, QTreeView, "personaList")
+    view = child(page, QAbstractItemView, "personaList")
     view.setFocus()
     qtbot.keyClick(view, Qt.Key.Key_Delete)
     qtbot.waitUntil(lambda: not (memory / "no-fish-puns.md").exists())
@@ -633,7 +636,8 @@ def test_a_file_name_that_is_not_utf8_opens_and_is_renamed(qtbot, page, memory: 
             b"updated: 2027-01-01T00:00:00.000Z\n---\n\nBlack.\n"
         )
     page.reload()
-    view = child(page, QTreeView, "personaList")  # (Qt text drops the name's lone surrogate)
+    # (Qt text drops the name's lone surrogate)
+    view = child(page, QAbstractItemView, "personaList")
     view.setCurrentIndex(view.model().index(view.model().row_of("caf\udce9"), 0))
     assert page.current_name() == "caf\udce9"
     assert child(page, QLineEdit, "personaDescription").text() == "Likes coffee"

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QLabel,
     QLineEdit,
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QTextBrowser,
-    QTreeView,
     QWidget,
 )
 
@@ -65,13 +65,13 @@ def child(widget: QWidget, kind, name: str):
 
 
 def list_names(window) -> list[str | None]:
-    view = child(window, QTreeView, "personaList")
+    view = child(window, QAbstractItemView, "personaList")
     model = view.model()
     return [model.index(r, 0).data(Qt.ItemDataRole.UserRole) for r in range(model.rowCount())]
 
 
 def select(window, name: str) -> None:
-    view = child(window, QTreeView, "personaList")
+    view = child(window, QAbstractItemView, "personaList")
     view.setCurrentIndex(view.model().index(list_names(window).index(name), 0))
 
 

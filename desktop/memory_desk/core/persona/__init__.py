@@ -21,6 +21,7 @@ Its rooms, each importing only those above it:
 - ``rewrites``: the person's edits, a rename and the one-click fixes, as text;
 - ``problems``: what is odd about one entry, in plain words;
 - ``reading``: files read safely, and turned into entries;
+- ``listing``: the folder's entries in the agent's order, kept and updated in place;
 - ``atomic``: writes that are all or nothing;
 - ``trash``: where renamed and forgotten entries go, to be put back, and how it is pruned;
 - ``moves``: taking entries out of the folder without ever losing one, even when killed;
@@ -44,6 +45,7 @@ from memory_desk.core.persona.agent_view import (
     PROMPT_SECTION,
     agent_index,
     agent_order,
+    listed_prompt_parts,
     prompt_parts,
     prompt_section,
 )
@@ -135,6 +137,7 @@ __all__ = [
     "default_trash_dir",
     "header_name",
     "is_start_only",
+    "listed_prompt_parts",
     "listing_failure",
     "now_iso",
     "prompt_parts",

@@ -6,7 +6,8 @@ show the person exactly what the model reads, byte for byte.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from operator import attrgetter
 
 from memory_desk.core.jstext import utf16_key
 from memory_desk.core.persona.entry import PersonaEntry
@@ -56,10 +57,24 @@ def agent_order(entries: Iterable[PersonaEntry]) -> list[PersonaEntry]:
 def agent_index(entries: Iterable[PersonaEntry]) -> str:
     """Exactly the list of entries the agent's system prompt shows (``${index}``)."""
     ordered = agent_order(entries)
-    if not ordered:
+    return _index_of(ordered[:PROMPT_LIMIT], len(ordered))
+
+
+def listed_prompt_parts(entries: Sequence[PersonaEntry]) -> tuple[str, str, str]:
+    """:func:`prompt_parts` of entries listed as ``PersonaFolder.entries`` lists them (the
+    agent's first, in its order): nothing is sorted again, only counted."""
+    first = [e for e in entries[:PROMPT_LIMIT] if e.agent_visible]
+    before, after = PROMPT_SECTION.split(PROMPT_INDEX_MARK)
+    visible = sum(map(attrgetter("agent_visible"), entries))
+    return before, _index_of(first, visible), after
+
+
+def _index_of(first: Sequence[PersonaEntry], visible: int) -> str:
+    """The index for the first ``PROMPT_LIMIT`` entries the agent sees, of ``visible``."""
+    if not visible:
         return "Nothing yet."
-    lines = [f"- {e.name} ({e.type}): {e.description}" for e in ordered[:PROMPT_LIMIT]]
-    older = len(ordered) - PROMPT_LIMIT
+    lines = [f"- {e.name} ({e.type}): {e.description}" for e in first]
+    older = visible - PROMPT_LIMIT
     if older > 0:
         lines.append(f"({older} older entries aren't listed here: `memory_list` gives them all.)")
     return "\n".join(lines)

@@ -10,11 +10,11 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 from memory_desk.core.errors import ConflictError, StoreError
 from memory_desk.core.messages import msg
-from memory_desk.core.persona.agent_view import PROMPT_LIMIT, agent_order
 from memory_desk.core.persona.atomic import (
     STALE_AFTER_S,
     fsync_dir,
@@ -39,7 +39,6 @@ from memory_desk.core.persona.entry import (
     could_not_forget,
     could_not_list,
     could_not_put_back,
-    could_not_rename,
     could_not_save,
     no_such_entry,
     now_iso,
@@ -55,24 +54,29 @@ from memory_desk.core.persona.folder_problems import (
     FolderProblem,
     aside_name,
     listing_problems,
+    problems_of,
 )
+from memory_desk.core.persona.listing import Listing, scan_folder
 from memory_desk.core.persona.moves import (
+    forget_link,
+    publish_renamed,
     read_for_move,
     rename_in_place,
+    rename_within,
     settle_leftover,
     take_out,
 )
-from memory_desk.core.persona.problems import beyond_prompt_problem
 from memory_desk.core.persona.reading import (
+    LARGE_ENTRY_BYTES,
     check_stem,
     current_sha,
     entry_from_bytes,
     is_entry_file_name,
+    is_stem,
     read_entry,
     sha256,
     stat_key,
     unreadable_entry,
-    with_problem,
 )
 from memory_desk.core.persona.rewrites import edited_text, fixed_text, renamed_bytes
 from memory_desk.core.persona.trash import (
@@ -114,6 +118,8 @@ class PersonaFolder:
         self.trash = trash if trash is not None else default_trash_dir()
         self.trash_limits = trash_limits
         self._cache: dict[str, tuple[tuple[int, ...], PersonaEntry]] = {}
+        self._listing = Listing()
+        self._listed = False
 
     def __repr__(self) -> str:
         return f"PersonaFolder({str(self.path)!r})"
@@ -124,16 +130,44 @@ class PersonaFolder:
         """Every entry: the agent's in its order, then those the agent cannot see, by name.
 
         Entries beyond the first ``PROMPT_LIMIT`` the agent sees carry a warning that its prompt
-        does not list them.
+        does not list them. The folder keeps this listing: a file unchanged since it was last
+        read is not read again, and the order is updated in place rather than sorted again.
         """
-        names = self._entry_names()
-        loaded = [e for e in (self._load(n, use_cache=True) for n in names) if e is not None]
-        self._cache = {n: self._cache[n] for n in names if n in self._cache}
-        visible = agent_order(loaded)
-        hidden = sorted((e for e in loaded if not e.agent_visible), key=lambda e: e.name)
-        beyond = beyond_prompt_problem()
-        visible[PROMPT_LIMIT:] = [with_problem(e, beyond) for e in visible[PROMPT_LIMIT:]]
-        return visible + hidden
+        loaded, self._cache = scan_folder(self.path, self._real, self._cache)
+        self._listing.replace_all(loaded)
+        self._listed = True
+        return self._listing.entries()
+
+    def refresh(
+        self, names: Iterable[str] = (), written: Iterable[PersonaEntry] = ()
+    ) -> list[PersonaEntry]:
+        """:meth:`entries` after a change to these entries only, without listing the folder.
+
+        ``names`` are read again from disk (an entry that is gone leaves the listing);
+        ``written`` are entries as Memory Desk just wrote them (what :meth:`save`,
+        :meth:`create`, :meth:`rename` or :meth:`fix` returned), taken as they are. Every
+        other entry stays as last listed; the first call lists the whole folder.
+        """
+        if not self._listed:
+            return self.entries()
+        changes: dict[str, PersonaEntry | None] = {}
+        for name in names:
+            changes[name] = self._load(name, use_cache=True) if is_stem(name) else None
+        for entry in written:
+            size = entry.fingerprint.size  # (a large file is listed by its start only)
+            whole = size is not None and size <= LARGE_ENTRY_BYTES
+            changes[entry.name] = entry if whole else self._load(entry.name, use_cache=True)
+        self._listing.update(changes)
+        return self._listing.entries()
+
+    def entry_count(self) -> int | None:
+        """How many entries the last listing (:meth:`entries` or :meth:`refresh`) held, None
+        before the first: no file is read, so what other programs did since is not counted."""
+        return len(self._listing) if self._listed else None
+
+    def problem_count(self) -> int | None:
+        """How many entries of the last listing have a problem (None before the first)."""
+        return self._listing.with_problems() if self._listed else None
 
     def names(self) -> list[str]:
         """The names of every file that could be an entry (cheap: no file is read)."""
@@ -152,12 +186,12 @@ class PersonaFolder:
         current = self._load(entry.name)
         return current is None or current.fingerprint.sha256 != entry.fingerprint.sha256
 
-    def problems(self) -> list[FolderProblem]:
-        """What in the folder stops the agent reading its memory at all, by file name.
-
-        Cheap (one listing and a stat per entry name the agent reads; no file is read), so a
-        view can ask at every reload.
-        """
+    def problems(self, file_names: Iterable[str] | None = None) -> list[FolderProblem]:
+        """What in the folder stops the agent reading its memory at all, by file name (of
+        only ``file_names``, after a change to them, if given). Cheap (one listing and a stat per entry name the agent reads; no file is read), so a
+        view can ask at every reload."""
+        if file_names is not None:
+            return problems_of(self.path, file_names)
         return listing_problems(self.path)
 
     def _entry_names(self) -> list[str]:
@@ -279,23 +313,13 @@ class PersonaFolder:
                 rename_in_place(entry.path, new_path, new_data, mode, sha256(data))
                 st = os.stat(new_path)
             else:
-                st = self._publish_renamed(entry.name, new_path, new_data, mode)
+                st = publish_renamed(entry.name, new_path, new_data, mode)
                 take_out(entry.path, sha256(data), trashed.path.name, published=(new_path, st))
         except BaseException:
             remove_item(trashed.path)
             raise
         self._pruned()
         return entry_from_bytes(new_name, new_path, new_data, st)
-
-    @staticmethod
-    def _publish_renamed(name: str, new_path: Path, data: bytes, mode: int) -> os.stat_result:
-        """Publish a renamed file whole under its new name, never over another file."""
-        try:
-            return publish_new(new_path, data, mode)
-        except FileExistsError as exc:
-            raise ConflictError(already_exists(new_path.stem)) from exc
-        except OSError as exc:
-            raise StoreError(could_not_rename(name, exc)) from exc
 
     def undo_rename(self, renamed: PersonaEntry, old_name: str) -> PersonaEntry:
         """Put a renamed entry back under ``old_name``, byte for byte as it was.
@@ -370,7 +394,7 @@ class PersonaFolder:
         except OSError as exc:
             raise StoreError(could_not_forget(name, exc)) from exc
         if stat.S_ISLNK(lst.st_mode):
-            return self._forget_link(name, path)
+            return forget_link(self.trash, self._real, name, path)
         if not stat.S_ISREG(lst.st_mode):
             raise StoreError(
                 msg(
@@ -486,7 +510,7 @@ class PersonaFolder:
             name = printable_name(problem.path.name)
             raise StoreError(msg("Persona", "There is no fix for “{name}”.", name=name))
         moved_to = self.path / aside_name(self.path, problem.path.name)
-        self._move(problem.path, moved_to)
+        rename_within(problem.path, moved_to)
         return FolderFix(problem.path, moved_to)
 
     def undo_folder_fix(self, done: FolderFix) -> None:
@@ -502,18 +526,7 @@ class PersonaFolder:
         if not os.path.lexists(done.moved_to):
             name = printable_name(done.moved_to.name)
             raise StoreError(msg("Persona", "“{name}” is no longer there.", name=name))
-        self._move(done.moved_to, done.path)
-
-    def _move(self, source: Path, target: Path) -> None:
-        """Rename inside the folder, never over something already there."""
-        if os.path.lexists(target):
-            name = printable_name(target.name)
-            raise ConflictError(msg("Persona", "“{name}” exists; nothing was renamed.", name=name))
-        try:
-            os.rename(source, target)
-            fsync_dir(self.path)
-        except OSError as exc:
-            raise StoreError(could_not_rename(printable_name(source.name), exc)) from exc
+        rename_within(done.moved_to, done.path)
 
     # ------------------------------------------------------------------ write helpers
 
@@ -582,14 +595,3 @@ class PersonaFolder:
     def _pruned(self) -> None:
         """Keep the trash within its limits after something was put in it."""
         prune(self.trash, self.trash_limits, stale_after_s=STALE_AFTER_S)
-
-    def _forget_link(self, name: str, path: Path) -> TrashedEntry:
-        target = os.readlink(path)
-        trashed = put_in_trash(self.trash, self._real, name, b"", None, "forget", symlink=target)
-        try:
-            path.unlink()
-            fsync_dir(self.path)
-        except OSError as exc:
-            remove_item(trashed.path)
-            raise StoreError(could_not_forget(name, exc)) from exc
-        return trashed

@@ -72,6 +72,14 @@ def listing_problems(folder: Path) -> list[FolderProblem]:
     return [problem for problem in found if problem is not None]
 
 
+def problems_of(folder: Path, file_names: Iterable[str]) -> list[FolderProblem]:
+    """What :func:`listing_problems` says about these file names of ``folder`` only (after a
+    change to them), by file name; nothing else is looked at."""
+    names = sorted({n for n in file_names if _is_agent_file_name(n)})
+    found = (_listing_problem(folder, name) for name in names)
+    return [problem for problem in found if problem is not None]
+
+
 def _is_agent_file_name(file_name: str) -> bool:
     """Whether the agent reads ``file_name`` as an entry: ``<kebab-case name>.md``."""
     return file_name.endswith(".md") and bool(NAME_RE.fullmatch(file_name[:-3]))

@@ -20,13 +20,20 @@ from memory_desk.core.persona.atomic import (
     aside_item_id,
     aside_path,
     fsync_dir,
+    publish_new,
     put_back,
     unlink_if_same,
     write_temp,
 )
-from memory_desk.core.persona.entry import could_not_move, could_not_rename
+from memory_desk.core.persona.entry import (
+    already_exists,
+    could_not_forget,
+    could_not_move,
+    could_not_rename,
+    printable_name,
+)
 from memory_desk.core.persona.reading import current_sha, sha256
-from memory_desk.core.persona.trash import put_in_trash, read_meta
+from memory_desk.core.persona.trash import TrashedEntry, put_in_trash, read_meta, remove_item
 
 
 def read_for_move(path: Path, expected_sha: str | None) -> tuple[bytes, int]:
@@ -144,3 +151,39 @@ def settle_leftover(leftover: Path, trash: Path, real_folder: Path) -> None:
             put_in_trash(trash, real_folder, name, data, mode, "recovered")
     leftover.unlink()
     fsync_dir(leftover.parent)
+
+
+def publish_renamed(name: str, new_path: Path, data: bytes, mode: int) -> os.stat_result:
+    """Publish a renamed file whole under its new name, never over another file."""
+    try:
+        return publish_new(new_path, data, mode)
+    except FileExistsError as exc:
+        raise ConflictError(already_exists(new_path.stem)) from exc
+    except OSError as exc:
+        raise StoreError(could_not_rename(name, exc)) from exc
+
+
+def forget_link(trash: Path, real: Path, name: str, path: Path) -> TrashedEntry:
+    """Forget an entry that is a link: the trash keeps where it pointed; its target stays."""
+    target = os.readlink(path)
+    trashed = put_in_trash(trash, real, name, b"", None, "forget", symlink=target)
+    try:
+        path.unlink()
+        fsync_dir(path.parent)
+    except OSError as exc:
+        remove_item(trashed.path)
+        raise StoreError(could_not_forget(name, exc)) from exc
+    return trashed
+
+
+def rename_within(source: Path, target: Path) -> None:
+    """Rename inside the folder (a folder problem's fix and its undo), never over something
+    already there."""
+    if os.path.lexists(target):
+        name = printable_name(target.name)
+        raise ConflictError(msg("Persona", "“{name}” exists; nothing was renamed.", name=name))
+    try:
+        os.rename(source, target)
+        fsync_dir(source.parent)
+    except OSError as exc:
+        raise StoreError(could_not_rename(printable_name(source.name), exc)) from exc

@@ -10,7 +10,6 @@ settled (git's "racily clean" rule). A listing reads only the start of a file la
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import errno
 import hashlib
@@ -72,6 +71,15 @@ def check_stem(name: str) -> None:
     bad = not name or name.startswith(".") or any(c in name for c in "/\\\0")
     if bad or not is_entry_file_name(name + ".md"):
         raise StoreError(msg("Persona", "“{name}” is not the name of an entry file.", name=name))
+
+
+def is_stem(name: str) -> bool:
+    """Whether ``name`` can name an entry file directly in the folder (see check_stem)."""
+    try:
+        check_stem(name)
+    except StoreError:
+        return False
+    return True
 
 
 def _read_regular(path: Path, *, start_only: bool = False) -> tuple[bytes, os.stat_result] | None:
@@ -418,6 +426,7 @@ def _read_only_outside(entry: PersonaEntry, target: Path) -> PersonaEntry:
 def with_problem(entry: PersonaEntry, problem: Problem) -> PersonaEntry:
     """``entry`` with one more problem; a shallow copy, much cheaper than
     ``dataclasses.replace`` for the thousands of entries beyond the prompt."""
-    copied = copy.copy(entry)
+    copied = object.__new__(type(entry))  # (copy.copy goes through __reduce_ex__: 20x slower)
+    copied.__dict__.update(entry.__dict__)
     object.__setattr__(copied, "problems", (*entry.problems, problem))
     return copied

@@ -21,6 +21,7 @@ from memory_desk.core.jstext import utf16_len
 from memory_desk.core.persona import (
     FolderProblem,
     PersonaEntry,
+    listed_prompt_parts,
     listing_failure,
     prompt_parts,
 )
@@ -86,11 +87,17 @@ class AgentView(QWidget):
         self.caption.setText(list_caption())
 
     def show_section(
-        self, entries: Sequence[PersonaEntry], problems: Sequence[FolderProblem] = ()
+        self,
+        entries: Sequence[PersonaEntry],
+        problems: Sequence[FolderProblem] = (),
+        *,
+        listed: bool = False,
     ) -> None:
-        """Show the section these entries build, or why the agent gets none."""
+        """Show the section these entries build, or why the agent gets none; ``listed``:
+        the entries are in the folder's listing order, so nothing needs sorting again."""
         failure = listing_failure(problems)
-        shown = failure if failure is not None else prompt_parts(entries)
+        parts = listed_prompt_parts if listed else prompt_parts
+        shown = failure if failure is not None else parts(entries)
         if shown == self._shown:
             return  # a reload that changed nothing keeps the scroll position
         self._shown = shown

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
-    QTreeView,
+    QTableView,
     QWidget,
 )
 
@@ -27,6 +27,7 @@ from memory_desk.core.persona import ENTRY_TYPES
 from memory_desk.ui import theme
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.persona.model import (
+    COLUMNS,
     DESCRIPTION,
     NAME,
     SEPARATOR_ROLE,
@@ -62,7 +63,7 @@ class EntryDelegate(QStyledItemDelegate):
         style = option.widget.style() if option.widget else QApplication.style()
         icon = style.pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
         hint.setHeight(max(option.fontMetrics.height(), icon) + 6)
-        return hint
+        return hint  # (the list's rows take row_height(), the same figure, without asking)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         if index.data(SEPARATOR_ROLE):
@@ -119,18 +120,26 @@ class EntryDelegate(QStyledItemDelegate):
         painter.restore()
 
 
-class EntryListView(QTreeView):
-    """A flat list of entries; separator rows span every column."""
+class EntryListView(QTableView):
+    """A flat list of entries; separator rows span every column.
+
+    A table, not a tree: a tree view lays out every row of the model whenever rows come or go
+    (20,000 entries took most of a second per save or keystroke), a table only the rows in
+    sight. Rows have one fixed height (see :class:`EntryDelegate`), so none is measured.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("personaList")
-        self.setRootIsDecorated(False)
-        self.setUniformRowHeights(True)
-        self.setAllColumnsShowFocus(True)
+        self.setShowGrid(False)
+        self.setWordWrap(False)
+        self.setTabKeyNavigation(False)  # Tab leaves the list, as in the page's reading order
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.verticalHeader().hide()
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.setItemDelegate(EntryDelegate(self))
         self.setToolTip(
             translate(
@@ -145,7 +154,12 @@ class EntryListView(QTreeView):
                 "A row marked • holds unsaved edits.",
             )
         )
+        self._spanned: list[int] = []
         theme.notifier().changed.connect(self._on_theme_changed)
+
+    def header(self) -> QHeaderView:
+        """The column headers (the name a tree view gives them)."""
+        return self.horizontalHeader()
 
     def _on_theme_changed(self) -> None:
         """Badges are painted with the theme's colours: paint them again in the new ones."""
@@ -157,8 +171,10 @@ class EntryListView(QTreeView):
         wording, and the description every pixel left over, since that is the line the agent
         reads."""
         super().setModel(model)
-        header = self.header()
+        header = self.horizontalHeader()
         header.setStretchLastSection(False)
+        header.setHighlightSections(False)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         header.setMinimumSectionSize(48)
         header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(TYPE, QHeaderView.ResizeMode.Fixed)
@@ -173,13 +189,30 @@ class EntryListView(QTreeView):
         self.setColumnWidth(
             UPDATED, max(metrics.horizontalAdvance(t) for t in _date_samples()) + 12
         )
-        model.rowsInserted.connect(self.span_separators)
-        model.modelReset.connect(self.span_separators)
+        self.verticalHeader().setDefaultSectionSize(row_height(self))
+        for signal in (model.rowsInserted, model.rowsRemoved, model.modelReset):
+            signal.connect(self.span_separators)
 
     def span_separators(self, *_args: object) -> None:
-        """Let every separator row draw across the whole width."""
-        for row in self.model().separator_rows():
-            self.setFirstColumnSpanned(row, QModelIndex(), True)
+        """Let every separator row draw across the whole width (there are at most two)."""
+        rows = self.model().separator_rows()
+        if rows == self._spanned:
+            return
+        self.clearSpans()
+        for row in rows:
+            self.setSpan(row, 0, 1, len(COLUMNS))
+        self._spanned = rows
+
+    def isFirstColumnSpanned(self, row: int, _parent: object = None) -> bool:  # noqa: N802
+        """Whether ``row`` draws across every column (a divider), as a tree view says it."""
+        return self.columnSpan(row, 0) == len(COLUMNS)
+
+
+def row_height(view: QWidget) -> int:
+    """Every row's height: the font's line or the problem icon, whichever is taller, plus
+    room for the badge's margins (the same for every row, so none is measured)."""
+    icon = view.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
+    return max(view.fontMetrics().height(), icon) + 6
 
 
 def _date_samples() -> list[str]:

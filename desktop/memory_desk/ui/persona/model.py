@@ -12,9 +12,11 @@ the person looks when deciding what to open next.
 
 from __future__ import annotations
 
-import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import compress, count, repeat
+from operator import attrgetter, is_
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont
@@ -33,6 +35,7 @@ COLUMNS = ("Name", "Type", "Description", "Updated")  # English; headers say col
 NAME, TYPE, DESCRIPTION, UPDATED = range(len(COLUMNS))
 
 MAX_PATCHES = 24
+MAX_KEPT_FILTERS = 32  # filter answers kept, so that Backspace costs nothing
 
 # The dividers' English text (the rows show divider_text(key), in the person's language).
 PROMPT_DIVIDER = "The agent's prompt lists only the entries above"
@@ -44,13 +47,24 @@ _Index = QModelIndex | QPersistentModelIndex
 
 @dataclass(frozen=True)
 class Separator:
-    """A non-selectable row with a sentence; ``key`` keeps it stable across updates."""
+    """A non-selectable row with a sentence; ``key`` keeps it stable across updates.
+
+    ``name`` is the row's key among entries' names (no entry's name starts with a NUL), so
+    every row is found by the same attribute."""
 
     key: str
     text: str
 
+    @property
+    def name(self) -> str:
+        return f"\0{self.key}"
+
 
 Row = PersonaEntry | Separator
+PROMPT_SEPARATOR = Separator("prompt", PROMPT_DIVIDER)  # one object each: rows compare by identity
+HIDDEN_SEPARATOR = Separator("hidden", HIDDEN_DIVIDER)
+_row_name = attrgetter("name")
+_visible = attrgetter("agent_visible")
 
 
 def column_titles() -> tuple[str, ...]:
@@ -93,45 +107,79 @@ def build_rows(entries: list[PersonaEntry], needle: str) -> list[Row]:
     The prompt divider goes before the first shown entry the prompt does not list; the hidden
     divider before the first shown entry the agent never sees.
     """
-    rows: list[Row] = []
     needle = needle.casefold().strip()
-    rank = 0
+    if not needle:
+        return rows_of(entries)
+    return rows_of(entries, [i for i, e in enumerate(entries) if _matches(haystack(e), needle)])
+
+
+def rows_of(entries: list[PersonaEntry], shown: Sequence[int] | None = None) -> list[Row]:
+    """The rows for the entries at positions ``shown`` (ascending; None: all) of ``entries``,
+    listed as :meth:`PersonaFolder.entries` lists them (the agent's first, in its order), with
+    the dividers: the ``PROMPT_LIMIT`` entries the agent sees first are the ones its prompt
+    lists."""
+    if shown is None:
+        return _all_rows(entries)
+    rows: list[Row] = []
     prompt_divided = hidden_divided = False
-    for entry in entries:
-        listed = entry.agent_visible and rank < PROMPT_LIMIT
-        rank += entry.agent_visible
-        if needle and not _matches(entry, needle):
-            continue
-        if entry.agent_visible and not listed and not prompt_divided:
-            rows.append(Separator("prompt", PROMPT_DIVIDER))
+    for at in shown:
+        entry = entries[at]
+        if entry.agent_visible and at >= PROMPT_LIMIT and not prompt_divided:
+            rows.append(PROMPT_SEPARATOR)  # (its position is its rank)
             prompt_divided = True
         if not entry.agent_visible and not hidden_divided:
-            rows.append(Separator("hidden", HIDDEN_DIVIDER))
+            rows.append(HIDDEN_SEPARATOR)
             hidden_divided = True
         rows.append(entry)
     return rows
 
 
-def _matches(entry: PersonaEntry, needle: str) -> bool:
-    return any(
-        needle in text.casefold()
-        for text in (entry.name, entry.description or "", entry.type, entry.body)
-    )
+def _all_rows(entries: list[PersonaEntry]) -> list[Row]:
+    """Every entry with its dividers, by slices (no loop in Python over 20,000 entries)."""
+    visible = sum(map(_visible, entries))
+    rows: list[Row] = list(entries[: min(visible, PROMPT_LIMIT)])
+    if visible > PROMPT_LIMIT:
+        rows.append(PROMPT_SEPARATOR)
+        rows += entries[PROMPT_LIMIT:visible]
+    if visible < len(entries):
+        rows.append(HIDDEN_SEPARATOR)
+        rows += entries[visible:]
+    return rows
+
+
+def haystack(entry: PersonaEntry) -> str:
+    """What the filter looks in: name, description, type and body, case-folded once."""
+    return "\0".join((entry.name, entry.description or "", entry.type, entry.body)).casefold()
+
+
+def _matches(hay: str, needle: str) -> bool:
+    """Whether the filter text is in one of the entry's fields (joined by a NUL, which only a
+    needle holding a NUL could match across)."""
+    return needle in hay and ("\0" not in needle or any(needle in f for f in hay.split("\0")))
 
 
 def _key(row: Row) -> str:
-    return f"\0{row.key}" if isinstance(row, Separator) else row.name
+    return row.name
 
 
 class PersonaListModel(QAbstractTableModel):
     """Entries in the agent's order; ``index.data(Qt.UserRole)`` is the entry name (None on a
-    separator). Filtering happens here, on the plain list, not in a proxy."""
+    separator). Filtering happens here, on the plain list, not in a proxy.
+
+    Nothing here walks every row per change where it can be helped: a new listing is applied
+    as the few rows that changed (the folder hands out the same entry object while its file is
+    unchanged), and typing more letters of a filter only looks again at the rows the shorter
+    text matched (each entry's text case-folded once).
+    """
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._entries: list[PersonaEntry] = []
         self._rows: list[Row] = []
+        self._row_index: dict[str, int] | None = None  # key to row, built when first asked
         self._needle = ""
+        self._matched: dict[str, list[int]] = {}  # needle: positions matched (this listing)
+        self._hay: dict[str, tuple[PersonaEntry, str]] = {}  # name: (entry, its haystack)
         self._now = datetime.now(UTC)
         self._unsaved: str | None = None
         self._italic = QFont()
@@ -140,10 +188,12 @@ class PersonaListModel(QAbstractTableModel):
     # -- the data --------------------------------------------------------------------------------
 
     def set_entries(self, entries: list[PersonaEntry]) -> None:
-        """Show these entries; applied as a difference so selection and scroll survive."""
-        self._entries = list(entries)
+        """Show these entries (as :meth:`PersonaFolder.entries` lists them; the model keeps the
+        list, unchanged); applied as a difference so selection and scroll survive."""
+        self._entries = entries
         self._now = datetime.now(UTC)
-        self._apply(build_rows(self._entries, self._needle))
+        self._matched = {}
+        self._apply(self._filtered_rows())
 
     def set_filter(self, text: str) -> None:
         """Show only entries whose name, type, description or body contain ``text``.
@@ -151,10 +201,39 @@ class PersonaListModel(QAbstractTableModel):
         A new filter is a new question, so the rows are reset rather than patched.
         """
         self._needle = text
-        self._reset(build_rows(self._entries, self._needle))
+        self._reset(self._filtered_rows())
 
     def entries(self) -> list[PersonaEntry]:
         return list(self._entries)
+
+    def _filtered_rows(self) -> list[Row]:
+        needle = self._needle.casefold().strip()
+        if not needle:
+            return rows_of(self._entries)
+        return rows_of(self._entries, self._positions_matching(needle))
+
+    def _positions_matching(self, needle: str) -> list[int]:
+        """Positions of the entries matching ``needle``: a longer text only looks again at
+        what a shorter one it starts with matched (the last few answers are kept)."""
+        known = self._matched.get(needle)
+        if known is not None:
+            return known
+        base = max((n for n in self._matched if needle.startswith(n)), key=len, default=None)
+        candidates = self._matched[base] if base is not None else range(len(self._entries))
+        entries = self._entries
+        found = [i for i in candidates if _matches(self._haystack(entries[i]), needle)]
+        if len(self._matched) >= MAX_KEPT_FILTERS:
+            self._matched = {n: m for n, m in self._matched.items() if needle.startswith(n)}
+        self._matched[needle] = found
+        return found
+
+    def _haystack(self, entry: PersonaEntry) -> str:
+        kept = self._hay.get(entry.name)
+        if kept is not None and kept[0] is entry:
+            return kept[1]
+        hay = haystack(entry)
+        self._hay[entry.name] = (entry, hay)
+        return hay
 
     def set_unsaved(self, name: str | None) -> None:
         """Mark the row of entry ``name`` as holding unsaved edits (None: no row is)."""
@@ -172,51 +251,77 @@ class PersonaListModel(QAbstractTableModel):
 
     def row_of(self, name: str) -> int:
         """The row showing the entry ``name``, or -1 if it is not shown."""
-        for row, item in enumerate(self._rows):
-            if isinstance(item, PersonaEntry) and item.name == name:
-                return row
-        return -1
+        if self._row_index is None:
+            self._row_index = dict(zip(map(_row_name, self._rows), count(), strict=False))
+        return self._row_index.get(name, -1)
 
     def separator_rows(self) -> list[int]:
-        return [row for row, item in enumerate(self._rows) if isinstance(item, Separator)]
+        """The rows of the dividers (found by identity, in C loops: no index is built)."""
+        rows = []
+        for separator in (PROMPT_SEPARATOR, HIDDEN_SEPARATOR):
+            found = list(map(is_, self._rows, repeat(separator)))
+            if True in found:
+                rows.append(found.index(True))
+        return sorted(rows)
 
     def _reset(self, new_rows: list[Row]) -> None:
         self.beginResetModel()
         self._rows = new_rows
+        self._row_index = None
         self.endResetModel()
 
     def _apply(self, new_rows: list[Row]) -> None:
-        """Turn the old rows into the new ones with inserts, removals and changes, last first
-        so that the row numbers of the earlier operations stay valid.
+        """Turn the old rows into the new ones with removals, insertions and changes.
 
-        Past a few scattered moves a reset is cheaper for the view than many small inserts.
+        A row is unchanged while it holds the same object (the folder hands out the same entry
+        while its file is unchanged; the dividers are constants), so the changed rows are found
+        by identity in a few passes of C loops. Those rows are taken out (last first) and the
+        new ones put in (first first), each at its final row; every other row keeps its place.
+        Past a few changes a reset is cheaper for the view.
         """
-        matcher = difflib.SequenceMatcher(
-            None, [_key(r) for r in self._rows], [_key(r) for r in new_rows], autojunk=False
-        )
-        opcodes = matcher.get_opcodes()
-        if sum(tag != "equal" for tag, *_ in opcodes) > MAX_PATCHES:
+        old_rows = self._rows
+        if len(old_rows) == len(new_rows) and list(map(_row_name, old_rows)) == list(
+            map(_row_name, new_rows)
+        ):
+            self._update_in_place(new_rows)
+            return
+        old_ids = set(map(id, old_rows))
+        new_ids = set(map(id, new_rows))
+        gone = [
+            at for at, kept in enumerate(map(new_ids.__contains__, map(id, old_rows))) if not kept
+        ]
+        come = [
+            at for at, kept in enumerate(map(old_ids.__contains__, map(id, new_rows))) if not kept
+        ]
+        if len(gone) + len(come) > MAX_PATCHES:
             self._reset(new_rows)
             return
-        for tag, i1, i2, j1, j2 in reversed(opcodes):
-            if tag == "equal":
-                self._update_equal(new_rows, i1, i2, j1)
-                continue
-            if i2 > i1:
-                self.beginRemoveRows(QModelIndex(), i1, i2 - 1)
-                del self._rows[i1:i2]
-                self.endRemoveRows()
-            if j2 > j1:
-                self.beginInsertRows(QModelIndex(), i1, i1 + (j2 - j1) - 1)
-                self._rows[i1:i1] = new_rows[j1:j2]
-                self.endInsertRows()
+        self._remove_rows(gone)
+        if self._rows != list(compress(new_rows, map(old_ids.__contains__, map(id, new_rows)))):
+            self._reset(new_rows)  # (cannot happen while the folder keeps the agent's order)
+            return
+        self._insert_rows(new_rows, come)
 
-    def _update_equal(self, new_rows: list[Row], i1: int, i2: int, j1: int) -> None:
-        for offset in range(i2 - i1):
-            row = i1 + offset
-            if self._rows[row] != new_rows[j1 + offset]:
-                self._rows[row] = new_rows[j1 + offset]
-                self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+    def _update_in_place(self, new_rows: list[Row]) -> None:
+        """Same rows, same places: only the rows holding another object changed."""
+        changed = [at for at, same in enumerate(map(is_, self._rows, new_rows)) if not same]
+        for row in changed:
+            self._rows[row] = new_rows[row]
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+
+    def _remove_rows(self, rows: list[int]) -> None:
+        for first, last in reversed(_runs(rows)):
+            self.beginRemoveRows(QModelIndex(), first, last)
+            del self._rows[first : last + 1]
+            self._row_index = None
+            self.endRemoveRows()
+
+    def _insert_rows(self, new_rows: list[Row], rows: list[int]) -> None:
+        for first, last in _runs(rows):
+            self.beginInsertRows(QModelIndex(), first, last)
+            self._rows[first:first] = new_rows[first : last + 1]
+            self._row_index = None
+            self.endInsertRows()
 
     # -- Qt's model interface --------------------------------------------------------------------
 
@@ -343,3 +448,14 @@ class PersonaListModel(QAbstractTableModel):
 
 def _worst(entry: PersonaEntry) -> str:
     return "error" if any(p.severity == "error" for p in entry.problems) else "warning"
+
+
+def _runs(rows: list[int]) -> list[tuple[int, int]]:
+    """Ascending row numbers as (first, last) runs of consecutive rows."""
+    runs: list[tuple[int, int]] = []
+    for row in rows:
+        if runs and runs[-1][1] == row - 1:
+            runs[-1] = (runs[-1][0], row)
+        else:
+            runs.append((row, row))
+    return runs

@@ -3,7 +3,7 @@
 Left, the entries in the agent's order (with where its prompt stops listing them); right, the
 editor above the rendered entry and exactly what the agent's prompt will say (stacked, so the
 list keeps the width its descriptions need). Every write goes through the core's
-``PersonaFolder``; the page re-reads the folder after each one.
+``PersonaFolder``; after each one the page updates the entries it touched.
 
 Unsaved edits are never lost by accident: anything that would leave the open entry (another
 entry, New, Forget, another folder, closing) first asks Save / Discard / Cancel, and a save that
@@ -12,7 +12,9 @@ entry's row is marked in the list, and ``unsaved_changed`` tells the window (its
 
 Live reload: the window calls :meth:`PersonaPage.reload` when another program (the agent) wrote
 the folder, and hears about the page's own writes through ``file_written`` so that their echo
-is not taken for the agent's. The open entry follows the disk quietly while it holds no edits;
+is not taken for the agent's. A reload reads only the files that changed (the folder keeps its
+listing); the page's own writes update only the entries they touched, without listing the
+folder again. The open entry follows the disk quietly while it holds no edits;
 with edits, or when its file is deleted, the conflict banner asks. The agent rewrites files in
 place, so a read can catch one half-written: such a read is not shown, the folder is read again
 a moment later.
@@ -26,6 +28,7 @@ the editor slice by slice. Nothing on the window's thread grows with the size of
 from __future__ import annotations
 
 import time
+from operator import attrgetter
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, QUrl, Signal
@@ -75,6 +78,7 @@ from memory_desk.ui.persona.rename import ask_new_name
 from memory_desk.ui.plain import as_shown
 
 PREVIEW_DELAY_MS = 150
+MAX_FILTER_DELAY_MS = 100  # the filter's wait for a pause in typing: what it costs, at most this
 # A read that caught a file half-written is held back and the folder read again this much later,
 # at most this many times in a row (a writer that never stops must not freeze the page). A file
 # that looks half-written but was left alone for HALF_WRITTEN_QUIET_NS is taken as it is.
@@ -82,6 +86,9 @@ RECHECK_MS = 250
 MAX_RECHECKS = 6
 HALF_WRITTEN_QUIET_NS = 1_000_000_000
 
+_entry_name = attrgetter("name")
+_agent_visible = attrgetter("agent_visible")
+_problems = attrgetter("problems")
 Answer = QMessageBox.StandardButton
 _KEYS = QKeySequence.SequenceFormat.PortableText  # key names, never translated
 
@@ -97,6 +104,8 @@ class PersonaPage(QWidget):
             tell its own writes from the agent's)
         unsaved_changed(bool): the page started or stopped holding edits that leaving would
             lose (the window marks its title bar)
+        filter_applied(str): the list now shows the entries matching this filter text (the
+            filter waits for a pause in the typing)
     """
 
     status_changed = Signal(str)
@@ -104,6 +113,7 @@ class PersonaPage(QWidget):
     info_raised = Signal(str)
     file_written = Signal(str)
     unsaved_changed = Signal(bool)
+    filter_applied = Signal(str)
 
     def __init__(self, undo_stack: QUndoStack, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -128,6 +138,10 @@ class PersonaPage(QWidget):
         self._recheck_timer.setSingleShot(True)
         self._recheck_timer.setInterval(RECHECK_MS)
         self._recheck_timer.timeout.connect(self._on_recheck_due)
+        self._filter_cost_ms = 0.0  # what the last filter took: the next one waits as long
+        self._filter_timer = QTimer(self)
+        self._filter_timer.setSingleShot(True)
+        self._filter_timer.timeout.connect(self._on_filter_due)
         self._whole_reader = BackgroundCall(self)  # "Open anyway": the whole file, off the thread
         self._whole_reader.finished.connect(self._on_whole_read)
         self._whole_reader.failed.connect(self._on_whole_failed)
@@ -352,6 +366,7 @@ class PersonaPage(QWidget):
 
     def shutdown(self) -> None:
         self._preview_timer.stop()
+        self._filter_timer.stop()
         self._recheck_timer.stop()
         self._whole_reader.stop()
         self.editor.hide_note()
@@ -417,8 +432,46 @@ class PersonaPage(QWidget):
         if entries is None:
             entries = self._read_entries()
         self._folder_problems = self._read_folder_problems()
+        self._show(entries)
+
+    def _apply_change(
+        self,
+        *,
+        names: tuple[str, ...] = (),
+        written: tuple[PersonaEntry, ...] = (),
+        file_names: list[str] | None = None,
+    ) -> None:
+        """Bring the page up to date after the page's own change to these entries only: the
+        folder is not listed again, and only their files are looked at (``names`` read again,
+        ``written`` taken as written; ``file_names`` for the folder's problems, by default
+        the entries' files)."""
+        if self._folder is None:
+            return
+        try:
+            entries = self._folder.refresh(names, written)
+        except StoreError as exc:
+            self.error_raised.emit(shown(exc))
+            entries = self.model.entries()
+        if file_names is None:
+            file_names = [f"{name}.md" for name in (*names, *(e.name for e in written))]
+        self._update_folder_problems(file_names)
+        self._show(entries)
+
+    def _update_folder_problems(self, file_names: list[str]) -> None:
+        """The folder's problems, with those of ``file_names`` looked at again."""
+        try:
+            fresh = self._folder.problems(file_names)
+        except StoreError as exc:
+            self.error_raised.emit(shown(exc))
+            return
+        touched = set(file_names)
+        kept = [p for p in self._folder_problems if p.path.name not in touched]
+        self._folder_problems = sorted([*kept, *fresh], key=lambda p: p.path.name)
+
+    def _show(self, entries: list[PersonaEntry]) -> None:
+        """Show these entries (the folder's listing) and what depends on them."""
         self.folder_banner.set_problems(self._folder_problems)
-        self._entries = {entry.name: entry for entry in entries}
+        self._entries = dict(zip(map(_entry_name, entries), entries, strict=True))
         self._syncing = True
         try:
             self.model.set_entries(entries)
@@ -546,7 +599,7 @@ class PersonaPage(QWidget):
         if self._folder is None:
             self.agent_panel.clear()
         else:
-            self.agent_panel.show_section(entries, self._folder_problems)
+            self.agent_panel.show_section(entries, self._folder_problems, listed=True)
 
     def _emit_status(self, entries: list[PersonaEntry]) -> None:
         text = "" if self._folder is None else self._status_for(entries)
@@ -557,8 +610,8 @@ class PersonaPage(QWidget):
     def _status_for(self, entries: list[PersonaEntry]) -> str:
         """``24 entries · 24 in the prompt · 3 with problems``: three counts, each a whole
         phrase in the person's language."""
-        visible = sum(entry.agent_visible for entry in entries)
-        problems = sum(bool(entry.problems) for entry in entries)
+        visible = sum(map(_agent_visible, entries))
+        problems = sum(map(bool, map(_problems, entries)))
         count = plural(
             len(entries),
             translate("PersonaPage", "{n} entry"),
@@ -650,13 +703,22 @@ class PersonaPage(QWidget):
         finally:
             self._syncing = False
 
-    def _on_filter_changed(self, text: str) -> None:
+    def _on_filter_changed(self, _text: str) -> None:
+        """Filter once the typing pauses for about as long as a filter takes (never longer
+        than ``MAX_FILTER_DELAY_MS``): cheap filters follow every key at once."""
+        self._filter_timer.start(min(MAX_FILTER_DELAY_MS, int(self._filter_cost_ms)))
+
+    def _on_filter_due(self) -> None:
+        text = self.filter.text()
+        started = time.perf_counter()
         self._syncing = True
         try:
             self.model.set_filter(text)
         finally:
             self._syncing = False
         self._select(self._current, reveal=True)
+        self._filter_cost_ms = (time.perf_counter() - started) * 1000
+        self.filter_applied.emit(text)
 
     # -- unsaved edits ----------------------------------------------------------------------------
 
@@ -749,12 +811,13 @@ class PersonaPage(QWidget):
         return True
 
     def _after_write(self, entry: PersonaEntry, notice: str) -> None:
-        """Tell the watcher, show ``entry`` as written, re-read the folder, and select it."""
+        """Tell the watcher, show ``entry`` as written, put it in the list (the folder is not
+        read again: only this entry changed), and select it."""
         self.file_written.emit(str(entry.link_target or entry.path))
         self._current = entry.name
         self._conflict = None
         self._load_keeping_cursor(entry)
-        self._refresh()
+        self._apply_change(written=(entry,))
         self._select(entry.name, reveal=True)
         self.info_raised.emit(notice)
 
@@ -817,7 +880,7 @@ class PersonaPage(QWidget):
                     self.editor.adopt(fresh)
                 else:
                     self._load_keeping_cursor(fresh)
-        self._refresh()
+        self._apply_change(names=(before, after))
         self._select(self._current, reveal=True)
         self.info_raised.emit(
             translate("PersonaPage", "Renamed {old} to {new}").format(old=before, new=after)
@@ -850,7 +913,7 @@ class PersonaPage(QWidget):
         for path in paths:
             self.file_written.emit(path)
         if folder is self._folder:
-            self._refresh()
+            self._apply_change(file_names=[Path(path).name for path in paths])
             self.info_raised.emit(
                 translate(
                     "PersonaPage", "The agent still cannot read its folder: see above the list"
@@ -897,7 +960,7 @@ class PersonaPage(QWidget):
         """A forget or its undo moved entry ``name`` out of or back into ``folder``."""
         self.file_written.emit(str(folder.path / f"{name}.md"))
         if folder is self._folder:
-            self._refresh()
+            self._apply_change(names=(name,))
 
     def _fail(self, message: str) -> None:
         self.error_raised.emit(message)
@@ -955,7 +1018,7 @@ class PersonaPage(QWidget):
         self._conflict = None
         self._current = theirs.name if theirs else None
         self.editor.load(theirs)
-        self._refresh()
+        self._apply_change(names=(name,))
         self.info_raised.emit(
             translate("PersonaPage", "Reloaded from disk")
             if theirs
