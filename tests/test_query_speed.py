@@ -199,7 +199,6 @@ def test_a_first_look_comes_before_the_whole_answer(qtbot, store: ObservationSto
     every = store.search_ids(WORDS[0])
     assert first.first and first.ids.tolist() == sorted(every, reverse=True)[: listing.FIRST_ROWS]
     assert not whole.first and whole.ids.tolist() == every
-    assert whole.totals == store.totals() and whole.projects == store.projects()
 
     # Measured fast: no first look (it would only make the table jump).
     runner.full_ms = 1.0

@@ -99,7 +99,9 @@ def test_the_full_check_starts_only_once_the_first_rows_are_shown(qtbot, tmp_pat
     page = ObservationsPage(QUndoStack())
     qtbot.addWidget(page)
     order: list[str] = []
-    page.refreshed.connect(lambda: order.append("rows"))
+    page.model.modelReset.connect(
+        lambda: order.append("rows") if page.model.rowCount() and "rows" not in order else None
+    )
     with ObservationStore(db) as store:
         original = store.check_database
 

@@ -750,12 +750,23 @@ class ObservationTableModel(QAbstractTableModel):
             record.clock = self._clock
         return record
 
+    def ensure(self, ids: Iterable[int]) -> None:
+        """Load the uncached rows among ``ids`` with one query: the few rows a live refresh
+        brought into view, so painting them does not fetch a whole block on a miss."""
+        if self._store is None or self._failed:
+            return
+        self._load([oid for oid in ids if oid not in self._cache])
+
     def _fetch_block(self, row: int) -> None:
         """Load the uncached rows in a block around ``row`` with one query."""
         start = max(0, row - self.BLOCK // 2)
-        block = [
-            oid for oid in self.ids_slice(start, start + self.BLOCK - 1) if oid not in self._cache
-        ]
+        self._load(
+            [oid for oid in self.ids_slice(start, start + self.BLOCK - 1) if oid not in self._cache]
+        )
+
+    def _load(self, block: list[int]) -> None:
+        if not block:
+            return
         try:
             fetched = self._store.get_many(block)  # type: ignore[union-attr]
         except StoreError as exc:

@@ -81,9 +81,11 @@ from PySide6.QtWidgets import (
 
 from memory_desk.core import StoreError, TopicConflict
 from memory_desk.core.observations import Observation, ObservationStore, Totals, WriteCancelled
+from memory_desk.core.observations.listing import Summary
 from memory_desk.ui import export, i18n
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.agent_search import AgentSearchDialog
+from memory_desk.ui.observations.background import BackgroundCall
 from memory_desk.ui.observations.columns import TableColumns
 from memory_desk.ui.observations.commands import (
     EditCommand,
@@ -231,6 +233,9 @@ class ObservationsPage(QWidget):
         self._runner = QueryRunner(self)
         self._runner.finished.connect(self._on_results)
         self._runner.first.connect(self._on_first_rows)
+        self._summary = BackgroundCall(self)  # the counts and projects, after the rows
+        self._summary.finished.connect(self._on_summary)
+        self._summary.failed.connect(self._on_summary_failed)
         self._runner.failed.connect(self._on_query_failed)
         self._clock = QTimer(self)
         self._clock.setInterval(_CLOCK_MS)
@@ -537,6 +542,7 @@ class ObservationsPage(QWidget):
         self.model.clear_marks()
         self.filters.stop()
         self._runner.stop()
+        self._summary.stop()
         self._writes.stop()
         self._index_health.stop()
         if self.agent_search is not None:
@@ -552,7 +558,9 @@ class ObservationsPage(QWidget):
 
     def is_busy(self) -> bool:
         """True while a search is pending (typing not settled, or the answer not back yet)."""
-        return self.filters.has_pending_search() or self._runner.is_busy()
+        return (
+            self.filters.has_pending_search() or self._runner.is_busy() or self._summary.is_busy()
+        )
 
     def is_writing(self) -> bool:
         """True while a write runs in the background (perhaps waiting for the agent)."""
@@ -661,8 +669,10 @@ class ObservationsPage(QWidget):
                 self._select_first_row()
         else:
             arrived = self._apply_difference(result)
-        self.model.retain(self._ids_in_view())
+        in_view = self._ids_in_view()
+        self.model.retain(in_view)
         self.model.reload(mark_revised=not new_query)
+        self.model.ensure(in_view)  # rows that came into view: one small query, not a block
         if arrived:
             self.model.mark(arrived)
         if self._pending_select is not None and self.model.row_of(self._pending_select) >= 0:
@@ -674,8 +684,24 @@ class ObservationsPage(QWidget):
             self._check_after_first_answer = False
             self._index_health.check(self._store)
         self._showing = len(result.ids)
-        assert result.totals is not None and result.projects is not None  # a whole answer
-        totals = self.totals = result.totals
+        # The counts and projects come after the rows, from their own thread: read again only
+        # when the file changed, they cost a scan of the table (a second on a million rows).
+        store = self._store
+        self._summary.submit(lambda: (store, store.summary()))
+        # A write of ours in flight may commit before its outcome is back: its own change is
+        # neither "changed by another program" nor a conflict with the form it saves.
+        writing = self._writes.is_busy()
+        self._show_current(announce=not new_query and not writing)
+        if not writing:
+            self._follow_edited_row()
+        self._update_actions()
+
+    def _on_summary(self, _generation: int, answer: tuple[ObservationStore, Summary]) -> None:
+        """The counts and projects beside the rows just shown: the answer is complete."""
+        store, summary = answer
+        if store is not self._store:
+            return
+        totals = self.totals = summary.totals
         # One template (not one phrase per count): a language whose adjectives agree with the
         # number words it as "live: 3" instead.
         self.status_changed.emit(
@@ -689,17 +715,14 @@ class ObservationsPage(QWidget):
                 pinned=i18n.number(totals.pinned),
             )
         )
-        self.filters.set_projects(result.projects)
-        self._projects = list(result.projects)
+        self._projects = list(summary.projects)
+        self.filters.set_projects(self._projects)
         if self.agent_search is not None:
             self.agent_search.set_projects(self._projects)
-        # A write of ours in flight may commit before its outcome is back: its own change is
-        # neither "changed by another program" nor a conflict with the form it saves.
-        writing = self._writes.is_busy()
-        self._show_current(announce=not new_query and not writing)
-        if not writing:
-            self._follow_edited_row()
-        self._update_actions()
+        self.refreshed.emit()
+
+    def _on_summary_failed(self, _generation: int, message: str) -> None:
+        self.error_raised.emit(message)
         self.refreshed.emit()
 
     def _on_query_failed(self, _generation: int, message: str) -> None:

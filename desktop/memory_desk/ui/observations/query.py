@@ -28,8 +28,7 @@ from functools import partial
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 
-from memory_desk.core.observations import ObservationStore, Totals
-from memory_desk.core.observations.listing import Summary
+from memory_desk.core.observations import ObservationStore
 from memory_desk.ui.observations import row_diff
 from memory_desk.ui.observations.background import BackgroundCall
 from memory_desk.ui.observations.row_diff import IdIndex, RowPlan
@@ -68,10 +67,11 @@ FIRST_ROWS_WORTH_MS = 30.0
 
 @dataclass(frozen=True)
 class QueryResult:
-    """A query's answer: every matching id in display order, the totals and the projects.
+    """A query's answer: every matching id in display order (the counts and projects are the
+    page's to ask: ``ObservationStore.summary``, after the rows).
 
     ``first`` marks a first answer (the newest matches only, before every match is read in
-    order; ``totals``/``projects`` may then be None). A re-run's answer may carry ``plan``:
+    order). A re-run's answer may carry ``plan``:
     the row operations that turn the ids the table held (version ``based_on``) into these,
     worked out on the worker. ``elapsed_ms`` is how long reading the ids took.
     """
@@ -79,8 +79,6 @@ class QueryResult:
     generation: int
     query: Query
     ids: np.ndarray = field(repr=False)
-    totals: Totals | None
-    projects: list[str] | None
     first: bool = False
     plan: RowPlan | None = field(default=None, repr=False)
     based_on: int | None = None
@@ -94,7 +92,6 @@ class _Answer:
 
     query: Query
     ids: np.ndarray = field(repr=False)
-    summary: Summary | None
     first: bool = False
     plan: RowPlan | None = field(default=None, repr=False)
     based_on: int | None = None
@@ -118,21 +115,20 @@ def _run_query(
     previous: Snapshot | None,
     report: Callable[[_Answer], None] | None = None,
 ) -> _Answer:
-    """On the pool's thread: (the newest rows first,) every id in order, then the totals and
-    projects (cached per change of the file), then the row plan against ``previous``."""
+    """On the pool's thread: (the newest rows first,) every id in order, then the row plan
+    against ``previous``."""
     filters = query.filters()
     if first and report is not None:
         newest = np.array(store.first_ids(query.text, **filters), dtype=np.int64)
-        report(_Answer(query, newest, store.last_summary(), first=True, index=IdIndex(newest)))
+        report(_Answer(query, newest, first=True, index=IdIndex(newest)))
     started = time.perf_counter()
     ids = store.search_id_array(query.text, **filters, sort=query.sort, descending=query.descending)
     elapsed_ms = (time.perf_counter() - started) * 1000
-    summary = store.summary()
     if previous is None:  # a new question: the table resets to these ids and their index
-        return _Answer(query, ids, summary, elapsed_ms=elapsed_ms, index=IdIndex(ids))
+        return _Answer(query, ids, elapsed_ms=elapsed_ms, index=IdIndex(ids))
     version, old = previous
     return _Answer(
-        query, ids, summary, plan=row_diff.plan(old, ids), based_on=version, elapsed_ms=elapsed_ms
+        query, ids, plan=row_diff.plan(old, ids), based_on=version, elapsed_ms=elapsed_ms
     )
 
 
@@ -193,13 +189,10 @@ class QueryRunner(QObject):
         self._call.stop()
 
     def _result(self, generation: int, answer: _Answer) -> QueryResult:
-        summary = answer.summary
         return QueryResult(
             generation,
             answer.query,
             answer.ids,
-            None if summary is None else summary.totals,
-            None if summary is None else list(summary.projects),
             first=answer.first,
             plan=answer.plan,
             based_on=answer.based_on,
