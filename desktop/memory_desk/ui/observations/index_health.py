@@ -11,12 +11,19 @@ closing the database while it runs drops it. A damaged database makes the store 
 the real cause, until a later check (after the person's repair) finds it healthy. The banner is
 a "warning" tone of the theme and says its problem with an icon and words, never by colour.
 
+The check on open is automatic only for files up to :data:`AUTO_CHECK_MAX_BYTES`: it copies
+the whole file to a snapshot first, and a million observations make a file of several GB, so
+opening one would copy gigabytes every time. A bigger file gets the cheap checks at open (the
+store's) and the full one when the person asks (Tools ▸ Check database).
+
 Signals (IndexHealth):
     checked(object, object): the store checked and its message (None: healthy), current only
     announced(str): a passing notice for a check the person asked for ("… is healthy")
 """
 
 from __future__ import annotations
+
+import os
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
@@ -25,6 +32,20 @@ from memory_desk.core.observations import ObservationStore
 from memory_desk.ui import i18n, theme
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.background import BackgroundCall
+
+AUTO_CHECK_MAX_BYTES = 512 * 1024 * 1024
+
+
+def checks_on_open(store: ObservationStore) -> bool:
+    """Whether opening ``store`` runs the full check by itself (its file and WAL are small
+    enough to copy without the person noticing)."""
+    size = 0
+    for suffix in ("", "-wal"):
+        try:
+            size += os.stat(f"{store.path}{suffix}").st_size
+        except OSError:
+            continue
+    return size <= AUTO_CHECK_MAX_BYTES
 
 
 class IndexHealthBanner(QFrame):

@@ -98,7 +98,11 @@ from memory_desk.ui.observations.commands import (
 from memory_desk.ui.observations.delegates import install_delegates
 from memory_desk.ui.observations.detail import RELOADED, ObservationDetail, text_changed
 from memory_desk.ui.observations.filters import FilterBar
-from memory_desk.ui.observations.index_health import IndexHealth, IndexHealthBanner
+from memory_desk.ui.observations.index_health import (
+    IndexHealth,
+    IndexHealthBanner,
+    checks_on_open,
+)
 from memory_desk.ui.observations.model import (
     SORT_KEY_BY_COLUMN,
     Column,
@@ -519,8 +523,9 @@ class ObservationsPage(QWidget):
         self._set_enabled_for_store()
         self.index_banner.clear()
         # The full check reads the whole file (seconds on a big one): it starts once the
-        # first rows are shown, so it never competes with them for the disk and the cores.
-        self._check_after_first_answer = store is not None
+        # first rows are shown, so it never competes with them for the disk and the cores;
+        # a file of gigabytes is checked only when the person asks.
+        self._check_after_first_answer = store is not None and checks_on_open(store)
         self._index_health.check(None)
         if self.agent_search is not None:
             self.agent_search.set_store(store, [], None)
