@@ -637,6 +637,10 @@
         <source>{path} changed while Memory Desk was opening it (another program replaced or removed it); open it again</source>
         <translation>{path} cambió mientras Memory Desk lo abría (otro programa lo sustituyó o lo eliminó); vuelve a abrirlo</translation>
     </message>
+    <message>
+        <source>Stopped reading {path}: a newer search replaced this one</source>
+        <translation>Se dejó de leer {path}: una búsqueda más reciente reemplazó a esta</translation>
+    </message>
 </context>
 <context>
     <name>DatabaseAction</name>
@@ -2376,6 +2380,10 @@ Chat: {session}</translation>
     <message>
         <source>No database open</source>
         <translation>Ninguna base de datos abierta</translation>
+    </message>
+    <message>
+        <source>Showing the {shown} newest matches · reading the rest…</source>
+        <translation>Se muestran las {shown} coincidencias más recientes · leyendo el resto…</translation>
     </message>
     <message>
         <source>Showing {shown} · {live} live · {forgotten} forgotten · {pinned} pinned</source>
