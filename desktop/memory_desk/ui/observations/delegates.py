@@ -49,6 +49,8 @@ ELLIPSIS = "…"
 _HAS_DISPLAY = QStyleOptionViewItem.ViewItemFeature.HasDisplay
 _TEXT = QPalette.ColorRole.Text
 _ITEM = QStyle.ControlElement.CE_ItemViewItem
+_TEXT_AREA = QStyle.SubElement.SE_ItemViewItemText
+_FOCUS_MARGIN = QStyle.PixelMetric.PM_FocusFrameHMargin
 _LAYOUTS_KEPT = 4096  # measured labels and project cuts kept (a few screens' worth)
 
 
@@ -125,12 +127,24 @@ class _ThemedDelegate(QStyledItemDelegate):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._widget: QWidget | None = None
+        self._style: QStyle | None = None
         theme.notifier().changed.connect(self._repaint)
 
     def _repaint(self) -> None:
+        self._style = None  # a theme may change the style too
         view = self.parent()
         if isinstance(view, QAbstractItemView):
             view.viewport().update()
+
+    def _view_style(self, option: QStyleOptionViewItem) -> tuple[QWidget | None, QStyle | None]:
+        """The view and its style, looked up once (each look-up from a cell finds the Python
+        wrapper of the view again, which costs as much as drawing the cell's text)."""
+        if self._style is None:
+            widget = option.widget
+            self._widget = widget
+            self._style = widget.style() if widget is not None else None
+        return self._widget, self._style
 
     def _cell_option(
         self, option: QStyleOptionViewItem, index: _Index
@@ -153,7 +167,7 @@ class _ThemedDelegate(QStyledItemDelegate):
     def _fill(self, option: QStyleOptionViewItem, index: _Index, cell: Cell) -> None:
         """What ``QStyledItemDelegate::initStyleOption`` sets from the roles, from one answer:
         the font resolved over the view's, the text colour, alignment, text and background."""
-        option.index = QModelIndex(index)
+        option.index = index
         if cell.font is not None:
             font = cell.font.resolve(option.font)
             option.font = font
@@ -164,7 +178,10 @@ class _ThemedDelegate(QStyledItemDelegate):
             palette.setBrush(_TEXT, QBrush(cell.foreground))
             option.palette = palette
         option.features |= _HAS_DISPLAY
-        option.text = self.displayText(cell.text, option.locale)
+        text = cell.text
+        # What displayText does to a string (line breaks drawn as breaks), only when needed:
+        # asking it for every cell costs more than the rest of the cell.
+        option.text = self.displayText(text, option.locale) if "\n" in text else text
         if cell.background is not None:
             option.backgroundBrush = cell.background
 
@@ -176,9 +193,9 @@ class _ThemedDelegate(QStyledItemDelegate):
         background, cell = self._cell_option(option, index)
         text = background.text
         background.text = ""
-        style = background.widget.style() if background.widget else None
+        widget, style = self._view_style(background)
         if style is not None:
-            style.drawControl(_ITEM, background, painter, background.widget)
+            style.drawControl(_ITEM, background, painter, widget)
         background.text = text
         return background, cell
 
@@ -189,8 +206,7 @@ class ObservationCellDelegate(_ThemedDelegate):
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         cell_option, _cell = self._cell_option(option, index)
-        widget = cell_option.widget
-        style = widget.style() if widget is not None else None
+        widget, style = self._view_style(cell_option)
         if style is None:
             super().paint(painter, option, index)
             return
@@ -320,13 +336,11 @@ class ProjectDelegate(_ThemedDelegate):
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         cell_option, model_cell = self._paint_background(painter, option, index)
-        style = cell_option.widget.style() if cell_option.widget else None
+        widget, style = self._view_style(cell_option)
         if style is None or not cell_option.text:
             return
-        area = style.subElementRect(
-            QStyle.SubElement.SE_ItemViewItemText, cell_option, cell_option.widget
-        )
-        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, option.widget)
+        area = style.subElementRect(_TEXT_AREA, cell_option, widget)
+        margin = style.pixelMetric(_FOCUS_MARGIN, None, widget)
         area = area.adjusted(margin + 1, 0, -(margin + 1), 0)
         forgotten = None if model_cell is None else model_cell.record.forgotten
         cell = self.layout(cell_option, area.width(), forgotten)
