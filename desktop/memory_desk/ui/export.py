@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import (
@@ -26,20 +27,21 @@ from PySide6.QtWidgets import (
 )
 
 from memory_desk.core import appdirs
-from memory_desk.core import export as core
-from memory_desk.core.export import ExportResult
-from memory_desk.core.observations import ObservationStore
-from memory_desk.core.persona import PersonaFolder
-from memory_desk.core.progress import Progress
 from memory_desk.ui.i18n import plural, shown, translate
 from memory_desk.ui.progress_task import ProgressTask
+
+if TYPE_CHECKING:
+    from memory_desk.core.export import ExportResult
+    from memory_desk.core.observations import ObservationStore
+    from memory_desk.core.persona import PersonaFolder
+    from memory_desk.core.progress import Progress
+
+    Job = Callable[[Progress], ExportResult]
 
 # The progress dialog appears only for an export that takes longer than this: a quick one
 # (a few observations, a small folder) just reports its outcome.
 PROGRESS_DELAY_MS = 700
 FORMATS = ("json", "markdown")
-
-Job = Callable[[Progress], ExportResult]
 
 
 def start_observations_export(
@@ -52,6 +54,7 @@ def start_observations_export(
     the running export, or None when the person chose nothing."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r}")
+    core = _core()
     chosen = None if ids is None else tuple(ids)
     today = date.today()
     if fmt == "json":
@@ -90,6 +93,7 @@ def start_chat_export(
 ) -> ExportRun | None:
     """Export one chat (its saved observations, summary, loaded context, prompts) to Markdown;
     asks where first. Returns the running export, or None when the person chose nothing."""
+    core = _core()
     path = _ask_file(
         parent,
         translate("Export", "Export the chat to Markdown"),
@@ -109,6 +113,7 @@ def start_chat_export(
 def start_persona_export(parent: QWidget, folder: PersonaFolder) -> ExportRun | None:
     """Export a persona folder's entries to a zip, each file byte for byte; asks where first.
     Returns the running export, or None when the person chose nothing."""
+    core = _core()
     path = _ask_file(
         parent,
         translate("Export", "Export the memory folder to a zip"),
@@ -128,6 +133,7 @@ def start_persona_export(parent: QWidget, folder: PersonaFolder) -> ExportRun | 
 def folder_label(path: Path) -> str:
     """A file name stem for an agent's folder: ``miyagi-memory`` for ``~/.miyagi/memory``,
     ``miyagi-memory-work`` for ``~/.miyagi/memory/work``, else the folder's own name."""
+    core = _core()
     parts = [p.lstrip(".") for p in path.parts[-3:]]
     if len(parts) >= 2 and parts[-1] == "memory":
         return core.slug(f"{parts[-2]}-memory")
@@ -210,7 +216,7 @@ class ExportRun(QObject):
             self.dialog.setValue(min(done, total))
 
     def _on_finished(self, result: object) -> None:
-        assert isinstance(result, ExportResult)
+        assert isinstance(result, _core().ExportResult)
         self._end("info", self._describe(result))
 
     def _on_failed(self, message: str) -> None:
@@ -241,6 +247,14 @@ class ExportRun(QObject):
 
 
 # ----------------------------------------------------------------------------- helpers
+
+
+def _core():
+    """:mod:`memory_desk.core.export`, imported when the person first exports: every page
+    imports this module for its menus, and the export code is not needed to start."""
+    from memory_desk.core import export
+
+    return export
 
 
 def _ask_file(parent: QWidget, title: str, name: str, filter_text: str) -> Path | None:

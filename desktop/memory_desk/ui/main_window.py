@@ -34,16 +34,12 @@ from memory_desk import __version__
 from memory_desk.core import StoreError
 from memory_desk.ui import i18n, theme
 from memory_desk.ui import settings as settings_module
-from memory_desk.ui.chats.page import ChatsPage
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.live import MODE_POLLING, FolderWatcher
 from memory_desk.ui.live.indicator import LiveIndicator
 from memory_desk.ui.message_bar import MessageBar
 from memory_desk.ui.observations.page import ObservationsPage
-from memory_desk.ui.overview.page import OverviewPage
 from memory_desk.ui.persona.page import PersonaPage
-from memory_desk.ui.pruning.page import PruningPage
-from memory_desk.ui.shortcuts import ShortcutsDialog
 from memory_desk.ui.sources.registry import (
     Source,
     SourceRegistry,
@@ -57,9 +53,21 @@ from memory_desk.ui.undo_focus import UndoKeyRouter
 from memory_desk.ui.welcome import WelcomePage
 
 if TYPE_CHECKING:
+    from memory_desk.core.observations import ObservationStore
+    from memory_desk.core.persona import PersonaFolder
     from memory_desk.demo import Demo
+    from memory_desk.ui.chats.page import ChatsPage
+    from memory_desk.ui.overview.page import OverviewPage
+    from memory_desk.ui.pruning.page import PruningPage
+    from memory_desk.ui.shortcuts import ShortcutsDialog
 
 __all__ = ["MainWindow", "Source", "alisio_info", "file_id", "folder_label"]
+
+# The pages that show the current database (the one last chosen comes back with it), and the
+# pages built only when first needed: most people start on the observations or the persona
+# page, and building (and importing) the others cost a third of the start.
+DB_PAGE_NAMES = ("observations", "chats", "overview")
+LAZY_PAGE_NAMES = ("chats", "overview", "pruning")
 
 
 class MainWindow(QMainWindow):
@@ -67,6 +75,10 @@ class MainWindow(QMainWindow):
 
     Pages report through signals (``status_changed``, ``error_raised``, ``info_raised``) and
     the sources through the registry's; the window never reaches into a page's widgets.
+
+    The Chats, Overview and Pruning pages are built the first time something needs them
+    (shown, or asked to show something): until then the window only remembers what it would
+    have told them (store, plugin settings, source) and gives it to them when they are built.
     """
 
     def __init__(self) -> None:
@@ -115,15 +127,19 @@ class MainWindow(QMainWindow):
         self._page_undo: dict[QWidget, QUndoStack] = {}
         self.observations_page = ObservationsPage(self._new_undo_stack("observations"), self)
         self.persona_page = PersonaPage(self._new_undo_stack("persona"), self)
-        self.chats_page = ChatsPage(self)
-        self.overview_page = OverviewPage(self)
-        self.pruning_page = PruningPage(self._new_undo_stack("pruning"), self)
-        for page in (self.observations_page, self.persona_page, self.pruning_page):
+        for page in (self.observations_page, self.persona_page):
             self._page_undo[page] = page.undo_stack
-        # The pages that show the current database; the one last chosen comes back with it.
-        self.db_pages = (self.observations_page, self.chats_page, self.overview_page)
+        # Built on first need: the chats_page, overview_page and pruning_page properties.
+        self._chats_page: ChatsPage | None = None
+        self._overview_page: OverviewPage | None = None
+        self._pruning_page: PruningPage | None = None
+        # What the window last told the database pages and the pruning page, for a page
+        # built later.
+        self._db_store: ObservationStore | None = None
+        self._plugin_settings: dict | None = None
+        self._pruning_source: ObservationStore | PersonaFolder | None = None
+        self._ui_state_restored = False
         self._db_page: QWidget = self.observations_page
-        self.content_pages = (*self.db_pages, self.persona_page, self.pruning_page)
         self.pages.addWidget(self.welcome_page)
         for page in self.content_pages:
             self.pages.addWidget(page)
@@ -167,20 +183,13 @@ class MainWindow(QMainWindow):
         self.welcome_page.open_database_requested.connect(self.on_open_database)
         self.welcome_page.open_folder_requested.connect(self.on_open_folder)
         for page in self.content_pages:
-            page.error_raised.connect(lambda text, p=page: self._on_page_message(p, "error", text))
-            page.info_raised.connect(lambda text, p=page: self._on_page_message(p, "info", text))
+            self._connect_page_messages(page)
         self.observations_page.status_changed.connect(self._on_observations_status)
         self.persona_page.status_changed.connect(self._on_persona_status)
-        for page in (self.chats_page, self.overview_page, self.pruning_page):
-            page.status_changed.connect(lambda text, p=page: self._on_page_status(p, text))
         # One page asks another to show something: the window only routes.
         self.observations_page.open_chat_requested.connect(self.show_chat)
         self.observations_page.timeline_requested.connect(self.show_timeline)
-        self.chats_page.observation_requested.connect(self.show_observation)
-        self.overview_page.observation_requested.connect(self.show_observation)
-        self.overview_page.day_requested.connect(self.show_day)
         self.persona_page.file_written.connect(self.registry.expect_own_write)
-        self.pruning_page.file_written.connect(self.registry.expect_own_write)
         self.pages.currentChanged.connect(self._on_page_changed)
         for page in (self.observations_page, self.persona_page):
             unsaved = getattr(page, "unsaved_changed", None)  # a page that edits says so
@@ -197,6 +206,95 @@ class MainWindow(QMainWindow):
         self.registry.info.connect(self.message_bar.show_info)
         self.sidebar.current_changed.connect(self._on_source_changed)
         self.live_indicator.toggled.connect(self.set_live)
+
+    def _connect_page_messages(self, page: QWidget) -> None:
+        page.error_raised.connect(lambda text, p=page: self._on_page_message(p, "error", text))
+        page.info_raised.connect(lambda text, p=page: self._on_page_message(p, "info", text))
+
+    # -- pages built on first need ----------------------------------------------------------------
+
+    @property
+    def chats_page(self) -> ChatsPage:
+        """The Chats page, built (and its modules imported) on first use."""
+        if self._chats_page is None:
+            from memory_desk.ui.chats.page import ChatsPage
+
+            page = ChatsPage(self)
+            self._chats_page = page
+            page.observation_requested.connect(self.show_observation)
+            self._add_built_page(page)
+            if self._db_store is not None:
+                page.set_store(self._db_store)
+            if self._plugin_settings is not None:
+                page.set_plugin_settings(self._plugin_settings)
+        return self._chats_page
+
+    @property
+    def overview_page(self) -> OverviewPage:
+        """The Overview page, built (and its modules imported) on first use."""
+        if self._overview_page is None:
+            from memory_desk.ui.overview.page import OverviewPage
+
+            page = OverviewPage(self)
+            self._overview_page = page
+            page.observation_requested.connect(self.show_observation)
+            page.day_requested.connect(self.show_day)
+            self._add_built_page(page)
+            if self._db_store is not None:
+                page.set_store(self._db_store)
+            self._update_overview_folders()
+        return self._overview_page
+
+    @property
+    def pruning_page(self) -> PruningPage:
+        """The Pruning assistant, built (and its modules imported) on first use."""
+        if self._pruning_page is None:
+            from memory_desk.ui.pruning.page import PruningPage
+
+            page = PruningPage(self._new_undo_stack("pruning"), self)
+            self._pruning_page = page
+            self._page_undo[page] = page.undo_stack
+            page.file_written.connect(self.registry.expect_own_write)
+            self._add_built_page(page)
+            if self._pruning_source is not None:
+                page.set_source(self._pruning_source)
+        return self._pruning_page
+
+    def _add_built_page(self, page) -> None:
+        """Wire a page built late as the window wires those built at start, and give it the
+        widget state (splitters, columns) saved at the last close."""
+        self._connect_page_messages(page)
+        page.status_changed.connect(lambda text, p=page: self._on_page_status(p, text))
+        self.pages.addWidget(page)
+        if self._ui_state_restored:
+            self._restore_widget_state(page)
+
+    @property
+    def db_pages(self) -> tuple[QWidget, ...]:
+        """The pages of the current database built so far (the others read when built)."""
+        built = (self._chats_page, self._overview_page)
+        return (self.observations_page, *(page for page in built if page is not None))
+
+    @property
+    def content_pages(self) -> tuple[QWidget, ...]:
+        """Every page that shows a source, among those built so far."""
+        return (*self.db_pages, self.persona_page, *self._built(self._pruning_page))
+
+    @staticmethod
+    def _built(page: QWidget | None) -> tuple[QWidget, ...]:
+        return () if page is None else (page,)
+
+    def _set_db_store(self, store: ObservationStore | None) -> None:
+        """Show this database (None: none) on every database page built; remembered for
+        those built later."""
+        self._db_store = store
+        for page in self.db_pages:
+            page.set_store(store)
+
+    def _set_pruning_source(self, source: ObservationStore | PersonaFolder | None) -> None:
+        self._pruning_source = source
+        if self._pruning_page is not None:
+            self._pruning_page.set_source(source)
 
     def _build_appearance_menus(self, view) -> None:
         """View ▸ Theme (applies at once) and View ▸ Language (from the next start)."""
@@ -565,13 +663,15 @@ class MainWindow(QMainWindow):
                     page.refresh()  # a page not in front only notes it, and reads on return
             else:
                 self.persona_page.reload()
-            self.pruning_page.refresh()
-            if source.kind == "persona":
-                self.overview_page.refresh()  # its persona folders' numbers
+            if self._pruning_page is not None:  # one built later searches when shown
+                self._pruning_page.refresh()
+            if source.kind == "persona" and self._overview_page is not None:
+                self._overview_page.refresh()  # its persona folders' numbers
             return
         if source.kind == "persona":
             source.stale = True
-            self.overview_page.refresh()  # in front, it shows every folder's numbers
+            if self._overview_page is not None:
+                self._overview_page.refresh()  # in front, it shows every folder's numbers
         self.sidebar.recount(source)
 
     def _show_live_state(self) -> None:
@@ -599,17 +699,15 @@ class MainWindow(QMainWindow):
     def _on_source_replacing(self, source: Source) -> None:
         """The store is about to close: the page showing it lets go first."""
         if self.current_source() is source:
-            for page in self.db_pages:
-                page.set_store(None)
-            self.pruning_page.set_source(None)
+            self._set_db_store(None)
+            self._set_pruning_source(None)
 
     def _on_source_replaced(self, source: Source, message: str, problem: str) -> None:
         """The source reads the file now at its path (or none): the page shows that."""
         if self.current_source() is source:
             store = source.store if source.file_id is not None else None
-            for page in self.db_pages:
-                page.set_store(store)
-            self.pruning_page.set_source(store)
+            self._set_db_store(store)
+            self._set_pruning_source(store)
             if store is None:
                 self.observations_page.index_banner.show_problem(
                     problem
@@ -646,16 +744,19 @@ class MainWindow(QMainWindow):
         if leaving_dirty_entry:
             self.sidebar.select(previous, quietly=True)
             return
-        pruning = self.pages.currentWidget() is self.pruning_page
+        pruning = (
+            self._pruning_page is not None and self.pages.currentWidget() is self._pruning_page
+        )
         if source.kind == "db":
-            for page in self.db_pages:
-                page.set_store(source.store)
-            self.chats_page.set_plugin_settings(source.info or None)
+            self._set_db_store(source.store)
+            self._plugin_settings = source.info or None
+            if self._chats_page is not None:
+                self._chats_page.set_plugin_settings(self._plugin_settings)
             shown = self._db_page
         else:
             self._show_folder(source)
             shown = self.persona_page
-        self.pruning_page.set_source(source.store)
+        self._set_pruning_source(source.store)
         # The assistant stays in front: it prunes whichever source the person picks.
         self.pages.setCurrentWidget(self.pruning_page if pruning else shown)
         self.sidebar.show_info(source)
@@ -674,45 +775,54 @@ class MainWindow(QMainWindow):
     def persona_page_folder(self):
         return getattr(self.persona_page, "folder", lambda: None)()
 
-    def _page_names(self) -> dict[str, QWidget]:
+    def _page_names(self) -> dict[str, QWidget | None]:
+        """The content pages by name; None for one not built yet."""
         return {
             "observations": self.observations_page,
-            "chats": self.chats_page,
-            "overview": self.overview_page,
+            "chats": self._chats_page,
+            "overview": self._overview_page,
             "persona": self.persona_page,
-            "pruning": self.pruning_page,
+            "pruning": self._pruning_page,
         }
+
+    def _page_named(self, name: str) -> QWidget | None:
+        """The page called ``name``, built now if it was not yet (None: no such page)."""
+        if name in LAZY_PAGE_NAMES:
+            return getattr(self, f"{name}_page")
+        return self._page_names().get(name)
 
     def show_page(self, name: str) -> None:
         """Show the page named ``observations``, ``chats``, ``overview``, ``persona``,
         ``pruning`` or ``welcome``; a page of a kind of store the sidebar does not show
         selects the first source of that kind."""
-        page = self._page_names().get(name)
+        page = self._page_named(name)
         if page is None:
             self.pages.setCurrentWidget(self.welcome_page)
             return
-        if page in self.db_pages:
+        if name in DB_PAGE_NAMES:
             self._db_page = page
-        kind = "db" if page in self.db_pages else "persona" if page is self.persona_page else None
+        kind = "db" if name in DB_PAGE_NAMES else "persona" if name == "persona" else None
         current = self.current_source()
         if kind is not None and (current is None or current.kind != kind):
             for source in self._sources:
                 if source.kind == kind:
                     self.sidebar.select(source)  # shows self._db_page or the persona page
                     break
-        if page is self.overview_page:
+        if name == "overview":
             self._update_overview_folders()
         self.pages.setCurrentWidget(page)
 
     def current_page_name(self) -> str:
         widget = self.pages.currentWidget()
         for name, page in self._page_names().items():
-            if widget is page:
+            if page is not None and widget is page:
                 return name
         return "welcome"
 
     def _update_overview_folders(self) -> None:
-        self.overview_page.set_persona_folders(
+        if self._overview_page is None:
+            return  # it reads the folders when built
+        self._overview_page.set_persona_folders(
             [source.store for source in self._sources if source.kind == "persona"]
         )
 
@@ -810,6 +920,8 @@ class MainWindow(QMainWindow):
 
     def show_shortcuts(self) -> ShortcutsDialog:
         """Help ▸ Keyboard shortcuts: read from the window's actions each time it opens."""
+        from memory_desk.ui.shortcuts import ShortcutsDialog  # only when asked for
+
         dialog = self.findChild(ShortcutsDialog, "shortcutsDialog")
         if dialog is None:
             dialog = ShortcutsDialog(self)
@@ -904,21 +1016,28 @@ class MainWindow(QMainWindow):
         geometry = state.value("window/geometry")
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
-        for splitter in self.findChildren(QSplitter):
-            value = state.value(f"splitters/{splitter.objectName()}")
-            if splitter.objectName() and isinstance(value, QByteArray):
-                splitter.restoreState(value)
-        for view in self.findChildren(QAbstractItemView):
-            header = getattr(view, "horizontalHeader", None) or getattr(view, "header", None)
-            value = state.value(f"headers/{view.objectName()}")
-            if header is not None and view.objectName() and isinstance(value, QByteArray):
-                header().restoreState(value)
+        self._restore_widget_state(self)
+        self._ui_state_restored = True  # a page built later restores its own part
         last = state.value("window/source")
         if last:
             kind, _, path = str(last).partition(":")
             source = self.registry.find(kind, Path(path))
             if source is not None:
                 self.sidebar.select(source)
+
+    @staticmethod
+    def _restore_widget_state(root: QWidget) -> None:
+        """The saved splitters and table columns of ``root`` and the widgets inside it."""
+        state = settings_module.ui_state()
+        for splitter in root.findChildren(QSplitter):
+            value = state.value(f"splitters/{splitter.objectName()}")
+            if splitter.objectName() and isinstance(value, QByteArray):
+                splitter.restoreState(value)
+        for view in root.findChildren(QAbstractItemView):
+            header = getattr(view, "horizontalHeader", None) or getattr(view, "header", None)
+            value = state.value(f"headers/{view.objectName()}")
+            if header is not None and view.objectName() and isinstance(value, QByteArray):
+                header().restoreState(value)
 
     def save_ui_state(self) -> None:
         state = settings_module.ui_state()
