@@ -21,6 +21,7 @@ from alisio_fixtures import WORDS, add_observation, build_database, plugin_conne
 from memory_desk.core.errors import QueryInterrupted
 from memory_desk.core.observations import ObservationStore, listing
 from memory_desk.core.observations.sqlite import Connections
+from memory_desk.ui.observations import query as query_module
 from memory_desk.ui.observations.background import BackgroundCall
 from memory_desk.ui.observations.query import Query, QueryRunner
 
@@ -185,7 +186,11 @@ def test_stop_interrupts_the_running_read(qtbot, store: ObservationStore) -> Non
 # -- the query runner: newest first, then everything in order ---------------------------------
 
 
-def test_a_first_look_comes_before_the_whole_answer(qtbot, store: ObservationStore) -> None:
+def test_a_first_look_comes_before_the_whole_answer(
+    qtbot, store: ObservationStore, monkeypatch
+) -> None:
+    # Nothing measured yet, and a file counted as big: the newest rows come first.
+    monkeypatch.setattr(query_module, "FIRST_ROWS_WORTH_BYTES", 0)
     runner = QueryRunner()
     events: list[tuple[str, object]] = []
     runner.first.connect(lambda result: events.append(("first", result)))
@@ -211,6 +216,13 @@ def test_a_first_look_comes_before_the_whole_answer(qtbot, store: ObservationSto
     events.clear()
     with qtbot.waitSignal(runner.finished, timeout=int(WAIT_S * 1000)):
         runner.submit(store, Query(text=WORDS[0], sort="title", descending=False))
+    assert [kind for kind, _ in events] == ["finished"]
+    # Nothing measured and a small file: the whole answer comes at once.
+    monkeypatch.setattr(query_module, "FIRST_ROWS_WORTH_BYTES", 1 << 40)
+    runner.full_ms = None
+    events.clear()
+    with qtbot.waitSignal(runner.finished, timeout=int(WAIT_S * 1000)):
+        runner.submit(store, query)
     assert [kind for kind, _ in events] == ["finished"]
     runner.stop()
 

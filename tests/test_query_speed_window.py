@@ -13,6 +13,7 @@ from PySide6.QtGui import QUndoStack
 from alisio_fixtures import WORDS, build_database
 from memory_desk.core.observations import ObservationStore, listing
 from memory_desk.core.observations import sqlite as store_sqlite
+from memory_desk.ui.observations import query as query_module
 from memory_desk.ui.observations.filters import FilterBar
 from memory_desk.ui.observations.page import ObservationsPage
 from memory_desk.ui.observations.query import QueryRunner
@@ -64,8 +65,9 @@ def test_the_window_never_counts_a_database_on_the_main_thread(
 
 
 def test_a_new_question_shows_the_newest_rows_then_every_match_in_order(
-    qtbot, tmp_path: Path
+    qtbot, tmp_path: Path, monkeypatch
 ) -> None:
+    monkeypatch.setattr(query_module, "FIRST_ROWS_WORTH_BYTES", 0)  # counted as a big file
     db = build_database(tmp_path / "memory.sqlite", 500, seed=2)
     page = ObservationsPage(QUndoStack())
     qtbot.addWidget(page)

@@ -78,7 +78,8 @@ def window(qtbot, db: Path):
     window = create_main_window(["--db", str(db)])
     qtbot.addWidget(window)
     window.show()
-    qtbot.waitUntil(lambda: table(window).model().rowCount() == 7)
+    page = window.observations_page
+    qtbot.waitUntil(lambda: table(window).model().rowCount() == 7 and not page.is_busy())
     return window
 
 

@@ -205,6 +205,7 @@ def test_details_are_closed_by_default_then_opened_by_keyboard_and_remembered(
     info = widget(window, QLabel, "sourceInfo")
     details = widget(window, QLabel, "sourceDetails")
     assert not toggle.isChecked() and details.isHidden()
+    qtbot.waitUntil(lambda: not window.sidebar.is_counting())  # counts come off the main thread
     assert "3 live · 0 forgotten · 0 pinned" in info.text()
     for technical in ("recallLimit", "Schema", str(found_home), "config.json"):
         assert technical not in info.text()  # no raw keys or paths by default

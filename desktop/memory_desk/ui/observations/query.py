@@ -20,6 +20,7 @@ Signals (QueryRunner):
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -102,6 +103,18 @@ class _Answer:
 Snapshot = tuple[int, np.ndarray]  # the table model's ids version and its ids
 
 
+# Before any answer was measured, a file this big is worth a first look (about 5,000 rows).
+FIRST_ROWS_WORTH_BYTES = 32 * 1024 * 1024
+
+
+def big_file(store: ObservationStore) -> bool:
+    """Whether the database is big enough that its first answer may take a while."""
+    try:
+        return os.stat(store.path).st_size >= FIRST_ROWS_WORTH_BYTES
+    except OSError:
+        return True
+
+
 def shows_first_rows(query: Query) -> bool:
     """Whether the newest rows are a fair first look: only for the orders that take the
     longest to compute and that newest-first approximates (ranked, or newest first)."""
@@ -172,7 +185,7 @@ class QueryRunner(QObject):
         first = (
             previous is None
             and shows_first_rows(query)
-            and (self.full_ms is None or self.full_ms >= FIRST_ROWS_WORTH_MS)
+            and (big_file(store) if self.full_ms is None else self.full_ms >= FIRST_ROWS_WORTH_MS)
         )
         return self._call.submit(
             partial(_run_query, store, query, first, previous),
