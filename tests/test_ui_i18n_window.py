@@ -107,6 +107,10 @@ def test_sidebar_details_and_live_indicator_are_translated_and_named(
     assert untranslated(sidebar) == []
     assert unnamed(sidebar) == []
     tree = widget(sidebar, QTreeWidget, "sourcesList")
+    for g in range(tree.topLevelItemCount()):  # while counting: "Counting…", in words too
+        for r in range(tree.topLevelItem(g).childCount()):
+            assert is_marked(tree.topLevelItem(g).child(r).toolTip(1))
+    qtbot.waitUntil(lambda: not sidebar.is_counting())
     for g in range(tree.topLevelItemCount()):
         group = tree.topLevelItem(g)
         assert is_marked(group.text(0))

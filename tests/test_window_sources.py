@@ -257,7 +257,9 @@ def test_the_periodic_check_notices_stores_without_reading_entries(
     rows = source_rows(window)
     assert ("Memory of the person", "padawan", "gone") in rows
     assert ("Memory of the person", "yoda", "2") in rows  # a new source is counted once
-    assert reads == []  # counting a folder reads none of its files (their names are counted)
+    # The new folder is counted once, off the main thread; the others are not read again.
+    assert [folder.path.name for folder in reads] == ["memory"]
+    assert reads[0].path == private_home / ".yoda/memory"
 
 
 def test_the_window_returns_to_welcome_only_when_empty(open_window, private_home) -> None:

@@ -3990,6 +3990,10 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>{path} ya no está</translation>
     </message>
     <message>
+        <source>Counting…</source>
+        <translation>Contando…</translation>
+    </message>
+    <message>
         <source>{live} live · {forgotten} forgotten · {pinned} pinned</source>
         <translation>activas: {live} · olvidadas: {forgotten} · fijadas: {pinned}</translation>
     </message>

@@ -14,6 +14,7 @@ in front.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from PySide6.QtCore import QLocale, QObject, Qt, Signal
 from PySide6.QtGui import QColor
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from memory_desk.core import StoreError
 from memory_desk.core.observations import Totals
+from memory_desk.core.persona import PersonaFolder
 from memory_desk.ui import i18n, theme
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
@@ -43,11 +45,12 @@ DETAILS_STATE_KEY = "sidebar/details_open"
 
 
 class DatabaseCounts(QObject):
-    """Each database's totals, read on a thread of its own (one per database, so a slow one
-    never holds up another), latest answer only.
+    """Each source's counts, read on a thread of its own (one per source, so a slow one never
+    holds up another), latest answer only: a database's totals, or a persona folder's
+    (entries, entries with a problem).
 
     Signals:
-        counted(Source, object, Totals): the source, the store that was counted, its totals
+        counted(Source, object, object): the source, the store counted, its counts
         failed(Source, object, str): the source, the store, and why it could not be counted
     """
 
@@ -60,7 +63,9 @@ class DatabaseCounts(QObject):
         self._asked: dict[int, tuple[Source, object]] = {}  # what each call counts
 
     def count(self, source: Source) -> None:
-        """Count ``source``'s database in the background (``counted`` or ``failed``)."""
+        """Count ``source`` in the background (``counted`` or ``failed``): a database's
+        totals, or a persona folder's (entries, entries with a problem), read by a folder
+        object of the worker's own so the page's listing is never touched from two threads."""
         key = id(source)
         call = self._calls.get(key)
         if call is None:
@@ -70,7 +75,11 @@ class DatabaseCounts(QObject):
             self._calls[key] = call
         store = source.store
         self._asked[key] = (source, store)
-        call.submit(lambda: store.summary().totals)
+        if source.kind == "db":
+            call.submit(lambda: store.summary().totals)
+        else:
+            path = source.path
+            call.submit(lambda: _folder_counts(path))
 
     def is_counting(self) -> bool:
         return any(call.is_busy() for call in self._calls.values())
@@ -78,6 +87,12 @@ class DatabaseCounts(QObject):
     def stop(self) -> None:
         for call in self._calls.values():
             call.stop()
+
+
+def _folder_counts(path: Path) -> tuple[int, int]:
+    """(entries, entries with a problem) of the persona folder at ``path``, read afresh."""
+    entries = PersonaFolder(path).entries()
+    return len(entries), sum(1 for entry in entries if entry.problems)
 
 
 class SourceSidebar(QWidget):
@@ -112,6 +127,7 @@ class SourceSidebar(QWidget):
         self.tree.currentItemChanged.connect(self._on_current_item_changed)
         self.details_toggle.toggled.connect(self._on_details_toggled)
         theme.notifier().changed.connect(self._paint_rows)
+        self._folder_problems: dict[int, int] = {}  # per folder, from its background count
         self._counts = DatabaseCounts(self)
         self._counts.counted.connect(self._on_counted)
         self._counts.failed.connect(self._on_count_failed)
@@ -310,6 +326,7 @@ class SourceSidebar(QWidget):
                     last = source.store.last_summary()
                     if last is None:
                         item.setText(1, "…")
+                        item.setToolTip(1, translate("SourceSidebar", "Counting…"))
                         return
                     totals = last.totals
                 item.setText(1, i18n.number(totals.live))
@@ -319,10 +336,14 @@ class SourceSidebar(QWidget):
                     count = len(entries)
                     problems = sum(1 for entry in entries if entry.problems)
                 else:
-                    # No file is read here (20,000 entries take seconds to parse): the names
-                    # are counted, and the problems the folder's last listing found are shown.
+                    # No file is read on the main thread (20,000 entries take seconds to
+                    # parse): the names are counted now, the problems in the background.
                     count = len(source.store.names())
-                    problems = source.store.problem_count() or 0
+                    known = source.store.problem_count()
+                    if known is None:
+                        self._counts.count(source)
+                        known = self._folder_problems.get(id(source))  # the last count's
+                    problems = known or 0
                 item.setText(1, i18n.number(count) + (" ⚠" if problems else ""))
                 item.setToolTip(1, describe_entries(count, problems))
         except StoreError as exc:
@@ -337,9 +358,19 @@ class SourceSidebar(QWidget):
         """Wait for the counts being read; count no more (the window is closing)."""
         self._counts.stop()
 
-    def _on_counted(self, source: Source, store: object, totals: Totals) -> None:
-        if source.store is store and self._item_for(source) is not None:
-            self.recount(source, totals=totals)
+    def _on_counted(self, source: Source, store: object, counted: object) -> None:
+        item = self._item_for(source)
+        if source.store is not store or item is None:
+            return
+        if source.kind == "db":
+            self.recount(source, totals=counted)
+            return
+        count, problems = counted
+        self._folder_problems[id(source)] = problems
+        item.setText(1, i18n.number(count) + (" ⚠" if problems else ""))
+        item.setToolTip(1, describe_entries(count, problems))
+        if self.current() is source:
+            self.show_info(source)
 
     def _on_count_failed(self, source: Source, store: object, message: str) -> None:
         item = self._item_for(source)
