@@ -7,7 +7,6 @@ its loaded context, and a row saved outside any chat.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import sqlite3
 import time
@@ -456,9 +455,6 @@ def test_ten_thousand_chats_list_without_freezing_the_window(
     # Opening a database checks its index in the background: not the chats' doing.
     qtbot.waitUntil(lambda: not window.observations_page.is_checking_index(), timeout=20_000)
     qtbot.waitUntil(lambda: not window.observations_page.is_busy(), timeout=20_000)
-    # What earlier tests of the run left for the garbage collector is not the chats' doing:
-    # a full collection landing inside the listing paused the window 384 ms in one CI run.
-    gc.collect()
     beat = Heartbeat(window).start()
     window.show_page("chats")
     qtbot.waitUntil(lambda: page.model.rowCount() == 10_000, timeout=30_000)
