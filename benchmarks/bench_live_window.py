@@ -35,21 +35,10 @@ from PySide6.QtCore import QEventLoop, QModelIndex, QTimer, SignalInstance  # no
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from perf.qtwatch import private_home  # noqa: E402
+
 from agents.live_writers import writer_argv  # noqa: E402
 from alisio_fixtures import build_database  # noqa: E402
-
-
-def private_home(root: Path) -> None:
-    """Keep the benchmark's settings and UI state away from the person's own."""
-    os.environ["HOME"] = str(root)
-    for name, sub in (
-        ("XDG_CONFIG_HOME", ".config"),
-        ("XDG_DATA_HOME", ".local/share"),
-        ("XDG_STATE_HOME", ".local/state"),
-        ("XDG_CACHE_HOME", ".cache"),
-    ):
-        (root / sub).mkdir(parents=True, exist_ok=True)
-        os.environ[name] = str(root / sub)
 
 
 def spin(ms: int) -> None:

@@ -25,20 +25,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from perf.qtwatch import private_home  # noqa: E402
+
 from test_load_window import make_person_database, run_load  # noqa: E402
-
-
-def private_home(root: Path) -> None:
-    """Keep the benchmark's settings and UI state away from the person's own."""
-    os.environ["HOME"] = str(root)
-    for name, sub in (
-        ("XDG_CONFIG_HOME", ".config"),
-        ("XDG_DATA_HOME", ".local/share"),
-        ("XDG_STATE_HOME", ".local/state"),
-        ("XDG_CACHE_HOME", ".cache"),
-    ):
-        (root / sub).mkdir(parents=True, exist_ok=True)
-        os.environ[name] = str(root / sub)
 
 
 def main(argv: list[str] | None = None) -> int:

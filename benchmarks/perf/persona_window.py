@@ -445,19 +445,6 @@ def _child_filter_clear(window) -> None:
 # -- on its own --------------------------------------------------------------------------------
 
 
-def _private_home(root: Path) -> None:
-    """Keep the benchmark's settings, UI state and trash away from the person's own."""
-    os.environ["HOME"] = str(root)
-    for name, sub in (
-        ("XDG_CONFIG_HOME", ".config"),
-        ("XDG_DATA_HOME", ".local/share"),
-        ("XDG_STATE_HOME", ".local/state"),
-        ("XDG_CACHE_HOME", ".cache"),
-    ):
-        (root / sub).mkdir(parents=True, exist_ok=True)
-        os.environ[name] = str(root / sub)
-
-
 def _summary(samples: dict[str, list[float]]) -> str:
     lines = []
     for key, values in samples.items():
@@ -479,7 +466,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="memory-desk-persona-bench-") as tmp:
         root = Path(tmp)
-        _private_home(root / "home")
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+        from perf.qtwatch import private_home
+
+        private_home(root / "home")
         if args.folder.isdigit():
             folder = build_folder(root / "memory", int(args.folder), args.seed)
             time.sleep(3.2)  # files this fresh are never cached (the racy-clean rule)
