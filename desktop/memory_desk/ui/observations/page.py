@@ -515,6 +515,7 @@ class ObservationsPage(QWidget):
         if self._writes.is_busy():
             self._writes.abandon()  # its store may be closed next: never write it half-way
         self._store = store
+        self._summary.cancel()  # the last store's counts (or its failure) are nobody's news now
         self._projects = []
         self.model.set_store(store)
         self.detail.show_observation(None)

@@ -360,8 +360,8 @@ class SourceSidebar(QWidget):
 
     def _on_counted(self, source: Source, store: object, counted: object) -> None:
         item = self._item_for(source)
-        if source.store is not store or item is None:
-            return
+        if source.store is not store or item is None or item.data(0, GONE_ROLE):
+            return  # another file now, or gone since: that row says so already
         if source.kind == "db":
             self.recount(source, totals=counted)
             return
@@ -374,7 +374,7 @@ class SourceSidebar(QWidget):
 
     def _on_count_failed(self, source: Source, store: object, message: str) -> None:
         item = self._item_for(source)
-        if source.store is store and item is not None:
+        if source.store is store and item is not None and not item.data(0, GONE_ROLE):
             item.setText(1, "!")
             item.setToolTip(1, as_shown(message))
             if self.current() is source:
