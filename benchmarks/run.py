@@ -321,6 +321,18 @@ def scroll_rows(label: str, md: dict) -> list[Row]:
             growth_key="p99",
         ).judge(frames_ok)
     ]
+    if "wheel_ms" in md:
+        rows.append(
+            Row(
+                "scroll whole table by wheel notches: frame",
+                label,
+                md["wheel_ms"],
+                plain.get("wheel_ms", []),
+                "plain QTableView, simple model, same rows",
+                target="p99 <= 16, max <= 50",
+                growth_key="p99",
+            ).judge(frames_ok)
+        )
     if "sort" in md:
         rows.append(
             Row(

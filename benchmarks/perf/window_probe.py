@@ -196,6 +196,50 @@ def scroll_frames(app, table, max_frames: int) -> list[float]:  # noqa: ANN001
     return frames
 
 
+def wheel_frames(app, table, max_frames: int) -> list[float]:  # noqa: ANN001
+    """Per-frame ms of scrolling as a person does with a mouse wheel: one notch (Qt's default
+    of 3 rows) per frame, a real ``QWheelEvent`` sent to the viewport, then the events it
+    posted (the view moves the pixels already painted and paints only the rows that came in).
+    The whole table, or 10 evenly spaced bursts of consecutive notches when it has more."""
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QWheelEvent
+
+    bar = table.verticalScrollBar()
+    viewport = table.viewport()
+    centre = QPointF(viewport.width() / 2, viewport.height() / 2)
+
+    def notch() -> float:
+        event = QWheelEvent(
+            centre,
+            viewport.mapToGlobal(centre),
+            QPoint(),
+            QPoint(0, -120),
+            Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier,
+            Qt.ScrollPhase.NoScrollPhase,
+            False,
+        )
+        began = time.perf_counter()
+        app.sendEvent(viewport, event)
+        app.processEvents()
+        return (time.perf_counter() - began) * 1000
+
+    bar.setValue(0)
+    app.processEvents()
+    notch()
+    step = max(1, bar.value())  # how far one notch scrolls
+    notches = bar.maximum() // step
+    bursts = 1 if notches <= max_frames else 10
+    per = min(notches, max_frames) // bursts
+    frames = []
+    for burst in range(bursts):
+        bar.setValue((bar.maximum() - per * step) * burst // max(1, bursts - 1))
+        app.processEvents()
+        frames.extend(notch() for _ in range(per))
+    bar.setValue(0)
+    return frames
+
+
 def measure_sorts(app, page, table, watch: TableWatch) -> dict:  # noqa: ANN001
     """Click each visible column's header; the longest stall and click -> sorted rows painted."""
     from PySide6.QtCore import QPoint, Qt
@@ -234,9 +278,10 @@ def plain_reference(app, db: Path, table, max_frames: int) -> dict:  # noqa: ANN
 
     plain = PlainTable(db, table.viewport().size(), table.verticalHeader().defaultSectionSize())
     frames = scroll_frames(app, plain.view, max_frames)
+    wheel = wheel_frames(app, plain.view, max_frames)
     sorts = plain.sort_frames(app)
     plain.close()
-    return {"scroll_ms": frames, "sort_ms": sorts}
+    return {"scroll_ms": frames, "wheel_ms": wheel, "sort_ms": sorts}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -264,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
                 result["typing"] = measure_typing(window, page, watch, words, args.repeats)
             if "scroll" in tasks:
                 result["scroll_ms"] = scroll_frames(app, table, args.max_frames)
+                result["wheel_ms"] = wheel_frames(app, table, args.max_frames)
             if "sort" in tasks:
                 result["sort"] = measure_sorts(app, page, table, watch)
             if "live" in tasks:

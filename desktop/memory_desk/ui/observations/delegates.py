@@ -151,7 +151,6 @@ class _ThemedDelegate(QStyledItemDelegate):
     ) -> tuple[QStyleOptionViewItem, Cell | None]:
         """The cell's initialised option, and the observations model's answer when it gave
         one (then no ``data()`` was asked); other models go through ``initStyleOption``."""
-        cell_option = QStyleOptionViewItem(option)
         model = index.model()
         cell = (
             model.cell(index.row(), index.column())
@@ -159,9 +158,13 @@ class _ThemedDelegate(QStyledItemDelegate):
             else None
         )
         if cell is None:
+            cell_option = QStyleOptionViewItem(option)
             self.initStyleOption(cell_option, index)
-        else:
-            self._fill(cell_option, index, cell)
+            return cell_option, cell
+        # A table view hands each cell its own copy of the option (QTableView::drawCell):
+        # filling it in place saves a copy per cell, the largest cost left in a cell.
+        cell_option = option if isinstance(option.widget, QTableView) else QStyleOptionViewItem(option)
+        self._fill(cell_option, index, cell)
         return cell_option, cell
 
     def _fill(self, option: QStyleOptionViewItem, index: _Index, cell: Cell) -> None:
