@@ -11,6 +11,9 @@ them in ``settings.ini``::
     [trash]
     max_age_days=30
     max_size_mb=100
+
+The journal's limits ("Since you last looked": its history) are set on the review page and
+kept under ``[journal]`` (``enabled``, ``max_age_days``, ``max_size_mb``).
 """
 
 from __future__ import annotations
@@ -22,10 +25,14 @@ import os
 from PySide6.QtCore import QSettings
 
 from memory_desk.core.appdirs import private_file, settings_dir, state_dir
+from memory_desk.core.journal import JournalLimits
 from memory_desk.core.persona import DEFAULT_TRASH_LIMITS, TrashLimits
 
 TRASH_MAX_AGE_KEY = "trash/max_age_days"
 TRASH_MAX_SIZE_KEY = "trash/max_size_mb"
+JOURNAL_ENABLED_KEY = "journal/enabled"
+JOURNAL_MAX_AGE_KEY = "journal/max_age_days"
+JOURNAL_MAX_SIZE_KEY = "journal/max_size_mb"
 _MB = 1024 * 1024
 
 
@@ -61,6 +68,30 @@ def trash_limits(settings: QSettings | None = None) -> TrashLimits:
     days = _positive(settings.value(TRASH_MAX_AGE_KEY), default.max_age_days)
     megabytes = _positive(settings.value(TRASH_MAX_SIZE_KEY), default.max_bytes / _MB)
     return TrashLimits(max_age_days=days, max_bytes=int(megabytes * _MB))
+
+
+def journal_limits(settings: QSettings | None = None) -> JournalLimits:
+    """The journal's limits (``[journal]`` in settings.ini); a missing or unreadable value
+    keeps its default (on, 90 days, 100 MB)."""
+    settings = settings if settings is not None else app_settings()
+    default = JournalLimits()
+    enabled = settings.value(JOURNAL_ENABLED_KEY, default.enabled)
+    days = _positive(settings.value(JOURNAL_MAX_AGE_KEY), default.max_age_days)
+    megabytes = _positive(settings.value(JOURNAL_MAX_SIZE_KEY), default.max_bytes / _MB)
+    return JournalLimits(
+        enabled=enabled is True or str(enabled).lower() == "true",
+        max_age_days=int(days),
+        max_bytes=int(megabytes * _MB),
+    )
+
+
+def save_journal_limits(limits: JournalLimits, settings: QSettings | None = None) -> None:
+    """Keep the journal's limits for the next start."""
+    settings = settings if settings is not None else app_settings()
+    settings.setValue(JOURNAL_ENABLED_KEY, limits.enabled)
+    settings.setValue(JOURNAL_MAX_AGE_KEY, limits.max_age_days)
+    settings.setValue(JOURNAL_MAX_SIZE_KEY, limits.max_bytes // _MB)
+    sync_private(settings)
 
 
 def _positive(value: object, default: float) -> float:

@@ -31,6 +31,7 @@ PAGE_TITLES = {
     "chatsPage": "Chats",
     "overviewPage": "Overview",
     "pruningPage": "Pruning assistant",
+    "reviewPage": "Since you last looked",
 }
 _NATIVE = QKeySequence.SequenceFormat.NativeText
 
@@ -48,6 +49,7 @@ def page_title(object_name: str) -> str:
         "chatsPage": translate("ShortcutsDialog", "Chats"),
         "overviewPage": translate("ShortcutsDialog", "Overview"),
         "pruningPage": translate("ShortcutsDialog", "Pruning assistant"),
+        "reviewPage": translate("ShortcutsDialog", "Since you last looked"),
     }
     return titles.get(object_name, object_name)
 

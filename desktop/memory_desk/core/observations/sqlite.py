@@ -43,6 +43,7 @@ from memory_desk.core.errors import (
     StoreReplaced,
     message_of,
 )
+from memory_desk.core.journal import witness
 from memory_desk.core.messages import msg
 from memory_desk.core.observations import write_wait
 from memory_desk.core.observations.rows import decode_text
@@ -137,13 +138,16 @@ class Connections:
         with self.translate(action):
             conn = self.current()
             _begin_immediate(conn)
+            watch = witness.watch_observations(self.path, conn)  # the person's own writes
             try:
                 self.check_identity(action)
                 result = change(conn, *args)
                 self.check_identity(action)
+                watch.before_commit()
                 conn.execute("COMMIT")
                 _committed()
             except BaseException:
+                watch.failed()
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise

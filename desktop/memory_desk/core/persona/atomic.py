@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from memory_desk.core.errors import StoreError
+from memory_desk.core.journal import witness
 from memory_desk.core.messages import msg
 
 TEMP_SUFFIX = ".memory-desk.tmp"
@@ -106,6 +107,7 @@ def publish_new(target: Path, data: bytes, mode: int) -> os.stat_result:
     supported, the file is created with O_EXCL and written directly.
     """
     tmp, st = write_temp(target.parent, data, mode)
+    witness.persona_write(target, data)  # the person's own write: not the agent's change
     try:
         os.link(tmp, target)
     except FileExistsError:

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from memory_desk.core.errors import ConflictError, StoreError
+from memory_desk.core.journal import witness
 from memory_desk.core.messages import msg
 from memory_desk.core.persona.atomic import (
     STALE_AFTER_S,
@@ -561,6 +562,7 @@ class PersonaFolder:
         try:
             if not force:
                 self._check_unchanged(entry, target)
+            witness.persona_write(entry.path, data)
             os.replace(tmp, target)
             fsync_dir(target.parent)
         except OSError as exc:

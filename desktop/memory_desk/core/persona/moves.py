@@ -15,6 +15,7 @@ import stat
 from pathlib import Path
 
 from memory_desk.core.errors import ConflictError, StoreError
+from memory_desk.core.journal import witness
 from memory_desk.core.messages import msg
 from memory_desk.core.persona.atomic import (
     aside_item_id,
@@ -76,6 +77,7 @@ def take_out(
     """
     name, folder = path.stem, path.parent
     aside = aside_path(folder, item_id)
+    witness.persona_write(path, None)
     try:
         os.rename(path, aside)
     except OSError as exc:
@@ -122,6 +124,8 @@ def rename_in_place(old_path: Path, new_path: Path, data: bytes, mode: int, sha:
                     name=old_path.stem,
                 )
             )
+        witness.persona_write(old_path, None)
+        witness.persona_write(new_path, data)
         os.replace(tmp, old_path)
         os.rename(old_path, new_path)
         fsync_dir(old_path.parent)
@@ -168,6 +172,7 @@ def forget_link(trash: Path, real: Path, name: str, path: Path) -> TrashedEntry:
     target = os.readlink(path)
     trashed = put_in_trash(trash, real, name, b"", None, "forget", symlink=target)
     try:
+        witness.persona_write(path, None)
         path.unlink()
         fsync_dir(path.parent)
     except OSError as exc:

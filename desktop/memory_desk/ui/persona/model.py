@@ -7,7 +7,8 @@ keeps its selection and scroll position when the folder is re-read.
 
 The entry the person is editing without having saved is marked on its row (its name in italics
 after a "•", said to screen readers too): the edits live in the editor, and the list is where
-the person looks when deciding what to open next.
+the person looks when deciding what to open next. An entry the agent wrote or changed since
+the person last reviewed it has a "✱" before its name and says so in its tooltip.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ MAX_KEPT_FILTERS = 32  # filter answers kept, so that Backspace costs nothing
 PROMPT_DIVIDER = "The agent's prompt lists only the entries above"
 HIDDEN_DIVIDER = "The agent never sees the entries below"
 UNSAVED_MARK = "• "  # before the name of the entry with unsaved edits
+WAITING_MARK = "✱ "  # before the name of an entry the agent changed, not yet reviewed
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -182,6 +184,7 @@ class PersonaListModel(QAbstractTableModel):
         self._hay: dict[str, tuple[PersonaEntry, str]] = {}  # name: (entry, its haystack)
         self._now = datetime.now(UTC)
         self._unsaved: str | None = None
+        self._waiting: frozenset[str] = frozenset()
         self._italic = QFont()
         self._italic.setItalic(True)
 
@@ -244,6 +247,21 @@ class PersonaListModel(QAbstractTableModel):
             row = self.row_of(changed) if changed is not None else -1
             if row >= 0:
                 self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+
+    def set_waiting(self, names: set[str] | frozenset[str]) -> None:
+        """Mark the rows of these entries as changed by the agent and not yet reviewed."""
+        names = frozenset(names)
+        if names == self._waiting:
+            return
+        before, self._waiting = self._waiting, names
+        for name in before ^ names:
+            row = self.row_of(name)
+            if row >= 0:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+
+    def waiting(self) -> frozenset[str]:
+        """The names of the entries marked as waiting for review."""
+        return self._waiting
 
     def unsaved(self) -> str | None:
         """The name of the entry marked as holding unsaved edits, or None."""
@@ -375,6 +393,8 @@ class PersonaListModel(QAbstractTableModel):
         unsaved = column == NAME and entry.name == self._unsaved
         if role == Qt.ItemDataRole.DisplayRole:
             text = self._display(entry, column)
+            if column == NAME and entry.name in self._waiting:
+                text = f"{WAITING_MARK}{text}"
             return f"{UNSAVED_MARK}{text}" if unsaved else text
         if role == Qt.ItemDataRole.ToolTipRole:
             return as_shown(self._tooltip(entry, column))  # the file's text, never HTML
@@ -403,6 +423,13 @@ class PersonaListModel(QAbstractTableModel):
             lines = [entry.name]  # the full name, however narrow the column
             if entry.name == self._unsaved:
                 lines.append(translate("PersonaListModel", "Unsaved edits: Save writes them."))
+            if entry.name in self._waiting:
+                lines.append(
+                    translate(
+                        "PersonaListModel",
+                        "The agent changed this entry since you last looked: see View ▸ Since you last looked.",
+                    )
+                )
             lines += [
                 translate("PersonaListModel", "{severity}: {problem}").format(
                     severity=severity_text(p.severity), problem=shown(p.message)
@@ -435,6 +462,8 @@ class PersonaListModel(QAbstractTableModel):
         parts = []
         if entry.name == self._unsaved:
             parts.append(translate("PersonaListModel", "Unsaved edits."))
+        if entry.name in self._waiting:
+            parts.append(translate("PersonaListModel", "Changed by the agent, not reviewed."))
         if entry.problems:
             parts.append(
                 plural(

@@ -142,7 +142,7 @@ class SourceSidebar(QWidget):
                 "Alisio databases and agents' memory folders, with how much each holds; pick one to show it.",
             )
         )
-        tree.setColumnCount(2)
+        tree.setColumnCount(3)  # label, counts, changes waiting for review
         tree.setHeaderHidden(True)
         tree.setRootIsDecorated(False)
         tree.setIndentation(12)
@@ -151,6 +151,7 @@ class SourceSidebar(QWidget):
         tree.header().setStretchLastSection(False)
         tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        tree.header().setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         return tree
 
     def _text_label(self, name: str) -> QLabel:
@@ -349,6 +350,30 @@ class SourceSidebar(QWidget):
         except StoreError as exc:
             item.setText(1, "!")
             item.setToolTip(1, as_shown(i18n.shown(exc)))
+
+    def show_waiting(self, source: Source, waiting: int) -> None:
+        """How many of the source's changes wait for review (the third column, blank at 0):
+        a sign and a number, with a sentence in the tooltip and for screen readers."""
+        item = self._item_for(source)
+        if item is None:
+            return
+        if not waiting:
+            item.setText(2, "")
+            item.setToolTip(2, "")
+            return
+        tip = i18n.plural(
+            waiting,
+            translate("SourceSidebar", "{n} change to review (View ▸ Since you last looked)"),
+            translate("SourceSidebar", "{n} changes to review (View ▸ Since you last looked)"),
+        )
+        item.setText(2, f"✱{i18n.number(waiting)}")
+        item.setToolTip(2, tip)
+        item.setData(2, Qt.ItemDataRole.AccessibleTextRole, tip)
+
+    def waiting_text(self, source: Source) -> str:
+        """The review count shown for ``source`` ("" when none waits)."""
+        item = self._item_for(source)
+        return item.text(2) if item is not None else ""
 
     def is_counting(self) -> bool:
         """True while a database's counts are being read in the background."""

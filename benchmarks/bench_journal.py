@@ -1,0 +1,113 @@
+"""How much the journal's scans cost on large stores (memory_desk.core.journal).
+
+Observations: baseline, then re-scans (unchanged; after 100 agent saves) of a COPY of the
+cached 10,000- and 100,000-row databases (``perf.dataset``), each beside a raw reference in
+the same run: ``SELECT id, updated_at FROM observations``. Persona: 20,000 entries
+(``perf.persona_window.build_folder``), beside ``os.scandir`` + ``stat`` of every file.
+Not a test: run it on purpose.
+
+    python benchmarks/bench_journal.py [--counts 10000 100000] [--entries 20000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from perf.dataset import DEFAULT_CACHE, ensure_database  # noqa: E402
+
+from memory_desk.core import alisio  # noqa: E402
+from memory_desk.core.journal import Journal  # noqa: E402
+
+
+def timed(work) -> float:  # noqa: ANN001 - any callable
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
+def raw_rows(db: Path) -> None:
+    conn = sqlite3.connect(db)
+    conn.execute("SELECT id, updated_at FROM observations").fetchall()
+    conn.close()
+
+
+def raw_stat(folder: Path) -> None:
+    with os.scandir(folder) as it:
+        for item in it:
+            item.stat()
+
+
+def agent_saves(db: Path, count: int) -> None:
+    conn = alisio.connect_like_plugin(db)
+    for i in range(count):
+        alisio.save_observation(
+            conn,
+            title=f"Bench {i}",
+            content=f"bench body {i}",
+            type="decision",
+            project="bench-12345678",
+        )
+    conn.close()
+
+
+def line(label: str, seconds: float, reference: float) -> None:
+    ratio = seconds / reference if reference else float("inf")
+    print(
+        f"  {label:<34} {seconds * 1000:9.1f} ms   raw {reference * 1000:8.1f} ms   x{ratio:6.2f}"
+    )
+
+
+def bench_observations(count: int, work: Path) -> None:
+    db = work / f"memory-{count}.sqlite"
+    shutil.copyfile(ensure_database(count, DEFAULT_CACHE, quiet=True), db)
+    journal = Journal(work / f"journal-{count}.sqlite")
+    print(f"observations: {count:,} rows")
+    reference = min(timed(lambda: raw_rows(db)) for _ in range(3))
+    line("baseline (first scan)", timed(lambda: journal.scan_observations(db)), reference)
+    line("re-scan, unchanged", timed(lambda: journal.scan_observations(db)), reference)
+    agent_saves(db, 100)
+    reference = min(timed(lambda: raw_rows(db)) for _ in range(3))
+    line("re-scan after 100 agent saves", timed(lambda: journal.scan_observations(db)), reference)
+    print(
+        f"  rows read by that re-scan: {journal.last_scan.rows}; journal {journal.size_bytes() / 1e6:.1f} MB"
+    )
+    journal.close()
+
+
+def bench_persona(entries: int, work: Path) -> None:
+    from perf.persona_window import build_folder
+
+    folder = work / "persona"
+    build_folder(folder, entries, seed=0)
+    journal = Journal(work / "journal-persona.sqlite")
+    print(f"persona: {entries:,} entries")
+    reference = min(timed(lambda: raw_stat(folder)) for _ in range(3))
+    line("baseline (first scan)", timed(lambda: journal.scan_persona(folder, "bench")), reference)
+    line("re-scan, unchanged", timed(lambda: journal.scan_persona(folder, "bench")), reference)
+    journal.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--counts", type=int, nargs="*", default=[10_000, 100_000])
+    parser.add_argument("--entries", type=int, default=20_000)
+    opts = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        for count in opts.counts:
+            bench_observations(count, work)
+        if opts.entries:
+            bench_persona(opts.entries, work)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,201 @@
+"""The journal's own SQLite file: schema, one connection per thread, errors a person can act on.
+
+The file is Memory Desk's, never an agent's: WAL (a scan on a worker never blocks the
+window's reads of the change list), ``auto_vacuum=INCREMENTAL`` so that pruning gives the
+space back, 0600 in a 0700 folder (it holds copies of the person's memory).
+
+Tables:
+- ``stores``: one row per scanned store (path, kind, the stat stamp of the last scan, the
+  newest ``updated_at`` seen, and for observations the ids and forgotten ids seen, as int64
+  blobs: one read instead of 100,000 rows).
+- ``targets``: the baseline, one row per observation or entry: its state hash, forgotten
+  flag, stat stamp (persona) and the version holding its current text.
+- ``versions``: texts (zlib of JSON), referenced by targets and changes.
+- ``changes``: what was found, with the review mark.
+- ``expected``: the person's own writes, waiting for the scan that will see them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import threading
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+from memory_desk.core import appdirs
+from memory_desk.core.errors import StoreError
+from memory_desk.core.journal.model import Version
+from memory_desk.core.messages import msg
+
+BUSY_TIMEOUT_MS = 5000
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS stores(
+    id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,
+    identity TEXT, stamp TEXT, max_updated INTEGER NOT NULL DEFAULT 0,
+    ids BLOB, forgotten BLOB);
+CREATE TABLE IF NOT EXISTS versions(
+    id INTEGER PRIMARY KEY, store_id INTEGER NOT NULL, target TEXT NOT NULL,
+    seen_ms INTEGER NOT NULL, topic INTEGER NOT NULL DEFAULT 0, data BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS versions_seen ON versions(seen_ms);
+CREATE TABLE IF NOT EXISTS targets(
+    store_id INTEGER NOT NULL, target TEXT NOT NULL, hash TEXT NOT NULL,
+    forgotten INTEGER NOT NULL DEFAULT 0, stamp TEXT, version_id INTEGER,
+    PRIMARY KEY(store_id, target)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS targets_version ON targets(version_id);
+CREATE TABLE IF NOT EXISTS changes(
+    id INTEGER PRIMARY KEY AUTOINCREMENT, store_id INTEGER NOT NULL, target TEXT NOT NULL,
+    kind TEXT NOT NULL, at_ms INTEGER NOT NULL, seen_ms INTEGER NOT NULL, agent TEXT NOT NULL,
+    chat TEXT, old_version INTEGER, new_version INTEGER, reviewed INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS changes_order ON changes(at_ms DESC, id DESC);
+CREATE INDEX IF NOT EXISTS changes_target ON changes(store_id, target);
+CREATE INDEX IF NOT EXISTS changes_old ON changes(old_version);
+CREATE INDEX IF NOT EXISTS changes_new ON changes(new_version);
+CREATE TABLE IF NOT EXISTS expected(
+    store_id INTEGER NOT NULL, target TEXT NOT NULL, hash TEXT, forgotten INTEGER,
+    data BLOB, at_ms INTEGER NOT NULL, PRIMARY KEY(store_id, target)) WITHOUT ROWID;
+"""
+
+
+def pack_version(version: Version) -> bytes:
+    """A version as stored: zlib of a JSON list (small, and readable without pickle)."""
+    fields = [version.title, version.description, version.type, version.body]
+    fields += [version.raw, version.revision]
+    text = json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
+    return zlib.compress(text.encode("utf-8", "surrogatepass"), 6)
+
+
+def unpack_version(data: bytes) -> Version:
+    """The inverse of :func:`pack_version`."""
+    fields = json.loads(zlib.decompress(data).decode("utf-8", "surrogatepass"))
+    return Version(*fields)
+
+
+def damaged_message(path: Path, detail: str) -> str:
+    return msg(
+        "Journal",
+        "Memory Desk's journal {path} cannot be read ({detail}). Clear the journal in the"
+        " settings to start a new one; the agents' memories are not affected",
+        path=str(path),
+        detail=detail,
+    )
+
+
+class JournalDB:
+    """The journal file's connections: one per thread, opened on first use (thread-safe)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        self._connections: dict[int, tuple[threading.Thread, sqlite3.Connection]] = {}
+        self._closed = False
+
+    def current(self) -> sqlite3.Connection:
+        """This thread's connection (the first one creates the file and its schema)."""
+        ident = threading.get_ident()
+        with self._lock:
+            if self._closed:
+                raise StoreError(msg("Journal", "The journal was closed; open it again"))
+            known = self._connections.get(ident)
+            if known is not None and known[0].is_alive():
+                return known[1]
+            for other in [i for i, (t, _) in self._connections.items() if not t.is_alive()]:
+                with contextlib.suppress(sqlite3.Error):
+                    self._connections.pop(other)[1].close()
+            conn = self._open()
+            self._connections[ident] = (threading.current_thread(), conn)
+            return conn
+
+    @contextlib.contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        """A read of the journal, its SQLite errors turned into StoreError."""
+        with self.translate():
+            yield self.current()
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE ... COMMIT, rolled back on any error)."""
+        with self.translate():
+            conn = self.current()
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+
+    @contextlib.contextmanager
+    def translate(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise StoreError(damaged_message(self.path, str(exc))) from exc
+        except OSError as exc:
+            raise StoreError(damaged_message(self.path, exc.strerror or str(exc))) from exc
+
+    def size_bytes(self) -> int:
+        """The file's real size: the database and its WAL."""
+        total = 0
+        for suffix in ("", "-wal"):
+            with contextlib.suppress(OSError):
+                total += os.stat(f"{self.path}{suffix}").st_size
+        return total
+
+    def close(self) -> None:
+        """Close every connection (safe twice); later calls raise StoreError."""
+        with self._lock:
+            self._closed = True
+            connections = [conn for _, conn in self._connections.values()]
+            self._connections.clear()
+        for conn in connections:
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+
+    def remove_files(self) -> None:
+        """Close everything and delete the file (and its WAL and shm): clear() on a journal
+        that may be too damaged to empty."""
+        self.close()
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(f"{self.path}{suffix}")
+        with self._lock:
+            self._closed = False
+
+    def _open(self) -> sqlite3.Connection:
+        appdirs.private_dir(self.path.parent)
+        try:
+            appdirs.private_file(self.path)
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(
+                msg(
+                    "Journal",
+                    "Could not open Memory Desk's journal {path} ({detail}); check that its"
+                    " folder can be written",
+                    path=str(self.path),
+                    detail=str(exc),
+                )
+            ) from exc
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            if conn.execute("PRAGMA auto_vacuum").fetchall()[0][0] != 2:
+                conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
+                if not conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall():
+                    conn.execute("VACUUM")  # an empty file takes the mode at once
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.executescript(SCHEMA)
+            for suffix in ("-wal", "-shm"):
+                with contextlib.suppress(OSError):
+                    os.chmod(f"{self.path}{suffix}", appdirs.PRIVATE_FILE_MODE)
+        except sqlite3.Error as exc:
+            conn.close()
+            raise StoreError(damaged_message(self.path, str(exc))) from exc
+        return conn

@@ -1,0 +1,144 @@
+"""The person's own writes reach the journal here, so that nothing the person did is listed.
+
+The app sets the process-wide journal (:func:`set_journal`); the two write choke points call
+in: ``Connections.write`` (observations) through :func:`watch_observations`, and the persona
+folder's file operations through :func:`persona_write`. Without a journal every call is a
+no-op, and a journal that fails never fails the person's write (the change is then listed as
+the agent's, which is the safe side).
+
+Observations: TEMP triggers on the writing connection (they live in its temp schema: the
+agent's file is not changed) note the ids the transaction inserted, updated or deleted;
+before COMMIT their new states are read in the same transaction and handed to the journal as
+expected; if COMMIT fails they are withdrawn.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Protocol
+
+from memory_desk.core.errors import StoreError
+from memory_desk.core.journal.model import ObservationState
+from memory_desk.core.persona.entry import NAME_RE
+
+log = logging.getLogger(__name__)
+
+_lock = threading.Lock()
+_journal: _Witnessing | None = None
+
+TRIGGERS = """
+CREATE TEMP TABLE IF NOT EXISTS memory_desk_touched(id INTEGER PRIMARY KEY);
+CREATE TEMP TRIGGER IF NOT EXISTS memory_desk_touched_ai AFTER INSERT ON main.observations
+BEGIN INSERT OR IGNORE INTO memory_desk_touched(id) VALUES (new.id); END;
+CREATE TEMP TRIGGER IF NOT EXISTS memory_desk_touched_au AFTER UPDATE ON main.observations
+BEGIN INSERT OR IGNORE INTO memory_desk_touched(id) VALUES (old.id), (new.id); END;
+CREATE TEMP TRIGGER IF NOT EXISTS memory_desk_touched_ad AFTER DELETE ON main.observations
+BEGIN INSERT OR IGNORE INTO memory_desk_touched(id) VALUES (old.id); END;
+"""
+PREPARED_SQL = "SELECT 1 FROM temp.sqlite_master WHERE name = 'memory_desk_touched_ad'"
+STATES_SQL = (
+    "SELECT t.id, o.id, o.type, o.title, o.content, o.topic_key, o.deleted_at, o.revision_count"
+    " FROM temp.memory_desk_touched t LEFT JOIN main.observations o ON o.id = t.id"
+)
+
+
+class _Witnessing(Protocol):
+    def expect_observations(self, db: Path, states: dict) -> None: ...
+    def expect_persona(self, folder: Path, name: str, text: str | None) -> None: ...
+    def withdraw_observations(self, db: Path, ids: list[int]) -> None: ...
+
+
+def set_journal(journal: _Witnessing | None) -> None:
+    """Make ``journal`` the one the person's writes are reported to (None: nobody)."""
+    global _journal
+    with _lock:
+        _journal = journal
+
+
+def current() -> _Witnessing | None:
+    return _journal
+
+
+class _Idle:
+    """The watch when no journal is set: nothing to do."""
+
+    def before_commit(self) -> None:
+        pass
+
+    def failed(self) -> None:
+        pass
+
+
+class ObservationWatch:
+    """One write transaction on ``memory.sqlite``, watched (see the module's doc)."""
+
+    def __init__(self, journal: _Witnessing, db: Path, conn: sqlite3.Connection) -> None:
+        self.journal, self.db, self.conn = journal, db, conn
+        self.expected: list[int] = []
+
+    def before_commit(self) -> None:
+        states: dict[int, ObservationState | None] = {}
+        for row_id, found, type_, title, content, topic, deleted_at, revision in self.conn.execute(
+            STATES_SQL
+        ).fetchall():
+            states[row_id] = (
+                None
+                if found is None
+                else ObservationState(
+                    type=type_ or "",
+                    title=title or "",
+                    content=content or "",
+                    topic_key=topic,
+                    forgotten=deleted_at is not None,
+                    revision_count=int(revision or 0),
+                )
+            )
+        self.conn.execute("DELETE FROM temp.memory_desk_touched")
+        if not states:
+            return
+        try:
+            self.journal.expect_observations(self.db, states)
+            self.expected = list(states)
+        except StoreError as exc:  # the journal's trouble never stops the person's write
+            log.warning("journal: %s", exc)
+
+    def failed(self) -> None:
+        if not self.expected:
+            return
+        try:
+            self.journal.withdraw_observations(self.db, self.expected)
+        except StoreError as exc:
+            log.warning("journal: %s", exc)
+
+
+def watch_observations(db: Path, conn: sqlite3.Connection) -> ObservationWatch | _Idle:
+    """Start watching the write transaction open on ``conn`` (call after BEGIN)."""
+    journal = _journal
+    if journal is None:
+        return _Idle()
+    try:
+        if not conn.execute(PREPARED_SQL).fetchall():
+            for statement in TRIGGERS.split(";\n"):
+                if statement.strip():
+                    conn.execute(statement)
+        conn.execute("DELETE FROM temp.memory_desk_touched")
+    except sqlite3.Error as exc:  # never in the way of the person's write
+        log.warning("journal: cannot watch %s: %s", db, exc)
+        return _Idle()
+    return ObservationWatch(journal, db, conn)
+
+
+def persona_write(path: Path, data: bytes | None) -> None:
+    """The person is about to put ``data`` at the entry file ``path`` (None: remove it)."""
+    journal = _journal
+    name = path.name[:-3] if path.name.endswith(".md") else ""
+    if journal is None or not NAME_RE.fullmatch(name):
+        return  # the journal only follows the entries the agent lists
+    text = None if data is None else data.decode("utf-8", "surrogateescape")
+    try:
+        journal.expect_persona(path.parent, name, text)
+    except (StoreError, ValueError) as exc:
+        log.warning("journal: %s", exc)

@@ -1,0 +1,1 @@
+"""The "Since you last looked" page: what the agents changed, side by side, with rollback."""

@@ -1,0 +1,248 @@
+"""The old and the new version of one change, side by side, diffed word by word.
+
+Two read-only text views in one widget: the old version on the left with the words the agent
+removed struck through, the new on the right with the words it added underlined (and both in
+the theme's diff colours, readable in light and dark). Each field (title, description or
+topic, type, body) is diffed on its own. Text goes in as plain text, never HTML: a memory is
+shown as written. The word diff of two long texts costs time, so it is worked out on a
+thread of its own and only the latest answer is shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QTextEdit, QVBoxLayout, QWidget
+
+from memory_desk.core.journal import Change, ChangeKind, Version
+from memory_desk.core.word_diff import ADDED, EQUAL, REMOVED, Segment, word_diff
+from memory_desk.ui import theme
+from memory_desk.ui.i18n import translate
+from memory_desk.ui.observations.background import BackgroundCall
+
+FIELDS = ("title", "description", "type", "body")
+
+
+@dataclass(frozen=True)
+class FieldDiff:
+    """One field's label and its segments (all EQUAL when only one side exists)."""
+
+    name: str
+    segments: list[Segment]
+
+
+@dataclass(frozen=True)
+class DiffAnswer:
+    """Both sides, ready to paint (None: that side is not shown)."""
+
+    change_id: int
+    old: list[FieldDiff] | None
+    new: list[FieldDiff] | None
+
+
+def field_labels(store_kind: str) -> dict[str, str]:
+    if store_kind == "persona":
+        return {
+            "title": translate("ReviewDiff", "Name"),
+            "description": translate("ReviewDiff", "Description"),
+            "type": translate("ReviewDiff", "Type"),
+            "body": translate("ReviewDiff", "Body"),
+        }
+    return {
+        "title": translate("ReviewDiff", "Title"),
+        "description": translate("ReviewDiff", "Topic"),
+        "type": translate("ReviewDiff", "Type"),
+        "body": translate("ReviewDiff", "Content"),
+    }
+
+
+def compute(change: Change) -> DiffAnswer:
+    """Both sides of ``change``, each field diffed word by word (runs on a worker)."""
+    old, new = change.old, change.new
+    if old is not None and new is not None:
+        pairs = [(name, word_diff(getattr(old, name), getattr(new, name))) for name in FIELDS]
+        return DiffAnswer(
+            change.id,
+            [FieldDiff(name, [s for s in segs if s.kind != ADDED]) for name, segs in pairs],
+            [FieldDiff(name, [s for s in segs if s.kind != REMOVED]) for name, segs in pairs],
+        )
+    return DiffAnswer(change.id, _whole(old), _whole(new))
+
+
+def _whole(version: Version | None) -> list[FieldDiff] | None:
+    if version is None:
+        return None
+    return [FieldDiff(name, [Segment(EQUAL, getattr(version, name))]) for name in FIELDS]
+
+
+def explanation(change: Change | None) -> str:
+    """The sentence above the two sides: what the person is looking at."""
+    if change is None:
+        return translate("ReviewDiff", "Select a change to see what it was and what it is now.")
+    kind = change.kind
+    if kind == ChangeKind.NEW:
+        return translate(
+            "ReviewDiff", "New: there is no earlier version, only what the agent wrote."
+        )
+    if kind in (ChangeKind.DELETED, ChangeKind.REMOVED):
+        return translate(
+            "ReviewDiff",
+            "The agent deleted it: this is the last version Memory Desk saw. Roll back writes it again.",
+        )
+    if change.old is None:
+        return translate(
+            "ReviewDiff",
+            "Memory Desk had not kept the earlier text (the history was off, cleared or pruned): only the new version is shown.",
+        )
+    if kind == ChangeKind.FORGOTTEN:
+        return translate(
+            "ReviewDiff",
+            "The agent forgot it: it no longer sees it. Roll back brings it back.",
+        )
+    return translate(
+        "ReviewDiff",
+        "Left, before the agent's change (removed words struck through); right, after it (added words underlined).",
+    )
+
+
+class ReviewDiff(QWidget):
+    """``reviewDiff``: a sentence, then the old (``reviewDiffOld``) and the new
+    (``reviewDiffNew``) version side by side."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("reviewDiff")
+        self.summary = QLabel(self)
+        self.summary.setObjectName("reviewDiffSummary")
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)
+        self.old_view = self._text_view("reviewDiffOld", translate("ReviewDiff", "Before"))
+        self.new_view = self._text_view("reviewDiffNew", translate("ReviewDiff", "After"))
+        self.old_title = QLabel(translate("ReviewDiff", "Before"), self)
+        self.new_title = QLabel(translate("ReviewDiff", "After"), self)
+        sides = QHBoxLayout()
+        for title, view in ((self.old_title, self.old_view), (self.new_title, self.new_view)):
+            column = QVBoxLayout()
+            column.addWidget(title)
+            column.addWidget(view, 1)
+            sides.addLayout(column, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.summary)
+        layout.addLayout(sides, 1)
+        self._change: Change | None = None
+        self._answer: DiffAnswer | None = None
+        self._worker = BackgroundCall(self)
+        self._worker.finished.connect(self._on_computed)
+        self._worker.failed.connect(lambda _g, message: self.summary.setText(message))
+        theme.notifier().changed.connect(self._repaint)
+        self.show_change(None)
+
+    def _text_view(self, name: str, title: str) -> QTextEdit:
+        view = QTextEdit(self)
+        view.setObjectName(name)
+        view.setReadOnly(True)
+        view.setAcceptRichText(False)
+        view.setAccessibleName(title)
+        view.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        return view
+
+    @property
+    def change(self) -> Change | None:
+        return self._change
+
+    def show_change(self, change: Change | None) -> None:
+        """Show ``change`` (None: nothing), its diff worked out in the background."""
+        self._change = change
+        self._answer = None
+        self.summary.setText(explanation(change))
+        self.old_view.clear()
+        self.new_view.clear()
+        self.old_view.setVisible(change is None or change.old is not None)
+        self.old_title.setVisible(self.old_view.isVisibleTo(self))
+        self.new_view.setVisible(change is None or change.new is not None)
+        self.new_title.setVisible(self.new_view.isVisibleTo(self))
+        if change is None:
+            self._worker.cancel()
+            return
+        self._worker.submit(lambda: compute(change))
+
+    def is_busy(self) -> bool:
+        return self._worker.is_busy()
+
+    def stop(self) -> None:
+        self._worker.stop()
+
+    def _on_computed(self, _generation: int, answer: DiffAnswer) -> None:
+        if self._change is None or answer.change_id != self._change.id:
+            return
+        self._answer = answer
+        self._repaint()
+
+    def _repaint(self) -> None:
+        answer, change = self._answer, self._change
+        if answer is None or change is None:
+            return
+        labels = field_labels(change.store_kind)
+        _fill(self.old_view, answer.old, labels)
+        _fill(self.new_view, answer.new, labels)
+
+
+def _formats() -> dict[str, QTextCharFormat]:
+    """Removed: struck through on the removed colours; added: underlined on the added ones;
+    the shapes say it without colour."""
+    colours = theme.colors()
+    plain = QTextCharFormat()
+    removed = QTextCharFormat()
+    removed.setBackground(QColor(colours.diff_removed[0]))
+    removed.setForeground(QColor(colours.diff_removed[1]))
+    removed.setFontStrikeOut(True)
+    added = QTextCharFormat()
+    added.setBackground(QColor(colours.diff_added[0]))
+    added.setForeground(QColor(colours.diff_added[1]))
+    added.setFontUnderline(True)
+    return {EQUAL: plain, REMOVED: removed, ADDED: added}
+
+
+def _fill(view: QTextEdit, fields: list[FieldDiff] | None, labels: dict[str, str]) -> None:
+    view.clear()
+    if fields is None:
+        return
+    formats = _formats()
+    heading = QTextCharFormat()
+    heading.setFontWeight(QFont.Weight.Bold)
+    cursor = QTextCursor(view.document())
+    for n, field in enumerate(fields):
+        if n:
+            cursor.insertText("\n\n", formats[EQUAL])
+        cursor.insertText(labels[field.name] + "\n", heading)
+        for segment in field.segments:
+            cursor.insertText(segment.text, formats[segment.kind])
+    view.moveCursor(QTextCursor.MoveOperation.Start)
+
+
+def side_text(view: QTextEdit) -> str:
+    """What a side shows, as plain text (tests and screen readers read this)."""
+    return view.toPlainText()
+
+
+def marked_runs(view: QTextEdit, kind: str) -> list[str]:
+    """The runs of text a side marks as ``removed`` (struck) or ``added`` (underlined)."""
+    runs: list[str] = []
+    block = view.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            fmt = fragment.charFormat()
+            marked = fmt.fontStrikeOut() if kind == REMOVED else fmt.fontUnderline()
+            if marked:
+                runs.append(fragment.text())
+            it += 1
+        block = block.next()
+    return runs

@@ -1,0 +1,243 @@
+"""The journal's observations scan, against plugin-made databases and a real agent process."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memory_desk.core import alisio
+from memory_desk.core.errors import StoreError
+from memory_desk.core.journal import ChangeKind, Journal, JournalLimits, witness
+from memory_desk.core.observations import ObservationStore
+
+AGENT = Path(__file__).parent / "agents" / "alisio_one_write.py"
+
+
+def agent(db: Path, *args: str) -> dict:
+    """One write by the agent, in its own process."""
+    done = subprocess.run(
+        [sys.executable, str(AGENT), str(db), *args],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "memory.sqlite"
+    alisio.create_database(path)
+    conn = alisio.connect_like_plugin(path)
+    for i in range(5):
+        alisio.save_observation(
+            conn,
+            title=f"Row {i}",
+            content=f"Content {i}",
+            type="decision",
+            project="proj-12345678",
+            topic_key=f"topic/row-{i}" if i < 2 else None,
+        )
+    conn.close()
+    return path
+
+
+@pytest.fixture
+def journal(tmp_path: Path):
+    made = Journal(tmp_path / "journal" / "journal.sqlite")
+    yield made
+    witness.set_journal(None)
+    made.close()
+
+
+def test_first_scan_is_a_silent_baseline_and_an_unchanged_store_is_not_read(db, journal):
+    assert journal.scan_observations(db) == 0
+    assert journal.last_scan.baseline and journal.last_scan.rows == 5
+    assert journal.changes() == []
+    assert journal.scan_observations(db) == 0
+    assert not journal.last_scan.opened and journal.last_scan.rows == 0
+
+
+def test_agent_writes_while_closed_are_listed_once_each(db, tmp_path):
+    path = tmp_path / "j.sqlite"
+    first = Journal(path)
+    first.scan_observations(db)
+    first.close()
+    revised = agent(db, "save", "Row 0 again", "New text", "--topic", "topic/row-0")
+    assert revised["action"] == "revised"
+    new = agent(db, "save", "Brand new", "Fresh", "--session", "chat-9")
+    agent(db, "forget", "3")
+    agent(db, "delete", "4")
+    second = Journal(path)
+    try:
+        assert second.scan_observations(db) == 4
+        assert second.scan_observations(db) == 0
+        found = {(c.target, c.kind): c for c in second.changes()}
+        assert set(found) == {
+            (str(revised["id"]), ChangeKind.REVISED),
+            (str(new["id"]), ChangeKind.NEW),
+            ("3", ChangeKind.FORGOTTEN),
+            ("4", ChangeKind.DELETED),
+        }
+        rev = found[(str(revised["id"]), ChangeKind.REVISED)]
+        assert (rev.old.title, rev.old.body, rev.old.revision) == ("Row 0", "Content 0", 1)
+        assert (rev.new.title, rev.new.body, rev.new.revision) == ("Row 0 again", "New text", 2)
+        assert rev.agent == "Alisio · memory_save" and rev.chat == "chat-1"
+        assert found[(str(new["id"]), ChangeKind.NEW)].chat == "chat-9"
+        assert found[("4", ChangeKind.DELETED)].old.body == "Content 3"
+        assert found[("4", ChangeKind.DELETED)].new is None
+        assert second.pending_count(str(db)) == 4
+    finally:
+        second.close()
+
+
+def test_a_duplicate_save_is_not_a_change(db, journal):
+    journal.scan_observations(db)
+    assert agent(db, "save", "Row 2", "Content 2")["action"] == "duplicate"
+    assert journal.scan_observations(db) == 0
+
+
+def test_a_rescan_after_a_save_reads_only_the_rows_it_needs(db, journal):
+    journal.scan_observations(db)
+    agent(db, "save", "Another", "One more")
+    journal.scan_observations(db)
+    assert journal.last_scan.opened and journal.last_scan.rows == 1
+
+
+def test_a_replaced_file_takes_a_new_baseline(db, journal, tmp_path):
+    journal.scan_observations(db)
+    other = tmp_path / "other.sqlite"
+    alisio.create_database(other)
+    os.replace(other, db)
+    assert journal.scan_observations(db) == 0
+    assert journal.last_scan.replaced and journal.changes() == []
+
+
+def test_the_persons_writes_are_not_listed_even_with_the_agent_right_after(db, journal):
+    witness.set_journal(journal)
+    journal.scan_observations(db)
+    store = ObservationStore(db)
+    try:
+        store.edit(3, title="Edited by me", content="My words")
+        store.pin([1])
+        store.forget([2])
+        store.delete([5])
+        assert journal.scan_observations(db) == 0
+        store.edit(1, content="Person's text")
+        agent(db, "save", "Row 0", "Agent's text", "--topic", "topic/row-0")
+    finally:
+        store.close()
+    assert journal.scan_observations(db) == 1
+    (change,) = journal.changes()
+    assert change.kind == ChangeKind.REVISED and change.target == "1"
+    assert change.old.body == "Person's text" and change.new.body == "Agent's text"
+
+
+def test_a_rolled_back_write_leaves_nothing_expected(db, journal):
+    witness.set_journal(journal)
+    journal.scan_observations(db)
+    store = ObservationStore(db)
+    try:
+        with pytest.raises(RuntimeError):
+            store._db.write("test", _edit_then_fail)
+    finally:
+        store.close()
+    conn = alisio.connect_like_plugin(db)
+    conn.execute(
+        "UPDATE observations SET title = 'Mine?', updated_at = ? WHERE id = 3", (alisio.now_ms(),)
+    )
+    conn.close()
+    assert journal.scan_observations(db) == 1
+
+
+def _edit_then_fail(conn):
+    conn.execute("UPDATE observations SET title = 'Mine?' WHERE id = 3")
+    raise RuntimeError("the write fails before COMMIT")
+
+
+def test_off_records_nothing_and_clear_starts_a_new_baseline(db, journal):
+    journal.scan_observations(db)
+    journal.set_limits(JournalLimits(enabled=False))
+    agent(db, "save", "While off", "x")
+    assert journal.scan_observations(db) == 0
+    journal.set_limits(JournalLimits())
+    assert journal.scan_observations(db) == 0 and journal.last_scan.baseline
+    agent(db, "save", "After", "y")
+    assert journal.scan_observations(db) == 1
+    journal.clear()
+    assert journal.changes() == [] and journal.scan_observations(db) == 0
+    assert journal.last_scan.baseline
+
+
+def test_the_journal_file_is_private(db, journal):
+    journal.scan_observations(db)
+    assert stat.S_IMODE(os.stat(journal.path).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(journal.path.parent).st_mode) == 0o700
+
+
+def test_a_long_run_stays_within_the_size_limit(db, tmp_path):
+    limit = 400 * 1024
+    journal = Journal(tmp_path / "small.sqlite", JournalLimits(max_bytes=limit))
+    try:
+        journal.scan_observations(db)
+        conn = alisio.connect_like_plugin(db)
+        for i in range(150):
+            alisio.save_observation(
+                conn,
+                title=f"Rev {i}",
+                content=os.urandom(2000).hex(),
+                type="decision",
+                project="proj-12345678",
+                topic_key="topic/row-0",
+            )
+            if i % 10 == 0:
+                journal.scan_observations(db)
+        conn.close()
+        journal.scan_observations(db)
+        assert journal.size_bytes() <= limit
+        assert journal.changes()  # the newest changes are kept
+    finally:
+        journal.close()
+
+
+def test_age_pruning_drops_old_changes(db, journal):
+    journal.scan_observations(db)
+    agent(db, "save", "Old news", "z")
+    journal.scan_observations(db)
+    assert journal.changes()
+    journal.set_limits(JournalLimits(max_age_days=0))
+    assert journal.changes() == []
+
+
+def test_review_marks(db, journal):
+    journal.scan_observations(db)
+    agent(db, "forget", "2")
+    agent(db, "forget", "3")
+    journal.scan_observations(db)
+    first, second = journal.changes()
+    assert journal.pending_targets(str(db)) == {"2", "3"}
+    journal.mark_reviewed([first.id])
+    assert journal.pending_count() == 1 and journal.change(first.id).reviewed
+    assert len(journal.changes(include_reviewed=True)) == 2
+    journal.mark_all_reviewed(str(db))
+    assert journal.pending_count(str(db)) == 0
+
+
+def test_a_damaged_journal_is_a_store_error_and_clear_recovers(db, tmp_path):
+    path = tmp_path / "bad.sqlite"
+    path.write_bytes(b"this is not a database at all" * 200)
+    journal = Journal(path)
+    try:
+        with pytest.raises(StoreError, match="Clear the journal"):
+            journal.changes()
+        journal.clear()
+        assert journal.scan_observations(db) == 0 and journal.changes() == []
+    finally:
+        journal.close()
