@@ -1212,6 +1212,29 @@
     </message>
 </context>
 <context>
+    <name>Journal</name>
+    <message>
+        <source>The journal was closed; open it again</source>
+        <translation>El diario se cerró; ábrelo de nuevo</translation>
+    </message>
+    <message>
+        <source>Memory Desk's journal {path} cannot be read ({detail}). Clear the journal in the settings to start a new one; the agents' memories are not affected</source>
+        <translation>No se puede leer el diario de Memory Desk {path} ({detail}). Vacía el diario en los ajustes para empezar uno nuevo; las memorias de los agentes no se ven afectadas</translation>
+    </message>
+    <message>
+        <source>Could not open Memory Desk's journal {path} ({detail}); check that its folder can be written</source>
+        <translation>No se pudo abrir el diario de Memory Desk {path} ({detail}); comprueba que se puede escribir en su carpeta</translation>
+    </message>
+    <message>
+        <source>Memory Desk could not compare {path} with what it last saw ({detail}); it will try again at the next change</source>
+        <translation>Memory Desk no pudo comparar {path} con lo que vio la última vez ({detail}); lo intentará de nuevo en el próximo cambio</translation>
+    </message>
+    <message>
+        <source>Memory Desk could not list {path} to compare it with what it last saw ({detail})</source>
+        <translation>Memory Desk no pudo listar {path} para compararla con lo que vio la última vez ({detail})</translation>
+    </message>
+</context>
+<context>
     <name>LiveFiles</name>
     <message>
         <source>Cannot read {path}: {reason}</source>
@@ -1282,6 +1305,30 @@
     <message>
         <source>Redo the change just undone</source>
         <translation>Rehace el cambio que acabas de deshacer</translation>
+    </message>
+    <message>
+        <source>{title} — {changes}</source>
+        <translation>{title} — {changes}</translation>
+    </message>
+    <message>
+        <source>{n} change to review</source>
+        <translation>{n} cambio por revisar</translation>
+    </message>
+    <message>
+        <source>{n} changes to review</source>
+        <translation>{n} cambios por revisar</translation>
+    </message>
+    <message>
+        <source>{store} is not open any more</source>
+        <translation>{store} ya no está abierto</translation>
+    </message>
+    <message>
+        <source>{name} is not in the list: clear the filter to see it</source>
+        <translation>{name} no está en la lista: borra el filtro para verla</translation>
+    </message>
+    <message>
+        <source>The history of changes is cleared</source>
+        <translation>Se ha borrado el historial de cambios</translation>
     </message>
     <message>
         <source>&amp;Theme</source>
@@ -1434,6 +1481,14 @@
     <message>
         <source>Find duplicates, stale and oversized memories to forget</source>
         <translation>Encontrar memorias duplicadas, obsoletas o demasiado grandes para olvidarlas</translation>
+    </message>
+    <message>
+        <source>Since you last &amp;looked</source>
+        <translation>Desde la última &amp;vez que miraste</translation>
+    </message>
+    <message>
+        <source>Show what the agents changed since you last looked</source>
+        <translation>Mostrar lo que cambiaron los agentes desde la última vez que miraste</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -3124,6 +3179,10 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Cambios sin guardar: Guardar los escribe.</translation>
     </message>
     <message>
+        <source>The agent changed this entry since you last looked: see View ▸ Since you last looked.</source>
+        <translation>El agente cambió esta entrada desde la última vez que miraste: ver Ver ▸ Desde la última vez que miraste.</translation>
+    </message>
+    <message>
         <source>{severity}: {problem}</source>
         <translation>{severity}: {problem}</translation>
     </message>
@@ -3138,6 +3197,10 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     <message>
         <source>Unsaved edits.</source>
         <translation>Cambios sin guardar.</translation>
+    </message>
+    <message>
+        <source>Changed by the agent, not reviewed.</source>
+        <translation>Cambiada por el agente, sin revisar.</translation>
     </message>
     <message>
         <source>{n} problem.</source>
@@ -3851,6 +3914,375 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     </message>
 </context>
 <context>
+    <name>ReviewDiff</name>
+    <message>
+        <source>Name</source>
+        <translation>Nombre</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>Descripción</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Tipo</translation>
+    </message>
+    <message>
+        <source>Body</source>
+        <translation>Cuerpo</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>Título</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>Tema</translation>
+    </message>
+    <message>
+        <source>Content</source>
+        <translation>Contenido</translation>
+    </message>
+    <message>
+        <source>Select a change to see what it was and what it is now.</source>
+        <translation>Selecciona un cambio para ver qué era y qué es ahora.</translation>
+    </message>
+    <message>
+        <source>New: there is no earlier version, only what the agent wrote.</source>
+        <translation>Nuevo: no hay una versión anterior, solo lo que escribió el agente.</translation>
+    </message>
+    <message>
+        <source>The agent deleted it: this is the last version Memory Desk saw. Roll back writes it again.</source>
+        <translation>El agente lo borró: esta es la última versión que vio Memory Desk. Revertir la vuelve a escribir.</translation>
+    </message>
+    <message>
+        <source>Memory Desk had not kept the earlier text (the history was off, cleared or pruned): only the new version is shown.</source>
+        <translation>Memory Desk no había guardado el texto anterior (el historial estaba desactivado, se borró o se recortó): solo se muestra la versión nueva.</translation>
+    </message>
+    <message>
+        <source>The agent forgot it: it no longer sees it. Roll back brings it back.</source>
+        <translation>El agente la olvidó: ya no la ve. Revertir la recupera.</translation>
+    </message>
+    <message>
+        <source>Left, before the agent's change (removed words struck through); right, after it (added words underlined).</source>
+        <translation>A la izquierda, antes del cambio del agente (palabras quitadas tachadas); a la derecha, después (palabras añadidas subrayadas).</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>Antes</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>Después</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewList</name>
+    <message>
+        <source>When</source>
+        <translation>Cuándo</translation>
+    </message>
+    <message>
+        <source>What happened</source>
+        <translation>Qué pasó</translation>
+    </message>
+    <message>
+        <source>Title or entry</source>
+        <translation>Título o entrada</translation>
+    </message>
+    <message>
+        <source>Store</source>
+        <translation>Almacén</translation>
+    </message>
+    <message>
+        <source>Chat</source>
+        <translation>Chat</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>Agente</translation>
+    </message>
+    <message>
+        <source>new entry</source>
+        <translation>entrada nueva</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation>nueva</translation>
+    </message>
+    <message>
+        <source>revised</source>
+        <translation>revisada</translation>
+    </message>
+    <message>
+        <source>forgotten</source>
+        <translation>olvidada</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>borrada</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>cambiada</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>eliminada</translation>
+    </message>
+    <message>
+        <source>(reviewed)</source>
+        <translation>(revisado)</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewPage</name>
+    <message>
+        <source>History</source>
+        <translation>Historial</translation>
+    </message>
+    <message>
+        <source>Keep a history of what the agents change</source>
+        <translation>Guardar un historial de lo que cambian los agentes</translation>
+    </message>
+    <message>
+        <source>Off: nothing new is recorded, and changes made meanwhile are not listed</source>
+        <translation>Desactivado: no se registra nada nuevo, y los cambios hechos mientras tanto no se listan</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> días</translation>
+    </message>
+    <message>
+        <source>Older changes and versions are dropped</source>
+        <translation>Los cambios y versiones más antiguos se descartan</translation>
+    </message>
+    <message>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <source>Beyond this size the oldest versions are dropped first</source>
+        <translation>Por encima de este tamaño se descartan primero las versiones más antiguas</translation>
+    </message>
+    <message>
+        <source>Clear history…</source>
+        <translation>Borrar historial…</translation>
+    </message>
+    <message>
+        <source>Forget every recorded change and old version; the next look starts afresh</source>
+        <translation>Olvidar todos los cambios y versiones antiguas registrados; la próxima revisión empieza de cero</translation>
+    </message>
+    <message>
+        <source>Keep for</source>
+        <translation>Conservar durante</translation>
+    </message>
+    <message>
+        <source>At most</source>
+        <translation>Como máximo</translation>
+    </message>
+    <message>
+        <source>Space used</source>
+        <translation>Espacio usado</translation>
+    </message>
+    <message>
+        <source>not known yet</source>
+        <translation>aún no se sabe</translation>
+    </message>
+    <message>
+        <source>Clear history</source>
+        <translation>Borrar historial</translation>
+    </message>
+    <message>
+        <source>Forget every change listed and every old version Memory Desk kept? Rolling back what is listed now will no longer be possible.</source>
+        <translation>¿Olvidar todos los cambios listados y todas las versiones antiguas que guardó Memory Desk? Ya no se podrá revertir lo que se lista ahora.</translation>
+    </message>
+    <message>
+        <source>Show &amp;reviewed</source>
+        <translation>Mostrar &amp;revisados</translation>
+    </message>
+    <message>
+        <source>List the changes already marked reviewed too</source>
+        <translation>Listar también los cambios ya marcados como revisados</translation>
+    </message>
+    <message>
+        <source>Nothing changed since you last looked</source>
+        <translation>Nada ha cambiado desde la última vez que miraste</translation>
+    </message>
+    <message>
+        <source>Changes since you last looked</source>
+        <translation>Cambios desde la última vez que miraste</translation>
+    </message>
+    <message>
+        <source>One change per row, newest first. Space marks reviewed, Return reads the change, F2 opens it in its page.</source>
+        <translation>Un cambio por fila, los más recientes primero. Espacio lo marca como revisado, Intro lee el cambio, F2 lo abre en su página.</translation>
+    </message>
+    <message>
+        <source>Mark reviewed</source>
+        <translation>Marcar como revisado</translation>
+    </message>
+    <message>
+        <source>Mark the selected changes reviewed</source>
+        <translation>Marcar como revisados los cambios seleccionados</translation>
+    </message>
+    <message>
+        <source>Mark all reviewed</source>
+        <translation>Marcar todo como revisado</translation>
+    </message>
+    <message>
+        <source>Mark every listed change reviewed</source>
+        <translation>Marcar como revisados todos los cambios listados</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>Editar</translation>
+    </message>
+    <message>
+        <source>Open the observation or entry in its own page to edit it</source>
+        <translation>Abrir la observación o la entrada en su página para editarla</translation>
+    </message>
+    <message>
+        <source>Pin</source>
+        <translation>Fijar</translation>
+    </message>
+    <message>
+        <source>Pin or unpin the selected observations</source>
+        <translation>Fijar o soltar las observaciones seleccionadas</translation>
+    </message>
+    <message>
+        <source>Forget</source>
+        <translation>Olvidar</translation>
+    </message>
+    <message>
+        <source>Forget the selected observations (undo brings them back)</source>
+        <translation>Olvidar las observaciones seleccionadas (deshacer las recupera)</translation>
+    </message>
+    <message>
+        <source>Roll back</source>
+        <translation>Revertir</translation>
+    </message>
+    <message>
+        <source>Put the previous version back (Ctrl+Z puts the agent's back)</source>
+        <translation>Restaurar la versión anterior (Ctrl+Z vuelve a poner la del agente)</translation>
+    </message>
+    <message>
+        <source>Up, Down</source>
+        <translation>Arriba, Abajo</translation>
+    </message>
+    <message>
+        <source>Go to the previous or next change</source>
+        <translation>Ir al cambio anterior o siguiente</translation>
+    </message>
+    <message>
+        <source>Return</source>
+        <translation>Intro</translation>
+    </message>
+    <message>
+        <source>Read the change's versions</source>
+        <translation>Leer las versiones del cambio</translation>
+    </message>
+    <message>
+        <source>Go back to the list (from the versions)</source>
+        <translation>Volver a la lista (desde las versiones)</translation>
+    </message>
+    <message>
+        <source>{n} change to review</source>
+        <translation>{n} cambio por revisar</translation>
+    </message>
+    <message>
+        <source>{n} changes to review</source>
+        <translation>{n} cambios por revisar</translation>
+    </message>
+    <message>
+        <source>The history of changes could not be read: {problem} Clear history (below) starts a new one.</source>
+        <translation>No se pudo leer el historial de cambios: {problem} Borrar historial (abajo) empieza uno nuevo.</translation>
+    </message>
+    <message>
+        <source>No change is recorded yet</source>
+        <translation>Aún no hay ningún cambio registrado</translation>
+    </message>
+    <message>
+        <source>The history of changes is not open; Clear history (below) starts a new one.</source>
+        <translation>El historial de cambios no está abierto; Borrar historial (abajo) empieza uno nuevo.</translation>
+    </message>
+    <message>
+        <source>Select the changes to mark reviewed</source>
+        <translation>Selecciona los cambios que quieres marcar como revisados</translation>
+    </message>
+    <message>
+        <source>Marked {n} change reviewed</source>
+        <translation>{n} cambio marcado como revisado</translation>
+    </message>
+    <message>
+        <source>Marked {n} changes reviewed</source>
+        <translation>{n} cambios marcados como revisados</translation>
+    </message>
+    <message>
+        <source>Every change is marked reviewed</source>
+        <translation>Todos los cambios están marcados como revisados</translation>
+    </message>
+    <message>
+        <source>It was deleted: there is nothing to open. Roll back writes it again.</source>
+        <translation>Se borró: no hay nada que abrir. Revertir lo vuelve a escribir.</translation>
+    </message>
+    <message>
+        <source>Select observations that are still there</source>
+        <translation>Selecciona observaciones que todavía existan</translation>
+    </message>
+    <message>
+        <source>{store} is not open any more; open it to act on this change.</source>
+        <translation>{store} ya no está abierto; ábrelo para actuar sobre este cambio.</translation>
+    </message>
+    <message>
+        <source>These observations are no longer in the database</source>
+        <translation>Estas observaciones ya no están en la base de datos</translation>
+    </message>
+    <message>
+        <source>The selected observations are already forgotten</source>
+        <translation>Las observaciones seleccionadas ya están olvidadas</translation>
+    </message>
+    <message>
+        <source>An earlier change is still being written; try again in a moment</source>
+        <translation>Todavía se está escribiendo un cambio anterior; inténtalo de nuevo en un momento</translation>
+    </message>
+    <message>
+        <source>It is new: there is no earlier version to go back to (Forget removes it).</source>
+        <translation>Es nuevo: no hay una versión anterior a la que volver (Olvidar lo quita).</translation>
+    </message>
+    <message>
+        <source>Memory Desk cannot write a deleted observation back; its last text is shown on the left to copy.</source>
+        <translation>Memory Desk no puede volver a escribir una observación borrada; su último texto se muestra a la izquierda para copiarlo.</translation>
+    </message>
+    <message>
+        <source>Memory Desk did not keep the earlier version, so it cannot put it back.</source>
+        <translation>Memory Desk no guardó la versión anterior, así que no puede restaurarla.</translation>
+    </message>
+    <message>
+        <source>Observation #{id} is no longer in the database</source>
+        <translation>La observación #{id} ya no está en la base de datos</translation>
+    </message>
+    <message>
+        <source>Observation #{id} is not forgotten any more</source>
+        <translation>La observación #{id} ya no está olvidada</translation>
+    </message>
+    <message>
+        <source>Rolled back {what} to its previous version; {keys} puts the agent's back</source>
+        <translation>{what} ha vuelto a su versión anterior; {keys} vuelve a poner la del agente</translation>
+    </message>
+    <message>
+        <source>{name} was changed again since this change: review the newer change, or edit it by hand.</source>
+        <translation>{name} se volvió a cambiar después de este cambio: revisa el cambio más reciente o edítalo a mano.</translation>
+    </message>
+    <message>
+        <source>Roll back {name}</source>
+        <translation>Revertir {name}</translation>
+    </message>
+    <message>
+        <source>{name} changed on disk since the rollback; nothing was written.</source>
+        <translation>{name} cambió en el disco después de revertirlo; no se escribió nada.</translation>
+    </message>
+</context>
+<context>
     <name>SafePreview</name>
     <message>
         <source>Preview</source>
@@ -3890,6 +4322,10 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     <message>
         <source>Pruning assistant</source>
         <translation>Asistente de poda</translation>
+    </message>
+    <message>
+        <source>Since you last looked</source>
+        <translation>Desde la última vez que miraste</translation>
     </message>
     <message>
         <source>(undescribed)</source>
@@ -3992,6 +4428,14 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     <message>
         <source>Counting…</source>
         <translation>Contando…</translation>
+    </message>
+    <message>
+        <source>{n} change to review (View ▸ Since you last looked)</source>
+        <translation>{n} cambio por revisar (Ver ▸ Desde la última vez que miraste)</translation>
+    </message>
+    <message>
+        <source>{n} changes to review (View ▸ Since you last looked)</source>
+        <translation>{n} cambios por revisar (Ver ▸ Desde la última vez que miraste)</translation>
     </message>
     <message>
         <source>{live} live · {forgotten} forgotten · {pinned} pinned</source>
