@@ -4,7 +4,9 @@ Observations: baseline, then re-scans (unchanged; after 100 agent saves) of a CO
 cached 10,000- and 100,000-row databases (``perf.dataset``), each beside a raw reference in
 the same run: ``SELECT id, updated_at FROM observations``. Persona: 20,000 entries
 (``perf.persona_window.build_folder``), beside ``os.scandir`` + ``stat`` of every file.
-Not a test: run it on purpose.
+Each first look also reports a heartbeat: a plain Python thread that ticks every 1 ms (the
+window's thread, as far as the GIL is concerned); its longest gap while the first look runs,
+beside its longest gap at rest. Not a test: run it on purpose.
 
     python benchmarks/bench_journal.py [--counts 10000 100000] [--entries 20000]
 """
@@ -17,7 +19,9 @@ import shutil
 import sqlite3
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -32,6 +36,49 @@ def timed(work) -> float:  # noqa: ANN001 - any callable
     start = time.perf_counter()
     work()
     return time.perf_counter() - start
+
+
+class Heartbeat:
+    """A thread that sleeps 1 ms at a time and keeps the longest gap between two ticks."""
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        last = time.perf_counter()
+        while not self._stop.is_set():
+            time.sleep(0.001)
+            now = time.perf_counter()
+            self.longest = max(self.longest, now - last)
+            last = now
+
+    def __enter__(self) -> Heartbeat:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def with_heartbeat(work: Callable[[], object]) -> tuple[float, float, float]:
+    """(seconds of ``work``, longest heartbeat gap during it, longest gap at rest)."""
+    with Heartbeat() as beat:
+        seconds = timed(work)
+    with Heartbeat() as rest:
+        time.sleep(min(max(seconds, 0.2), 2.0))
+    return seconds, beat.longest, rest.longest
+
+
+def first_look(label: str, work: Callable[[], object], reference: float) -> None:
+    seconds, busy, rest = with_heartbeat(work)
+    line(label, seconds, reference)
+    print(
+        f"  heartbeat (1 ms ticks): longest gap {busy * 1000:.1f} ms during it,"
+        f" {rest * 1000:.1f} ms at rest"
+    )
 
 
 def raw_rows(db: Path) -> None:
@@ -72,7 +119,7 @@ def bench_observations(count: int, work: Path) -> None:
     journal = Journal(work / f"journal-{count}.sqlite")
     print(f"observations: {count:,} rows")
     reference = min(timed(lambda: raw_rows(db)) for _ in range(3))
-    line("baseline (first scan)", timed(lambda: journal.scan_observations(db)), reference)
+    first_look("baseline (first scan)", lambda: journal.scan_observations(db), reference)
     line("re-scan, unchanged", timed(lambda: journal.scan_observations(db)), reference)
     agent_saves(db, 100)
     reference = min(timed(lambda: raw_rows(db)) for _ in range(3))
@@ -91,8 +138,16 @@ def bench_persona(entries: int, work: Path) -> None:
     journal = Journal(work / "journal-persona.sqlite")
     print(f"persona: {entries:,} entries")
     reference = min(timed(lambda: raw_stat(folder)) for _ in range(3))
-    line("baseline (first scan)", timed(lambda: journal.scan_persona(folder, "bench")), reference)
+    first_look("baseline (first scan)", lambda: journal.scan_persona(folder, "bench"), reference)
     line("re-scan, unchanged", timed(lambda: journal.scan_persona(folder, "bench")), reference)
+    unchanged = Journal(journal.path)  # a new session: its first re-scan loads the baseline
+    line(
+        "re-scan, unchanged, new session",
+        timed(lambda: unchanged.scan_persona(folder, "bench")),
+        reference,
+    )
+    line("  and again", timed(lambda: unchanged.scan_persona(folder, "bench")), reference)
+    unchanged.close()
     journal.close()
 
 

@@ -290,7 +290,27 @@ def _pruning_shots(app, window, shoot, suffix: str) -> None:
     window.show_page("observations")
 
 
-_NEW_PAGES: list[Callable] = [_chats_shots, _overview_shots, _pruning_shots]
+def _review_shots(app, window, shoot, suffix: str) -> None:
+    """Since you last looked: the demo's agents' changes, a revised decision selected with
+    its old and new text side by side."""
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QAbstractItemView
+
+    _wait(app, lambda: window.review.started and not window.journal_runner.is_busy(), 20000)
+    window.findChild(QAction, "showReviewAction").trigger()
+    view = window.findChild(QAbstractItemView, "reviewList")
+    _wait(app, lambda: view.model().rowCount() >= 7)
+    model = view.model()
+    revised = next(
+        row for row in range(model.rowCount()) if "#309" in str(model.index(row, 2).data())
+    )
+    _select_row(view, revised)
+    _wait(app, lambda: not window.review_page.diff.is_busy())
+    shoot(window, f"review{suffix}.png")
+    window.show_page("observations")
+
+
+_NEW_PAGES: list[Callable] = [_chats_shots, _overview_shots, _pruning_shots, _review_shots]
 _EXTRA_SHOTS: list[Callable] = [_agent_search, _stored_note, _topic_question, _write_wait]
 _PERSONA_SHOTS: list[Callable] = [_persona_shots]
 

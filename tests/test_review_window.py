@@ -126,7 +126,7 @@ def child(parent: QWidget, kind, name: str):
 
 def looked(qtbot, window) -> None:
     """The journal's first look is done and its list is shown."""
-    qtbot.waitUntil(lambda: window._journal_started, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: window.review.started, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: not window.journal_runner.is_busy(), timeout=WAIT_MS)
 
 
@@ -207,7 +207,7 @@ def test_changes_made_while_closed_are_listed_once_newest_first_and_roll_back(
     window.observations_page.pin_action.trigger()
     writes_done(window)
     qtbot.waitUntil(lambda: stored_row(db, 2)["pinned"] == 1, timeout=WAIT_MS)
-    window.journal_runner.scan_all(window.journal_runner._stores.values())
+    window.journal_runner.scan_all(window.journal_runner.stores())
     looked(qtbot, window)
     show_review(window)
     assert len(rows(window)) == 2
@@ -232,7 +232,7 @@ def test_changes_made_while_closed_are_listed_once_newest_first_and_roll_back(
     assert row["revision_count"] == revision + 1
     assert "Rolled back #1" in window.message_bar.text()
     # it is marked reviewed, and the rollback (the person's write) is never listed
-    window.journal_runner.scan_all(window.journal_runner._stores.values())
+    window.journal_runner.scan_all(window.journal_runner.stores())
     looked(qtbot, window)
     wait_rows(qtbot, window, [("+ new", "#3 Prefer small commits")])
 
@@ -242,7 +242,7 @@ def test_changes_made_while_closed_are_listed_once_newest_first_and_roll_back(
     qtbot.waitUntil(
         lambda: stored_row(db, 1)["title"] == "Use Postgres for the cache", timeout=WAIT_MS
     )
-    window.journal_runner.scan_all(window.journal_runner._stores.values())
+    window.journal_runner.scan_all(window.journal_runner.stores())
     looked(qtbot, window)
     assert rows(window) == [("+ new", "#3 Prefer small commits")]
 
@@ -321,7 +321,7 @@ def test_a_persona_change_is_marked_diffed_rolled_back_and_undone(
         lambda: not model.index(model.row_of("no-fish-puns"), 0).data().startswith("✱"),
         timeout=WAIT_MS,
     )
-    window.journal_runner.scan_all(window.journal_runner._stores.values())
+    window.journal_runner.scan_all(window.journal_runner.stores())
     looked(qtbot, window)
     assert rows(window) == []  # the rollback is the person's write
 
@@ -343,7 +343,7 @@ def test_history_off_records_nothing_and_clear_starts_afresh(
     assert settings.journal_limits().enabled is False
     persona_agent(folder, "likes-tea", "Drinks black tea", "Black tea.")
     qtbot.waitUntil(lambda: window.persona_page.model.row_of("likes-tea") >= 0, timeout=WAIT_MS)
-    window.journal_runner.scan_all(window.journal_runner._stores.values())
+    window.journal_runner.scan_all(window.journal_runner.stores())
     looked(qtbot, window)
     assert rows(window) == []
 
@@ -378,3 +378,30 @@ def test_a_corrupt_journal_keeps_the_window_up_and_clear_mends_it(
     assert not problem.isVisible()
     persona_agent(folder, "likes-tea", "Drinks oolong", "Oolong.")
     wait_rows(qtbot, window, [("± changed", "likes-tea")])
+
+
+def test_the_demo_has_its_own_history_with_its_agents_changes(qtbot, open_window) -> None:
+    """``--demo`` shows what its agents changed since its person last looked, from a journal
+    in the demo's folder: the person's own history gets nothing of it."""
+    window = open_window(["--demo"])
+    looked(qtbot, window)
+    show_review(window)
+    qtbot.waitUntil(lambda: len(rows(window)) == 7, timeout=WAIT_MS)
+    assert sorted(rows(window)) == sorted(
+        [
+            ("✕ removed", "studies-at-night"),
+            ("± changed", "preferred-name-carmen"),
+            ("+ new entry", "formal-register-in-reports"),
+            ("✕ deleted", "#339 Scratch files go in ~/tmp"),
+            ("− forgotten", "#340 Tokio caches more than expected in note parser"),
+            ("+ new", "#345 Always squash commits before merging"),
+            ("± revised", "#309 Make fuzzy finder asynchronous with a worker pool"),
+        ]
+    )
+    assert window.journal_runner.journal.path.parent == window._demo.folder
+    assert "7" in window.windowTitle()
+    own = Journal(Journal.default_path())  # the person's history holds nothing of the demo
+    try:
+        assert own.changes(include_reviewed=True) == [] and own.pending_count() == 0
+    finally:
+        own.close()

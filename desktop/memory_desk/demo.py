@@ -982,6 +982,8 @@ def _entry(name: str, description: str, type_: str, updated: str, body: str) -> 
     ).encode()
 
 
+agent_entry = _entry  # for the demo's later changes (memory_desk.demo_changes)
+
 MIYAGI_FILES: dict[str, bytes] = {
     "preferred-name-carmen.md": _entry(
         "preferred-name-carmen",

@@ -186,7 +186,8 @@ def _check_window(test: SelfTest) -> None:
 def _check_reading_pages(test: SelfTest, window) -> None:
     """The Chats page lists the demo's chats and shows one's loaded context; the Overview
     counts what the table does; the pruning assistant finds the demo's duplicates (its
-    near-duplicate pass loads numpy, SciPy and datasketch: a broken install shows here)."""
+    near-duplicate pass loads numpy, SciPy and datasketch: a broken install shows here); the
+    review page lists the changes the demo's agents made (the journal works)."""
     from PySide6.QtWidgets import QAbstractItemView, QPlainTextEdit
 
     window.show_page("chats")
@@ -215,6 +216,13 @@ def _check_reading_pages(test: SelfTest, window) -> None:
     test.check(
         "the pruning assistant finds the demo's repeated observations",
         test.wait(lambda: not pruning.is_busy() and pruning.tree.topLevelItemCount() > 0),
+    )
+    window.show_page("review")
+    changes = window.findChild(QAbstractItemView, "reviewList")
+    test.check(
+        "Since you last looked lists what the demo's agents changed",
+        test.wait(lambda: changes.model().rowCount() >= 7),
+        f"{changes.model().rowCount()} changes",
     )
     window.show_page("observations")
 

@@ -1527,6 +1527,10 @@
         <translation>Memory Desk — demo</translation>
     </message>
     <message>
+        <source>The demo's changes could not be made: {reason}</source>
+        <translation>No se pudieron hacer los cambios de la demo: {reason}</translation>
+    </message>
+    <message>
         <source>{what}. Nothing is shown until a database is at that path.</source>
         <translation>{what}. No se muestra nada hasta que haya una base de datos en esa ruta.</translation>
     </message>
@@ -4166,6 +4170,10 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Restaurar la versión anterior (Ctrl+Z vuelve a poner la del agente)</translation>
     </message>
     <message>
+        <source>Memory Desk did not keep this observation's project and chat, so it cannot write it back; its last text is shown on the left to copy.</source>
+        <translation>Memory Desk no guardó el proyecto ni el chat de esta observación, así que no puede volver a escribirla; su último texto se muestra a la izquierda para copiarlo.</translation>
+    </message>
+    <message>
         <source>Up, Down</source>
         <translation>Arriba, Abajo</translation>
     </message>
@@ -4230,6 +4238,14 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Selecciona observaciones que todavía existan</translation>
     </message>
     <message>
+        <source>Observation #{id} is in the database again; nothing was written</source>
+        <translation>La observación #{id} vuelve a estar en la base de datos; no se escribió nada</translation>
+    </message>
+    <message>
+        <source>Wrote #{old} back as new observation #{new}; {keys} forgets it again</source>
+        <translation>#{old} se escribió de nuevo como la observación #{new}; {keys} la vuelve a olvidar</translation>
+    </message>
+    <message>
         <source>{store} is not open any more; open it to act on this change.</source>
         <translation>{store} ya no está abierto; ábrelo para actuar sobre este cambio.</translation>
     </message>
@@ -4248,10 +4264,6 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     <message>
         <source>It is new: there is no earlier version to go back to (Forget removes it).</source>
         <translation>Es nuevo: no hay una versión anterior a la que volver (Olvidar lo quita).</translation>
-    </message>
-    <message>
-        <source>Memory Desk cannot write a deleted observation back; its last text is shown on the left to copy.</source>
-        <translation>Memory Desk no puede volver a escribir una observación borrada; su último texto se muestra a la izquierda para copiarlo.</translation>
     </message>
     <message>
         <source>Memory Desk did not keep the earlier version, so it cannot put it back.</source>

@@ -3,12 +3,11 @@ menus and the status bar; the sources themselves live in a SourceRegistry."""
 
 from __future__ import annotations
 
-import contextlib
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
@@ -33,7 +32,6 @@ from PySide6.QtWidgets import (
 
 from memory_desk import __version__
 from memory_desk.core import StoreError
-from memory_desk.core.journal import Change, Journal, JournalLimits
 from memory_desk.ui import i18n, theme
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
@@ -42,8 +40,7 @@ from memory_desk.ui.live.indicator import LiveIndicator
 from memory_desk.ui.message_bar import MessageBar
 from memory_desk.ui.observations.page import ObservationsPage
 from memory_desk.ui.persona.page import PersonaPage
-from memory_desk.ui.review.page import ReviewPage
-from memory_desk.ui.review.runner import JournalRunner, ReviewSnapshot, StoreToScan
+from memory_desk.ui.review.desk import ReviewDesk
 from memory_desk.ui.sources.registry import (
     Source,
     SourceRegistry,
@@ -72,7 +69,6 @@ __all__ = ["MainWindow", "Source", "alisio_info", "file_id", "folder_label"]
 # page, and building (and importing) the others cost a third of the start.
 DB_PAGE_NAMES = ("observations", "chats", "overview")
 LAZY_PAGE_NAMES = ("chats", "overview", "pruning")
-JOURNAL_START_MS = 1500  # the journal's first look, if no rows are awaited before
 
 
 class MainWindow(QMainWindow):
@@ -198,7 +194,6 @@ class MainWindow(QMainWindow):
         self.observations_page.open_chat_requested.connect(self.show_chat)
         self.observations_page.timeline_requested.connect(self.show_timeline)
         self.persona_page.file_written.connect(self.registry.expect_own_write)
-        self._connect_review()
         self.pages.currentChanged.connect(self._on_page_changed)
         for page in (self.observations_page, self.persona_page):
             unsaved = getattr(page, "unsaved_changed", None)  # a page that edits says so
@@ -215,6 +210,8 @@ class MainWindow(QMainWindow):
         self.registry.info.connect(self.message_bar.show_info)
         self.sidebar.current_changed.connect(self._on_source_changed)
         self.live_indicator.toggled.connect(self.set_live)
+        self._connect_review()
+        self.review.connect_window()  # after the window's slots: its own run after them
 
     def _connect_page_messages(self, page: QWidget) -> None:
         page.error_raised.connect(lambda text, p=page: self._on_page_message(p, "error", text))
@@ -223,119 +220,32 @@ class MainWindow(QMainWindow):
     # -- since you last looked (the journal) -------------------------------------------------------
 
     def _build_review(self) -> None:
-        """The journal, its runner and the review page. A journal that cannot be opened
-        leaves the page up with the reason (Clear history starts a new one)."""
-        limits = settings_module.journal_limits()
-        self._journal_problem: str | None = None
-        self._journal: Journal | None = self._open_journal(limits)
-        self.journal_runner = JournalRunner(self._journal, self)
-        self._journal_started = False
-        self._review_snapshot: ReviewSnapshot | None = None
-        self.review_page = ReviewPage(
-            self._new_undo_stack("review"),
-            self.journal_runner,
+        """The journal and the review page, owned by one ReviewDesk; the window only shows
+        its count in the title."""
+        self.review = ReviewDesk(
+            self.registry,
+            self.sidebar,
             self.observations_page,
-            self._store_of_change,
-            self._store_label,
-            limits,
+            self.persona_page,
+            self._new_undo_stack("review"),
+            self.show_page,
+            self.show_observation,
             self,
         )
+        self.review_page = self.review.page
+        self.journal_runner = self.review.runner
         self._page_undo[self.review_page] = self.review_page.undo_stack
-        if self._journal_problem is not None:
-            self.review_page.show_problem(self._journal_problem)
-
-    def _open_journal(self, limits: JournalLimits) -> Journal | None:
-        try:
-            journal = Journal(Journal.default_path(), limits)
-        except StoreError as exc:
-            self._journal_problem = i18n.shown(exc)
-            return None
-        _set_witness(journal)
-        return journal
-
-    def _new_journal(self) -> Journal:
-        """A journal that could not even be opened: start a new file in its place."""
-        from memory_desk.core.journal.db import JournalDB
-
-        JournalDB(Journal.default_path()).remove_files()
-        journal = Journal(Journal.default_path(), settings_module.journal_limits())
-        _set_witness(journal)
-        self._journal_problem = None
-        return journal
-
-    def _close_journal(self) -> None:
-        if self._journal is not None:
-            _set_witness(None)
-            with contextlib.suppress(StoreError):
-                self._journal.close()
 
     def _connect_review(self) -> None:
         page = self.review_page
         page.status_changed.connect(lambda text: self._on_page_status(page, text))
-        page.edit_requested.connect(self.show_change_target)
-        page.persona_written.connect(self._on_review_wrote_entry)
-        page.limits_changed.connect(self.set_journal_limits)
-        page.clear_requested.connect(self.clear_journal)
-        self.journal_runner.listed.connect(self._on_review_snapshot)
-        self.journal_runner.failed.connect(self.review_page.show_problem)
-        # The first look waits for the first rows: start speed matters more than the inbox.
-        self.observations_page.refreshed.connect(self._start_journal)
-        QTimer.singleShot(JOURNAL_START_MS, self, self._start_journal)
+        self.review.pending_changed.connect(self._show_waiting_changes)
+        self.review.error_raised.connect(self.message_bar.show_error)
+        self.review.info_raised.connect(self.message_bar.show_info)
 
-    def _start_journal(self) -> None:
-        """Look at every open store once, after the first rows are shown."""
-        if self._journal_started or self._shut_down:
-            return
-        if self.observations_page.store is not None and self.observations_page.is_busy():
-            return  # its first answer (``refreshed``) calls again
-        self._journal_started = True
-        self._scan_all_sources()
-        self.journal_runner.refresh_list()
-
-    def _scan_source(self, source: Source) -> None:
-        """The journal looks at this store on its own thread (one scan running, one queued)."""
-        if not self._journal_started or source.store is None:
-            return
-        if source.kind == "db" and source.file_id is None:
-            return  # nothing at its path now
-        kind = "db" if source.kind == "db" else "persona"
-        self.journal_runner.scan(StoreToScan(kind, source.path, source.label))
-
-    def _scan_all_sources(self) -> None:
-        for source in self._sources:
-            self._scan_source(source)
-
-    def _store_of_change(self, change: Change) -> object | None:
-        """The open store a change was found in (None when it is not open any more)."""
-        source = self.registry.find(
-            "db" if change.store_kind != "persona" else "persona", Path(change.store)
-        )
-        return None if source is None else source.store
-
-    def _store_label(self, path: str) -> str:
-        for source in self._sources:
-            if str(source.path) == path:
-                return source.label
-        return Path(path).name
-
-    def _on_review_snapshot(self, snapshot: ReviewSnapshot) -> None:
-        """The journal's list and counts: the page, the title, the sidebar, the marks."""
-        self._review_snapshot = snapshot
-        self.review_page.show_snapshot(snapshot)
-        self._waiting_changes = snapshot.pending_total
+    def _show_waiting_changes(self, count: int) -> None:
+        self._waiting_changes = count
         self._show_title()
-        for source in self._sources:
-            self.sidebar.show_waiting(source, snapshot.pending.get(str(source.path), 0))
-        self._mark_waiting_entries()
-
-    def _mark_waiting_entries(self) -> None:
-        """Persona entries the agent changed, not yet reviewed, are marked in the list."""
-        folder = self.persona_page_folder()
-        snapshot = self._review_snapshot
-        names: set[str] = set()
-        if folder is not None and snapshot is not None:
-            names = snapshot.waiting_entries.get(str(folder.path), set())
-        self.persona_page.model.set_waiting(names)
 
     def _show_title(self) -> None:
         """``Memory Desk — 3 changes to review``; the ``[*]`` keeps the unsaved mark."""
@@ -350,72 +260,6 @@ class MainWindow(QMainWindow):
                 ),
             )
         self.setWindowTitle(title + "[*]")
-
-    def show_change_target(self, change: Change) -> None:
-        """Open a change's observation or persona entry in its own page."""
-        kind = "persona" if change.store_kind == "persona" else "db"
-        source = self.registry.find(kind, Path(change.store))
-        if source is None:
-            self.message_bar.show_error(
-                translate("MainWindow", "{store} is not open any more").format(store=change.store)
-            )
-            return
-        self.sidebar.select(source)
-        if kind == "db":
-            self.show_observation(int(change.target))
-            return
-        self.show_page("persona")
-        row = self.persona_page.model.row_of(change.target)
-        if row < 0:
-            self.message_bar.show_info(
-                translate(
-                    "MainWindow", "{name} is not in the list: clear the filter to see it"
-                ).format(name=change.target)
-            )
-            return
-        self.persona_page.list.setCurrentIndex(self.persona_page.model.index(row, 0))
-        self.persona_page.list.setFocus()
-
-    def _on_review_wrote_entry(self, path: str) -> None:
-        """A rollback wrote a persona file: its echo is not the agent's, and the persona page
-        (now or when it comes back) shows what is on disk."""
-        self.registry.expect_own_write(path)
-        folder = Path(path).parent
-        source = self.registry.find("persona", folder)
-        if source is None:
-            return
-        if self.persona_page_folder() is source.store:
-            self.persona_page.reload()
-        else:
-            source.stale = True
-        self.sidebar.recount(source)
-
-    def set_journal_limits(self, limits: JournalLimits) -> None:
-        """Keep the history's limits and apply them now (turned back on: look again)."""
-        settings_module.save_journal_limits(limits)
-        self.review_page.set_limits(limits)
-        if self._journal is None:
-            return
-        was_on = self._journal.limits.enabled
-        self.journal_runner.apply_limits(limits)
-        if limits.enabled and not was_on:
-            self._scan_all_sources()  # a new baseline: what happened while off is unknown
-
-    def clear_journal(self) -> None:
-        """Forget every recorded change; the next look takes a new baseline."""
-        try:
-            if self._journal is None:
-                self._journal = self._new_journal()
-                self.journal_runner.set_journal(self._journal)
-            else:
-                self._journal.clear()
-        except StoreError as exc:
-            self.review_page.show_problem(i18n.shown(exc))
-            return
-        self.review_page.problem.hide()
-        self.message_bar.show_info(translate("MainWindow", "The history of changes is cleared"))
-        self._scan_all_sources()
-        self.journal_runner.refresh_list()
 
     # -- pages built on first need ----------------------------------------------------------------
 
@@ -823,6 +667,8 @@ class MainWindow(QMainWindow):
                     )
                 )
                 return False
+            if not self.registry.sources():
+                self._show_demo_changes(self._demo)
         demo = self._demo
         for folder in demo.persona_folders:
             label = translate("MainWindow", "demo: {folder}").format(folder=folder_label(folder))
@@ -833,6 +679,24 @@ class MainWindow(QMainWindow):
         self._title_base = translate("MainWindow", "Memory Desk — demo")
         self._show_title()
         return opened
+
+    def _show_demo_changes(self, demo) -> None:  # noqa: ANN001 - a memory_desk.demo.Demo
+        """A demo on its own gets a history of its own, in its folder, holding what its agents
+        changed since its person last looked: the review page has something to show, and the
+        person's own history is left alone."""
+        from memory_desk.demo_changes import add_recent_changes
+
+        path = demo.folder / "journal.sqlite"
+        if not self.review.use_journal_at(path):
+            return
+        try:
+            add_recent_changes(demo, path, settings_module.journal_limits())
+        except (OSError, StoreError) as exc:
+            self.message_bar.show_error(
+                translate("MainWindow", "The demo's changes could not be made: {reason}").format(
+                    reason=i18n.shown(exc)
+                )
+            )
 
     def open_found_sources(self) -> bool:
         """Open what the agents keep on this machine; False when nothing was found."""
@@ -854,7 +718,6 @@ class MainWindow(QMainWindow):
             self._update_overview_folders()
         if source.found and self.sidebar.current() is None:
             self.sidebar.select(source)
-        self._scan_source(source)
 
     # -- live reload ---------------------------------------------------------------------------
 
@@ -873,14 +736,12 @@ class MainWindow(QMainWindow):
                 source.stale = False
                 self.persona_page.reload()
             self.update_counts()
-            self._scan_all_sources()
         self._show_live_state()
 
     def _on_source_written(self, source: Source) -> None:
         """An agent wrote to a source: the page showing it re-reads (its answer brings the
         counts); a hidden one only gets its sidebar count, and a folder the persona page
-        still holds is read again when the person comes back. The journal looks at it."""
-        self._scan_source(source)
+        still holds is read again when the person comes back."""
         if self.current_source() is source:
             if source.kind == "db":
                 for page in self.db_pages:
@@ -928,7 +789,6 @@ class MainWindow(QMainWindow):
 
     def _on_source_replaced(self, source: Source, message: str, problem: str) -> None:
         """The source reads the file now at its path (or none): the page shows that."""
-        self._scan_source(source)
         if self.current_source() is source:
             store = source.store if source.file_id is not None else None
             self._set_db_store(store)
@@ -980,7 +840,6 @@ class MainWindow(QMainWindow):
             shown = self._db_page
         else:
             self._show_folder(source)
-            self._mark_waiting_entries()
             shown = self.persona_page
         self._set_pruning_source(source.store)
         # The assistant stays in front: it prunes whichever source the person picks.
@@ -1298,21 +1157,13 @@ class MainWindow(QMainWindow):
         self._shut_down = True
         self.registry.stop()
         self.sidebar.stop()
-        self.journal_runner.stop()
         for page in self.content_pages:
             page.shutdown()
-        self._close_journal()
+        self.review.shutdown()
         self.registry.close_stores()
         if self._demo_dir is not None:
             self._demo_dir.cleanup()
             self._demo_dir = None
-
-
-def _set_witness(journal: Journal | None) -> None:
-    """Tell the core whose journal hears the person's own writes (so none is listed)."""
-    from memory_desk.core.journal import witness
-
-    witness.set_journal(journal)
 
 
 def _has_unsaved_edits(page: QWidget) -> bool:

@@ -1,9 +1,16 @@
 """The :class:`Journal` facade: the one object the app keeps.
 
 Scans run on a worker (they read the stores); the window only calls the short reads
-(:meth:`Journal.changes`, counts) and the review marks. Every call is thread-safe: one
-connection per thread on the journal's WAL file, and one lock per store so that two scans of
-the same store never interleave.
+(:meth:`Journal.changes`, counts) and the review marks. The person's own writes are reported
+from the writer's thread and only noted in memory (:mod:`.pending`): a save never waits for
+the journal. Every call is thread-safe: one connection per thread on the journal's WAL file,
+one lock per store so that two scans of the same store never interleave, and one lock for
+what is kept in memory between scans.
+
+A journal file that cannot be opened or read does not stop the app: the journal opens in a
+"damaged" state (:attr:`Journal.problem`), every call but :meth:`Journal.clear` (which starts
+a new file) and :meth:`Journal.close` raises the StoreError that says so, and the person's
+writes are not noted.
 """
 
 from __future__ import annotations
@@ -16,11 +23,19 @@ from pathlib import Path
 
 from memory_desk.core import appdirs
 from memory_desk.core.errors import StoreError
+from memory_desk.core.journal import db as db_mod
 from memory_desk.core.journal import limits as limits_mod
 from memory_desk.core.journal import observations, persona
 from memory_desk.core.journal import records as rec
-from memory_desk.core.journal.db import JournalDB
-from memory_desk.core.journal.model import Change, JournalLimits, ObservationState
+from memory_desk.core.journal.db import JournalDB, path_key
+from memory_desk.core.journal.model import (
+    OBSERVATIONS,
+    PERSONA,
+    Change,
+    JournalLimits,
+    ObservationState,
+)
+from memory_desk.core.journal.pending import PendingWrites
 
 JOURNAL_FILE_NAME = "journal.sqlite"
 DEFAULT_LIMITS = JournalLimits()
@@ -39,22 +54,57 @@ class Journal:
     """Memory Desk's private journal file. Every public call is safe from several threads."""
 
     def __init__(self, path: Path, limits: JournalLimits = DEFAULT_LIMITS) -> None:
+        """Open (or create) the journal; never raises: a file that cannot be used leaves
+        the journal damaged (:attr:`problem`)."""
         self._db = JournalDB(Path(path))
         self._limits = limits
         self._lock = threading.Lock()
         self._store_locks: dict[str, threading.Lock] = {}
+        self._writes = PendingWrites()
+        self._memory: dict[str, object] = {}  # per store, what its scans keep between scans
+        self._generation = 0  # bumped when that memory is no longer true (clear, prune)
+        self._flushed = -1
+        self._error: StoreError | None = None
+        self.pause = lambda: time.sleep(observations.PAUSE_S)  # between a first look's batches
         self.last_scan = observations.ScanCounts()  # what the last scan read (tests, bench)
-        with contextlib.suppress(StoreError):  # a damaged file: every call says so, clear() works
-            self._sync_enabled(limits)
+        self._open()
+
+    def _open(self) -> None:
+        try:
+            self._sync_enabled(self._limits)
+            with self._db.read() as conn:
+                self._writes.load(conn)
+            self._flushed = self._writes.changed()
+        except StoreError as exc:
+            self._error = exc
+            self._db.close()
+        except (ValueError, TypeError) as exc:  # a row this version cannot read
+            self._error = StoreError(db_mod.damaged_message(self.path, str(exc)))
+            self._db.close()
 
     @staticmethod
     def default_path() -> Path:
         """``<data dir>/journal.sqlite`` (0600 in a 0700 folder)."""
         return appdirs.data_dir() / JOURNAL_FILE_NAME
 
+    @staticmethod
+    def remove_files(path: Path) -> None:
+        """Delete the journal file at ``path`` with its WAL (no Journal open on it)."""
+        db_mod.remove_files(Path(path))
+
     @property
     def path(self) -> Path:
         return self._db.path
+
+    @property
+    def problem(self) -> str | None:
+        """Why the journal cannot be used (a message for the person), or None."""
+        return self._error.args[0] if self._error is not None else None
+
+    def _check(self) -> None:
+        error = self._error
+        if error is not None:
+            raise type(error)(*error.args)
 
     @property
     def limits(self) -> JournalLimits:
@@ -66,11 +116,19 @@ class Journal:
         changes): what happened while it was off, the person's writes included, is unknown,
         so the next scan is a new baseline rather than a list of false changes."""
         self._limits = limits
-        self._sync_enabled(limits)
+        self._check()
+        if self._sync_enabled(limits):
+            self._forget_memory()
         if limits.enabled:
             self.prune()
 
-    def _sync_enabled(self, limits: JournalLimits) -> None:
+    def _sync_enabled(self, limits: JournalLimits) -> bool:
+        """Record on/off in the file (only when it changes); True when turned back on."""
+        wanted = "1" if limits.enabled else "0"
+        with self._db.read() as conn:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'enabled'").fetchone()
+        if row is not None and row[0] == wanted:
+            return False
         with self._db.write() as conn:
             row = conn.execute("SELECT value FROM meta WHERE key = 'enabled'").fetchone()
             was_on = row is None or row[0] == "1"
@@ -80,62 +138,116 @@ class Journal:
             conn.execute(
                 "INSERT INTO meta(key, value) VALUES ('enabled', ?) ON CONFLICT(key)"
                 " DO UPDATE SET value = excluded.value",
-                ("1" if limits.enabled else "0",),
+                (wanted,),
             )
+        return limits.enabled and not was_on
 
     def _store_lock(self, key: str) -> threading.Lock:
         with self._lock:
             return self._store_locks.setdefault(key, threading.Lock())
 
+    def _forget_memory(self, key: str | None = None, writes: bool = True) -> None:
+        """What scans kept in memory is no longer true (of one store, or all)."""
+        with self._lock:
+            self._generation += 1
+            if key is None:
+                self._memory.clear()
+                if writes:
+                    self._writes.drop_store()
+            else:
+                self._memory.pop(key, None)
+
+    def _remember(self, key: str, value: object, generation: int) -> None:
+        with self._lock:
+            if generation == self._generation:
+                self._memory[key] = value
+
+    def _recall(self, key: str) -> tuple[object, int]:
+        with self._lock:
+            return self._memory.get(key), self._generation
+
     def scan_observations(self, db: Path) -> int:
         """Compare the observations store with what was last seen; return the changes
         recorded. The first scan of a store (or of a replaced file) is a silent baseline;
         ``last_scan`` tells which, and how much was read."""
+        self._check()
         if not self._limits.enabled:
             return 0
         key = store_key(db)
         with self._store_lock(key):
+            seen, generation = self._recall(key)
             counts = observations.ScanCounts()
-            found = observations.scan(self._db, Path(key), now_ms(), counts)
+            ctx = observations.ScanContext(self._writes, seen, self.pause)
+            try:
+                seen = observations.scan(self._db, Path(key), now_ms(), counts, ctx)
+            except BaseException:
+                self._forget_memory(key)
+                raise
+            self._remember(key, seen, generation)
             self.last_scan = counts
+        self._flush()
         if counts.opened:
             self.prune()
-        return found
+        return counts.recorded
 
     def scan_persona(self, folder: Path, agent: str) -> int:
         """Compare a persona folder with what was last seen; return the changes recorded.
         ``agent`` is the agent's name as the sidebar shows it."""
+        self._check()
         if not self._limits.enabled:
             return 0
         key = store_key(folder)
         counts: dict = {}
         with self._store_lock(key):
-            found = persona.scan(self._db, Path(key), agent, now_ms(), counts)
+            known, generation = self._recall(key)
+            try:
+                mine = (self._writes, known, self.pause)
+                known = persona.scan(self._db, Path(key), agent, now_ms(), counts, mine)
+            except BaseException:
+                self._forget_memory(key)
+                raise
+            self._remember(key, known, generation)
             self.last_scan = observations.ScanCounts(rows=counts.get("files_read", 0))
-        if counts.get("files_read") or found:
+        self._flush()
+        if counts.get("files_read") or counts.get("recorded"):
             self.prune()
-        return found
+        return counts.get("recorded", 0)
 
     def expect_observations(self, db: Path, states: Mapping[int, ObservationState | None]) -> None:
         """The person's own writes: what the next scan will find for these rows (None: the
-        row is gone). A scan that finds exactly that takes it as seen and lists nothing."""
-        if self._limits.enabled and states:
-            observations.expect(self._db, Path(store_key(db)), dict(states), now_ms())
+        row is gone). A scan that finds exactly that takes it as seen and lists nothing.
+        Memory only: the writer never waits for the journal's file."""
+        if self._limits.enabled and states and self._error is None:
+            key = store_key(db)
+            self._writes.kind(key, OBSERVATIONS)
+            observations.expect(self._writes, key, dict(states), now_ms())
 
     def withdraw_observations(self, db: Path, ids: list[int]) -> None:
         """The person's write did not commit: forget what was expected of it."""
-        if self._limits.enabled and ids:
-            observations.withdraw(self._db, Path(store_key(db)), ids)
+        if ids:
+            self._writes.withdraw(store_key(db), [str(i) for i in ids])
 
     def expect_persona(self, folder: Path, name: str, text: str | None) -> None:
-        """The person's own write of one entry (``text`` None: removed)."""
-        if self._limits.enabled:
-            persona.expect(self._db, Path(store_key(folder)), name, text, now_ms())
+        """The person's own write of one entry (``text`` None: removed). Memory only."""
+        if self._limits.enabled and self._error is None:
+            key = store_key(folder)
+            self._writes.kind(key, PERSONA)
+            persona.expect(self._writes, key, name, text, now_ms())
+
+    def _flush(self) -> None:
+        """Copy the person's writes still waiting into the file (if they changed)."""
+        changed = self._writes.changed()
+        if changed == self._flushed:
+            return
+        with self._db.write() as conn:
+            self._writes.flush(conn, lambda key, kind: rec.ensure_store(conn, key, kind))
+        self._flushed = changed
 
     def changes(
         self, *, store: str | None = None, include_reviewed: bool = False, limit: int = 1000
     ) -> list[Change]:
         """Changes, newest first (at_ms, id)."""
+        self._check()
         where, params = self._filter(store, include_reviewed)
         sql = f"{rec.CHANGE_SQL}{where} ORDER BY c.at_ms DESC, c.id DESC LIMIT ?"
         with self._db.read() as conn:
@@ -144,12 +256,14 @@ class Journal:
 
     def change(self, change_id: int) -> Change | None:
         """One change by id, or None once pruned or cleared."""
+        self._check()
         with self._db.read() as conn:
             row = conn.execute(f"{rec.CHANGE_SQL} WHERE c.id = ?", (change_id,)).fetchone()
         return rec.to_change(row) if row else None
 
     def pending_count(self, store: str | None = None) -> int:
         """How many changes wait for review (of one store, or all)."""
+        self._check()
         where, params = self._filter(store, False)
         sql = f"SELECT count(*) FROM changes c JOIN stores s ON s.id = c.store_id{where}"
         with self._db.read() as conn:
@@ -157,6 +271,7 @@ class Journal:
 
     def pending_targets(self, store: str) -> set[str]:
         """Targets (entry names, observation ids as text) with an unreviewed change."""
+        self._check()
         where, params = self._filter(store, False)
         sql = f"SELECT DISTINCT c.target FROM changes c JOIN stores s ON s.id = c.store_id{where}"
         with self._db.read() as conn:
@@ -164,6 +279,7 @@ class Journal:
 
     def mark_reviewed(self, change_ids: Iterable[int]) -> None:
         """Mark these changes reviewed (ids pruned meanwhile are ignored)."""
+        self._check()
         with self._db.write() as conn:
             conn.executemany(
                 "UPDATE changes SET reviewed = 1 WHERE id = ?", [(int(i),) for i in change_ids]
@@ -171,6 +287,7 @@ class Journal:
 
     def mark_all_reviewed(self, store: str | None = None) -> None:
         """Mark every change (of one store) reviewed."""
+        self._check()
         with self._db.write() as conn:
             if store is None:
                 conn.execute("UPDATE changes SET reviewed = 1 WHERE reviewed = 0")
@@ -178,26 +295,37 @@ class Journal:
                 conn.execute(
                     "UPDATE changes SET reviewed = 1 WHERE reviewed = 0 AND store_id IN"
                     " (SELECT id FROM stores WHERE path = ?)",
-                    (store_key(store),),
+                    (path_key(store_key(store)),),
                 )
 
     def size_bytes(self) -> int:
         """The journal's real size on disk (database and WAL)."""
+        self._check()
         return self._db.size_bytes()
 
     def clear(self) -> None:
         """Forget everything; the next scan of each store takes a new baseline. Works on a
-        damaged journal too: it starts a new file."""
+        damaged journal too: it starts a new file (StoreError if even that fails)."""
+        self._forget_memory()
         with self._lock:
             self._db.remove_files()
-        self._sync_enabled(self._limits)
+            self._error = None
+        self._open()
+        self._check()
 
     def prune(self) -> None:
         """Apply the age and size limits (scans call it after reading a store)."""
-        limits_mod.prune(self._db, self._limits, now_ms())
+        self._check()
+        now = now_ms()
+        self._writes.expire(now - limits_mod.EXPECTED_FOR_MS)
+        if limits_mod.prune(self._db, self._limits, now):
+            self._forget_memory(writes=False)  # baselines lost their texts: read them again
 
     def close(self) -> None:
-        """Close the journal's connections (safe twice)."""
+        """Keep the person's writes still waiting, then close the connections (safe twice)."""
+        if self._error is None:
+            with contextlib.suppress(StoreError):
+                self._flush()
         self._db.close()
 
     @staticmethod
@@ -205,7 +333,7 @@ class Journal:
         clauses, params = [], []
         if store is not None:
             clauses.append("s.path = ?")
-            params.append(store_key(store))
+            params.append(path_key(store_key(store)))
         if not include_reviewed:
             clauses.append("c.reviewed = 0")
         return (" WHERE " + " AND ".join(clauses) if clauses else ""), tuple(params)

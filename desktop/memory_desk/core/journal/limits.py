@@ -32,20 +32,24 @@ BASELINE_TEXTS_SQL = (
 )
 
 
-def prune(jdb: JournalDB, limits: JournalLimits, now: int) -> None:
-    """Apply the age limit, then the size limit."""
+def prune(jdb: JournalDB, limits: JournalLimits, now: int) -> bool:
+    """Apply the age limit, then the size limit. True when baseline texts were dropped
+    (what a scan keeps in memory of them is then out of date)."""
     cutoff = now - max(0, limits.max_age_days) * DAY_MS
     with jdb.write() as conn:
         conn.execute("DELETE FROM changes WHERE seen_ms < ?", (cutoff,))
-        conn.execute("DELETE FROM expected WHERE at_ms < ?", (now - EXPECTED_FOR_MS,))
+        conn.execute("DELETE FROM pending WHERE at_ms < ?", (now - EXPECTED_FOR_MS,))
         conn.execute(ORPHANS_SQL)
     compact(jdb)
+    dropped = False
     for step in (_drop_baseline_texts(0), _drop_oldest_changes, _drop_baseline_texts(1)):
         while jdb.size_bytes() > limits.max_bytes:
             with jdb.write() as conn:
                 if not step(conn):
                     break
+            dropped = dropped or step is not _drop_oldest_changes
             compact(jdb)
+    return dropped
 
 
 def _drop_baseline_texts(topic: int):

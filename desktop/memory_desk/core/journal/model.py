@@ -35,7 +35,9 @@ class Version:
     persona entry's description, or the observation's topic_key ("" without one). ``body``:
     the observation's content, or the entry's body after its header. ``raw``: a persona
     entry's whole file text (what a rollback puts back). ``revision``: the observation's
-    revision_count.
+    revision_count. ``project``, ``scope``, ``session_id``, ``tool_name``: the observation's
+    other columns, so that a row the agent deleted can be written back whole (None for a
+    persona entry, and for versions kept before they were recorded).
     """
 
     title: str
@@ -44,6 +46,10 @@ class Version:
     body: str
     raw: str | None = None
     revision: int | None = None
+    project: str | None = None
+    scope: str | None = None
+    session_id: str | None = None
+    tool_name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -95,19 +101,23 @@ class ObservationState:
     topic_key: str | None
     forgotten: bool
     revision_count: int
+    project: str | None = None
+    scope: str | None = None
+    session_id: str | None = None
+    tool_name: str | None = None
 
     def digest(self) -> str:
         """A stable hash of what the row says (forgotten is kept beside it, so that a forget
         is told from a revision)."""
-        parts = (
-            self.type,
-            self.title,
-            self.content,
-            self.topic_key if self.topic_key is not None else "\x00",
-            str(self.revision_count),
-        )
-        joined = "\x1f".join(parts).encode("utf-8", "surrogatepass")
-        return hashlib.blake2b(joined, digest_size=16).hexdigest()
+        return row_digest(self.type, self.title, self.content, self.topic_key, self.revision_count)
+
+
+def row_digest(type_: str, title: str, content: str, topic_key: str | None, revision: int) -> str:
+    """The hash of what an observation row says: the same for the person's writes
+    (:meth:`ObservationState.digest`) and for the scans, which call it on plain columns."""
+    topic = topic_key if topic_key is not None else "\x00"
+    joined = f"{type_}\x1f{title}\x1f{content}\x1f{topic}\x1f{revision}"
+    return hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 OBSERVATIONS = "observations"

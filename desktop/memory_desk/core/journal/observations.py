@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,17 +26,37 @@ import numpy as np
 
 from memory_desk.core.errors import StoreError
 from memory_desk.core.journal import records as rec
-from memory_desk.core.journal.db import JournalDB, pack_version
-from memory_desk.core.journal.model import OBSERVATIONS, ChangeKind, ObservationState, Version
+from memory_desk.core.journal.db import JournalDB, pack_json
+from memory_desk.core.journal.model import (
+    OBSERVATIONS,
+    ChangeKind,
+    ObservationState,
+    Version,
+    row_digest,
+)
+from memory_desk.core.journal.pending import Compare, PendingWrites
 from memory_desk.core.messages import msg
 
 # A save computes updated_at, then may wait up to the plugin's busy_timeout (5 s) for the
 # write lock: rows updated this long before the newest one seen are read again.
 SLACK_MS = 60_000
-BASELINE_BATCH = 2000
+BASELINE_BATCH = 1000
+PAUSE_S = 0.001  # between a first look's batches: the window's thread gets the GIL
+BASELINE_LEVEL = 1  # zlib level of a first look's texts (fast; a change's texts use 6)
 ROW_COLUMNS = (
     "id, type, title, content, topic_key, deleted_at, revision_count, updated_at, session_id,"
-    " tool_name"
+    " tool_name, project, scope"
+)
+# A version as :func:`~.db.pack_version` writes it, built by SQLite while it reads the row
+# (in C, the GIL released), for a first look.
+VERSION_JSON = (
+    "json_array(coalesce(title, ''), coalesce(topic_key, ''), coalesce(type, ''),"
+    " coalesce(content, ''), NULL, coalesce(revision_count, 0), project, scope, session_id,"
+    " tool_name)"
+)
+BASELINE_SQL = (
+    "SELECT id, type, title, content, topic_key, deleted_at, revision_count, updated_at,"
+    f" {VERSION_JSON} FROM observations WHERE id > ? ORDER BY id LIMIT ?"
 )
 AGENT = "Alisio"
 
@@ -91,7 +113,8 @@ def cannot_read(db: Path, detail: str) -> str:
 
 
 def state_of(row: tuple) -> ObservationState:
-    _id, type_, title, content, topic_key, deleted_at, revision, *_ = row
+    _id, type_, title, content, topic_key, deleted_at, revision, _at, chat, tool, *rest = row
+    project, scope = rest if rest else (None, None)
     return ObservationState(
         type=type_ or "",
         title=title or "",
@@ -99,6 +122,10 @@ def state_of(row: tuple) -> ObservationState:
         topic_key=topic_key,
         forgotten=deleted_at is not None,
         revision_count=int(revision or 0),
+        project=project,
+        scope=scope,
+        session_id=chat,
+        tool_name=tool,
     )
 
 
@@ -109,7 +136,32 @@ def version_of(state: ObservationState) -> Version:
         type=state.type,
         body=state.content,
         revision=state.revision_count,
+        project=state.project,
+        scope=state.scope,
+        session_id=state.session_id,
+        tool_name=state.tool_name,
     )
+
+
+@dataclass
+class Seen:
+    """What a store's scans keep in memory between scans (the journal file holds it too):
+    a re-scan compares the file's stamp and id lists without reading the journal."""
+
+    store: rec.StoreRow
+    ids: np.ndarray
+    forgotten: np.ndarray
+
+
+@dataclass
+class ScanContext:
+    """What a scan shares with the :class:`~.journal.Journal`: the person's writes waiting,
+    the store's memory (None: read it from the journal file), and a pause between batches."""
+
+    writes: PendingWrites
+    seen: Seen | None = None
+    pause: Callable[[], None] = field(default=lambda: time.sleep(PAUSE_S))
+    writes_mark: int = 0
 
 
 def agent_of(tool_name: str | None) -> str:
@@ -144,80 +196,95 @@ def fetch_rows(conn: sqlite3.Connection, ids: list[int]) -> list[tuple]:
     return rows
 
 
-def scan(jdb: JournalDB, db: Path, now: int, counts: ScanCounts | None = None) -> int:
-    """Record what changed in ``db`` since the last scan; return how many changes."""
-    counts = counts if counts is not None else ScanCounts()
+def scan(jdb: JournalDB, db: Path, now: int, counts: ScanCounts, ctx: ScanContext) -> Seen | None:
+    """Record what changed in ``db`` since the last scan (``counts.recorded`` says how
+    many); return what to remember of the store for the next scan."""
     path = str(db)
     stamped = stamp_of(db)
     if stamped is None:
-        return 0
+        return ctx.seen
     identity, stamp = stamped
-    with jdb.read() as jconn:
-        store = rec.store_row(jconn, path)
-    if store is not None and store.stamp == stamp:
-        return 0
+    seen = ctx.seen if ctx.seen is not None else _load(jdb, path)
+    if seen is not None and seen.store.stamp == stamp:
+        return seen
     counts.opened = True
+    mark = ctx.writes_mark = ctx.writes.mark()  # the person's writes reported before the read
     conn = open_read_only(db)
     try:
+        store = seen.store if seen is not None else None
         if store is None or store.identity != identity or store.ids is None:
             counts.baseline = True
             counts.replaced = store is not None and store.identity not in (None, identity)
-            _baseline(jdb, conn, db, identity, stamp, now, counts)
-            return 0
-        return _incremental(jdb, conn, store, stamp, now, counts)
+            return _baseline(jdb, conn, db, (identity, stamp), now, counts, ctx)
+        return _incremental(jdb, conn, seen, stamp, now, counts, (ctx.writes, mark))
     except sqlite3.Error as exc:
         raise StoreError(cannot_read(db, str(exc))) from exc
     finally:
         conn.close()
 
 
+def _load(jdb: JournalDB, path: str) -> Seen | None:
+    with jdb.read() as jconn:
+        store = rec.store_row(jconn, path)
+    if store is None:
+        return None
+    return Seen(store, from_blob(store.ids), from_blob(store.forgotten))
+
+
 def _baseline(
     jdb: JournalDB,
     conn: sqlite3.Connection,
     db: Path,
-    identity: str,
-    stamp: str,
+    stamped: tuple[str, str],
     now: int,
     counts: ScanCounts,
-) -> None:
-    """Take what the store holds as known, silently, in batches."""
+    ctx: ScanContext,
+) -> Seen:
+    """Take what the store holds as known, silently, in batches: each batch is one read
+    (its texts built by SQLite), one bulk write, then a pause for the window's thread."""
     path = str(db)
     with jdb.write() as jconn:
         store_id = rec.ensure_store(jconn, path, OBSERVATIONS)
         rec.forget_baseline(jconn, store_id)
-    all_ids: list[int] = []
+    ids: list[int] = []
     forgotten: list[int] = []
     max_updated, last = 0, -(2**63)
-    while True:
-        rows = conn.execute(
-            f"SELECT {ROW_COLUMNS} FROM observations WHERE id > ? ORDER BY id LIMIT ?",
-            (last, BASELINE_BATCH),
-        ).fetchall()
-        if not rows:
-            break
+    while rows := conn.execute(BASELINE_SQL, (last, BASELINE_BATCH)).fetchall():
         counts.rows += len(rows)
         last = rows[-1][0]
+        ids += [row[0] for row in rows]
+        forgotten += [row[0] for row in rows if row[5] is not None]
+        max_updated = max(max_updated, max(int(row[7] or 0) for row in rows))
         with jdb.write() as jconn:
-            for row in rows:
-                state = state_of(row)
-                all_ids.append(row[0])
-                if state.forgotten:
-                    forgotten.append(row[0])
-                max_updated = max(max_updated, int(row[7] or 0))
-                _keep(jconn, store_id, row, now)
+            rec.add_versions(jconn, store_id, now, [_baseline_row(row) for row in rows])
+        ctx.pause()
+    identity, stamp = stamped
+    ctx.writes.consume_all(path, ctx.writes_mark)  # the person's writes are in the baseline
+    store = rec.StoreRow(store_id, path, OBSERVATIONS, identity, stamp, max_updated, None, None)
+    seen = Seen(store, np.array(ids, dtype=np.int64), np.array(forgotten, dtype=np.int64))
+    return _save_seen(jdb, seen)
+
+
+def _baseline_row(row: tuple) -> tuple:
+    """(target, hash, forgotten, stamp, topic, packed text) of a row read by BASELINE_SQL."""
+    id_, type_, title, content, topic_key, deleted_at, revision, updated_at, text = row
+    digest = row_digest(type_ or "", title or "", content or "", topic_key, int(revision or 0))
+    forgotten, topic = int(deleted_at is not None), int(topic_key is not None)
+    return (str(id_), digest, forgotten, str(updated_at), topic, pack_json(text, BASELINE_LEVEL))
+
+
+def _save_seen(jdb: JournalDB, seen: Seen) -> Seen:
+    """Write what was seen of the store (its stamp and id lists) and return it."""
+    store = seen.store
+    ids, forgotten = as_blob(seen.ids), as_blob(seen.forgotten)
     with jdb.write() as jconn:
         jconn.execute(
             "UPDATE stores SET identity = ?, stamp = ?, max_updated = ?, ids = ?, forgotten = ?"
             " WHERE id = ?",
-            (
-                identity,
-                stamp,
-                max_updated,
-                as_blob(np.array(all_ids, dtype=np.int64)),
-                as_blob(np.array(forgotten, dtype=np.int64)),
-                store_id,
-            ),
+            (store.identity, store.stamp, store.max_updated, ids, forgotten, store.id),
         )
+    store.ids, store.forgotten = ids, forgotten
+    return Seen(store, np.sort(seen.ids), np.sort(seen.forgotten))
 
 
 def _keep(
@@ -265,84 +332,72 @@ def _moved(jdb: JournalDB, store_id: int, window: str) -> np.ndarray:
 def _incremental(
     jdb: JournalDB,
     conn: sqlite3.Connection,
-    store: rec.StoreRow,
+    seen: Seen,
     stamp: str,
     now: int,
     counts: ScanCounts,
-) -> int:
+    mine: tuple[PendingWrites, int],
+) -> Seen:
+    store = seen.store
     conn.execute("BEGIN")
     try:
         all_ids, forgotten, window = _read_lists(conn, store.max_updated - SLACK_MS)
         updated = _moved(jdb, store.id, window)
-        known, known_forgotten = from_blob(store.ids), from_blob(store.forgotten)
-        fresh = np.setdiff1d(all_ids, known, assume_unique=True)
-        gone = np.setdiff1d(known, all_ids, assume_unique=True)
-        flipped = np.setxor1d(forgotten, np.intersect1d(known_forgotten, all_ids))
+        fresh = np.setdiff1d(all_ids, seen.ids, assume_unique=True)
+        gone = np.setdiff1d(seen.ids, all_ids, assume_unique=True)
+        flipped = np.setxor1d(forgotten, np.intersect1d(seen.forgotten, all_ids))
         wanted = np.union1d(np.union1d(updated, fresh), flipped)
         rows = fetch_rows(conn, [int(i) for i in wanted])
     finally:
         conn.execute("COMMIT")
     counts.rows += len(rows)
     max_updated = max([store.max_updated] + [int(r[7] or 0) for r in rows])
-    recorded = 0
+    writes, mark = mine
+    targets = [str(r[0]) for r in rows] + [str(int(i)) for i in gone]
+    compare = Compare(writes.of(store.path, targets), mark, now)
     with jdb.write() as jconn:
-        targets = [str(r[0]) for r in rows] + [str(int(i)) for i in gone]
-        known_rows = rec.baselines(jconn, store.id, targets)
-        expected = rec.expectations(jconn, store.id, targets)
+        compare.known = rec.baselines(jconn, store.id, targets)
         for row in rows:
-            recorded += _row_changes(jconn, store.id, row, known_rows, expected, now)
+            counts.recorded += _row_changes(jconn, store.id, row, compare)
         for gone_id in gone:
-            recorded += _gone(jconn, store.id, str(int(gone_id)), known_rows, expected, now)
-        rec.unexpect(jconn, store.id, expected)
-        jconn.execute(
-            "UPDATE stores SET stamp = ?, max_updated = ?, ids = ?, forgotten = ? WHERE id = ?",
-            (stamp, max_updated, as_blob(all_ids), as_blob(forgotten), store.id),
-        )
-    counts.recorded += recorded
-    return recorded
+            counts.recorded += _gone(jconn, store.id, str(int(gone_id)), compare)
+    writes.consume(store.path, compare.used)
+    moved = rec.StoreRow(
+        store.id, store.path, OBSERVATIONS, store.identity, stamp, max_updated, None, None
+    )
+    return _save_seen(jdb, Seen(moved, all_ids, forgotten))
 
 
-def _row_changes(
-    jconn: sqlite3.Connection,
-    store_id: int,
-    row: tuple,
-    known: dict[str, rec.Baseline],
-    expected: dict[str, rec.Expected],
-    now: int,
-) -> int:
+def _row_changes(jconn: sqlite3.Connection, store_id: int, row: tuple, compare: Compare) -> int:
     """Compare one row read again with its baseline; record what the agent did to it."""
-    target = str(row[0])
+    target, now = str(row[0]), compare.now
     state = state_of(row)
     digest = state.digest()
-    base = known.get(target)
-    mine = expected.get(target)
-    if mine is not None and mine.hash == digest and mine.forgotten == state.forgotten:
+    base = compare.known.get(target)
+    if compare.match(target, digest, state.forgotten):
         _keep(jconn, store_id, row, now, base.version_id if base else None)
         return 0
     if base is not None and base.hash == digest and base.forgotten == state.forgotten:
         moved = rec.Baseline(base.hash, base.forgotten, str(row[7]), base.version_id)
         rec.set_baseline(jconn, store_id, target, moved)  # a duplicate: updated_at only
-        if mine is not None:
-            expected.pop(target)  # the person's write has not landed yet: keep waiting
         return 0
     agent, chat = agent_of(row[9]), row[8]
     old_version = base.version_id if base else None
-    if mine is not None and mine.hash is not None and mine.data is not None:
+    mine = compare.replaced(target)
+    if mine is not None and mine.hash is not None and mine.version is not None:
         # The person wrote this row, then the agent wrote it again: the person's text is the
         # one the agent replaced.
         topic = state.topic_key is not None
-        old_version = rec.add_packed_version(jconn, store_id, target, mine.data, now, topic)
+        old_version = rec.add_version(jconn, store_id, target, mine.version, now, topic)
     previous_hash = mine.hash if mine is not None and mine.hash is not None else None
     previous_hash = previous_hash or (base.hash if base else None)
     previous_forgotten = mine.forgotten if mine is not None else (base.forgotten if base else False)
     new_version = _keep(jconn, store_id, row, now)
     count = 0
     if previous_hash is None:
-        kind = ChangeKind.NEW
         at = int(row[7] or now)
-        rec.add_change(
-            jconn, store_id, rec.Finding(target, kind, at, agent, chat, None, new_version), now
-        )
+        found = rec.Finding(target, ChangeKind.NEW, at, agent, chat, None, new_version)
+        rec.add_change(jconn, store_id, found, now)
         count += 1
     elif previous_hash != digest:
         at = int(row[7] or now)
@@ -351,7 +406,8 @@ def _row_changes(
         count += 1
     if state.forgotten and not previous_forgotten and previous_hash is not None:
         at = int(row[5] or now)
-        found = rec.Finding(target, ChangeKind.FORGOTTEN, at, agent, chat, new_version, new_version)
+        # The row's tool_name says who saved it, not who forgot it: the plugin, by no named tool.
+        found = rec.Finding(target, ChangeKind.FORGOTTEN, at, AGENT, chat, new_version, new_version)
         rec.add_change(jconn, store_id, found, now)
         count += 1
     if old_version is not None:
@@ -359,45 +415,31 @@ def _row_changes(
     return count
 
 
-def _gone(
-    jconn: sqlite3.Connection,
-    store_id: int,
-    target: str,
-    known: dict[str, rec.Baseline],
-    expected: dict[str, rec.Expected],
-    now: int,
-) -> int:
-    base = known.get(target)
+def _gone(jconn: sqlite3.Connection, store_id: int, target: str, compare: Compare) -> int:
+    now = compare.now
+    base = compare.known.get(target)
     rec.drop_baseline(jconn, store_id, target)
-    mine = expected.get(target)
-    if mine is not None and mine.hash is None:
+    if compare.match(target, None, False):
         if base is not None:
             rec.drop_version_if_unused(jconn, base.version_id)
         return 0
     old = base.version_id if base else None
-    if mine is not None and mine.data is not None:
-        old = rec.add_packed_version(jconn, store_id, target, mine.data, now, False)
+    mine = compare.replaced(target)
+    if mine is not None and mine.version is not None:
+        old = rec.add_version(jconn, store_id, target, mine.version, now, False)
     found = rec.Finding(target, ChangeKind.DELETED, now, AGENT, None, old, None)
     rec.add_change(jconn, store_id, found, now)
     return 1
 
 
-def expect(jdb: JournalDB, db: Path, states: dict[int, ObservationState | None], now: int) -> None:
-    """Record the person's own writes, before they commit (see :mod:`.witness`)."""
-    with jdb.write() as jconn:
-        store_id = rec.ensure_store(jconn, str(db), OBSERVATIONS)
-        for row_id, state in states.items():
-            if state is None:
-                mine = rec.Expected(None, False, None)
-            else:
-                data = pack_version(version_of(state))
-                mine = rec.Expected(state.digest(), state.forgotten, data)
-            rec.expect(jconn, store_id, str(row_id), mine, now)
-
-
-def withdraw(jdb: JournalDB, db: Path, row_ids: list[int]) -> None:
-    """Forget expectations whose write did not commit."""
-    with jdb.write() as jconn:
-        store = rec.store_row(jconn, str(db))
-        if store is not None:
-            rec.unexpect(jconn, store.id, [str(i) for i in row_ids])
+def expect(
+    writes: PendingWrites, db: str, states: dict[int, ObservationState | None], now: int
+) -> None:
+    """Note the person's own writes, before they commit (see :mod:`.witness`): memory only."""
+    for row_id, state in states.items():
+        if state is None:
+            fields: dict = {"hash": None, "forgotten": False}
+        else:
+            fields = {"hash": state.digest(), "forgotten": state.forgotten}
+            fields["version"] = version_of(state)
+        writes.add(db, str(row_id), {**fields, "at_ms": now})

@@ -16,17 +16,21 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from memory_desk.core.errors import StoreError
 from memory_desk.core.journal import records as rec
 from memory_desk.core.journal.db import JournalDB, pack_version
 from memory_desk.core.journal.model import PERSONA, ChangeKind, Version
+from memory_desk.core.journal.pending import Compare, Pending, PendingWrites
 from memory_desk.core.messages import msg
 from memory_desk.core.persona.entry import NAME_RE
 from memory_desk.core.persona.reading import is_entry_file_name
-from memory_desk.core.persona_format import agent_reading, normalize_body, parse_text
 
+BATCH = 500  # files read between two pauses of a first look
+BASELINE_LEVEL = 1
 COALESCE_MS = 10_000
 KEEP_TEXT_BYTES = 1024 * 1024  # the person's own text kept for a later "old" side
 MAX_READ_BYTES = 32 * 1024 * 1024
@@ -68,16 +72,20 @@ def text_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def version_of(name: str, text: str) -> Version:
-    """An entry's version as the agent reads its file."""
-    reading = agent_reading(parse_text(text))
-    return Version(
-        title=name,
-        description=reading.description,
-        type=reading.type,
-        body=normalize_body(reading.body),
-        raw=text,
-    )
+def raw_version(name: str, text: str) -> Version:
+    """An entry's version as kept: its file text (parsed by the agent's grammar when it is
+    read back, :func:`~.db.unpack_version`)."""
+    return Version(title=name, description="", type="", body="", raw=text)
+
+
+@dataclass
+class Known:
+    """What the journal last saw of one folder, kept in memory between scans: an unchanged
+    folder is compared with it without reading the journal file."""
+
+    store_id: int
+    looked: bool  # a first look was taken
+    entries: dict[str, rec.Baseline]
 
 
 def read_settled(path: Path) -> tuple[bytes, str, int] | None:
@@ -97,58 +105,108 @@ def read_settled(path: Path) -> tuple[bytes, str, int] | None:
     return data, _stamp(after), after.st_mtime_ns // 1_000_000
 
 
-def scan(jdb: JournalDB, folder: Path, agent: str, now: int, counts: dict | None = None) -> int:
-    """Record what changed in ``folder`` since the last scan; return how many changes."""
-    counts = counts if counts is not None else {}
+def scan(
+    jdb: JournalDB,
+    folder: Path,
+    agent: str,
+    now: int,
+    counts: dict,
+    mine: tuple[PendingWrites, Known | None, Callable[[], None]],
+) -> Known:
+    """Record what changed in ``folder`` since the last scan (``counts["recorded"]``);
+    return what to remember of it for the next scan."""
+    writes, known, pause = mine
     path = str(folder)
+    mark = writes.mark()
     entries = listed(folder)
-    with jdb.read() as jconn:
-        store = rec.store_row(jconn, path)
-        known = rec.all_baselines(jconn, store.id) if store is not None else {}
-    first = store is None or store.stamp is None
-    changed = [n for n, s in entries.items() if known.get(n) is None or known[n].stamp != s]
-    removed = [n for n in known if n not in entries]
-    if not first and not changed and not removed:
-        return 0
-    texts: dict[str, tuple[bytes, str, int]] = {}
+    known = known if known is not None else _load(jdb, path)
+    seen = known.entries
+    changed = [n for n, s in entries.items() if n not in seen or seen[n].stamp != s]
+    removed = [n for n in seen if n not in entries]
+    if known.looked and not changed and not removed:
+        return known
+    counts["files_read"] = counts.get("files_read", 0) + len(changed)
+    if not known.looked:
+        _first_look(jdb, folder, known, changed, now, pause)
+        writes.consume_all(path, mark)
+        return known
+    texts = {}
     for name in changed:
         read = read_settled(folder / f"{name}.md")
         if read is not None:
             texts[name] = read
-    counts["files_read"] = counts.get("files_read", 0) + len(changed)
+    compare = Compare(writes.of(path, list(texts) + removed), mark, now, seen)
     recorded = 0
     with jdb.write() as jconn:
-        store_id = rec.ensure_store(jconn, path, PERSONA)
-        expected = rec.expectations(jconn, store_id, list(texts) + removed)
-        for name, (data, stamp, mtime_ms) in texts.items():
-            recorded += _entry(
-                jconn, store_id, name, data, stamp, mtime_ms, known, expected, agent, now, first
-            )
+        for name, read in texts.items():
+            recorded += _entry(jconn, known.store_id, name, read, compare, agent)
         for name in removed:
-            recorded += _removed(jconn, store_id, name, known, expected, agent, now, first)
-        rec.unexpect(jconn, store_id, expected)
-        jconn.execute("UPDATE stores SET stamp = 'seen' WHERE id = ?", (store_id,))
-    return recorded
+            recorded += _removed(jconn, known.store_id, name, compare, agent)
+    writes.consume(path, compare.used)
+    counts["recorded"] = counts.get("recorded", 0) + recorded
+    return known
 
 
-def _entry(jconn, store_id, name, data, stamp, mtime_ms, known, expected, agent, now, first) -> int:
+def _load(jdb: JournalDB, path: str) -> Known:
+    with jdb.write() as jconn:
+        store_id = rec.ensure_store(jconn, path, PERSONA)
+        row = rec.store_row(jconn, path)
+        entries = rec.all_baselines(jconn, store_id)
+    return Known(store_id, row is not None and row.stamp is not None, entries)
+
+
+def _first_look(jdb, folder: Path, known: Known, names: list[str], now: int, pause) -> None:
+    """Take the folder as seen, silently: files read and kept in batches (texts only, not
+    parsed), one bulk write each, a pause between them for the window's thread."""
+    with jdb.write() as jconn:
+        rec.forget_baseline(jconn, known.store_id)
+    known.entries.clear()
+    for start in range(0, len(names), BATCH):
+        rows = []
+        for name in names[start : start + BATCH]:
+            read = read_settled(folder / f"{name}.md")
+            if read is None:
+                continue  # being written: the next scan sees it as new
+            data, stamp, _mtime = read
+            packed = pack_version(
+                raw_version(name, data.decode("utf-8", "replace")), BASELINE_LEVEL
+            )
+            rows.append((name, text_hash(data), 0, stamp, 1, packed))
+        with jdb.write() as jconn:
+            made = rec.add_versions(jconn, known.store_id, now, rows)
+        for (name, digest, _f, stamp, _t, _p), version_id in zip(rows, made, strict=True):
+            known.entries[name] = rec.Baseline(digest, False, stamp, version_id)
+        pause()
+    with jdb.write() as jconn:
+        jconn.execute("UPDATE stores SET stamp = 'seen' WHERE id = ?", (known.store_id,))
+    known.looked = True
+
+
+def _set(jconn, store_id: int, compare: Compare, name: str, baseline: rec.Baseline) -> None:
+    rec.set_baseline(jconn, store_id, name, baseline)
+    compare.known[name] = baseline
+
+
+def _entry(jconn, store_id, name, read, compare: Compare, agent: str) -> int:
+    data, stamp, mtime_ms = read
+    now = compare.now
     digest = text_hash(data)
-    base = known.get(name)
-    mine = expected.get(name)
+    base = compare.known.get(name)
     text = data.decode("utf-8", "replace")
     if base is not None and base.hash == digest:
-        rec.set_baseline(jconn, store_id, name, rec.Baseline(digest, False, stamp, base.version_id))
-        if mine is not None:
-            expected.pop(name)
+        compare.match(name, digest)  # the person's write of the same text: used up
+        _set(jconn, store_id, compare, name, rec.Baseline(digest, False, stamp, base.version_id))
         return 0
-    version_id = rec.add_version(jconn, store_id, name, version_of(name, text), now, True)
-    rec.set_baseline(jconn, store_id, name, rec.Baseline(digest, False, stamp, version_id))
-    if first or (mine is not None and mine.hash == digest):
+    version_id = rec.add_version(jconn, store_id, name, raw_version(name, text), now, True)
+    _set(jconn, store_id, compare, name, rec.Baseline(digest, False, stamp, version_id))
+    if compare.match(name, digest):
         _drop_old(jconn, base)
         return 0
+    mine = compare.replaced(name)
     old = base.version_id if base else None
-    if mine is not None and mine.data is not None:
-        old = rec.add_packed_version(jconn, store_id, name, mine.data, now, True)
+    mine_version = _version_of(name, mine)
+    if mine_version is not None:
+        old = rec.add_version(jconn, store_id, name, mine_version, now, True)
     elif mine is not None and mine.hash is None:
         old = None  # the person removed it, the agent wrote it again: a new entry
     if _coalesced(jconn, store_id, name, version_id, mtime_ms, now):
@@ -160,6 +218,15 @@ def _entry(jconn, store_id, name, data, stamp, mtime_ms, known, expected, agent,
     found = rec.Finding(name, kind, mtime_ms, agent, None, old, version_id)
     rec.add_change(jconn, store_id, found, now)
     return 1
+
+
+def _version_of(name: str, mine: Pending | None) -> Version | None:
+    """The person's text of an entry, if it was kept."""
+    if mine is None or mine.hash is None:
+        return None
+    if mine.text is not None:
+        return raw_version(name, mine.text)
+    return mine.version
 
 
 def _coalesced(jconn, store_id, name, version_id, mtime_ms, now) -> bool:
@@ -184,30 +251,29 @@ def _drop_old(jconn, base: rec.Baseline | None) -> None:
         rec.drop_version_if_unused(jconn, base.version_id)
 
 
-def _removed(jconn, store_id, name, known, expected, agent, now, first) -> int:
-    base = known[name]
+def _removed(jconn, store_id, name, compare: Compare, agent: str) -> int:
+    now = compare.now
+    base = compare.known.pop(name)
     rec.drop_baseline(jconn, store_id, name)
-    mine = expected.get(name)
-    if first or (mine is not None and mine.hash is None):
+    if compare.match(name, None):
         _drop_old(jconn, base)
         return 0
     old = base.version_id
-    if mine is not None and mine.data is not None:
-        old = rec.add_packed_version(jconn, store_id, name, mine.data, now, True)
+    mine_version = _version_of(name, compare.replaced(name))
+    if mine_version is not None:
+        old = rec.add_version(jconn, store_id, name, mine_version, now, True)
     found = rec.Finding(name, ChangeKind.REMOVED, now, agent, None, old, None)
     rec.add_change(jconn, store_id, found, now)
     return 1
 
 
-def expect(jdb: JournalDB, folder: Path, name: str, text: str | None, now: int) -> None:
-    """The person's own write of one entry (``text`` None: removed), before it lands."""
-    with jdb.write() as jconn:
-        store_id = rec.ensure_store(jconn, str(folder), PERSONA)
-        if text is None:
-            mine = rec.Expected(None, False, None)
-        else:
-            data = text.encode("utf-8", "surrogateescape")
-            # A large entry's text is not kept (the save stays quick): only its hash.
-            kept = pack_version(version_of(name, text)) if len(data) <= KEEP_TEXT_BYTES else None
-            mine = rec.Expected(text_hash(data), False, kept)
-        rec.expect(jconn, store_id, name, mine, now)
+def expect(writes: PendingWrites, folder: str, name: str, text: str | None, now: int) -> None:
+    """Note the person's own write of one entry (``text`` None: removed): memory only."""
+    if text is None:
+        fields: dict = {"hash": None, "forgotten": False}
+    else:
+        data = text.encode("utf-8", "surrogateescape")
+        fields = {"hash": text_hash(data), "forgotten": False}
+        # A large entry's text is not kept (it would weigh on memory): only its hash.
+        fields["text"] = text if len(data) <= KEEP_TEXT_BYTES else None
+    writes.add(folder, name, {**fields, "at_ms": now})

@@ -1,4 +1,4 @@
-"""Reading and writing the journal's rows: stores, baselines, versions, changes, expectations.
+"""Reading and writing the journal's rows: stores, baselines, versions, changes.
 
 Functions take a connection already inside the caller's transaction, so a scan's findings
 land all together or not at all.
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memory_desk.core.journal.db import pack_version, unpack_version
+from memory_desk.core.journal.db import pack_version, path_key, path_text, safe_text, unpack_version
 from memory_desk.core.journal.model import Change, ChangeKind, Version
 
 CHUNK = 500  # ids per IN (json_each) list
@@ -41,15 +41,6 @@ class Baseline:
     version_id: int | None
 
 
-@dataclass(frozen=True)
-class Expected:
-    """The person's own write of a target: ``hash`` None means the target is gone."""
-
-    hash: str | None
-    forgotten: bool
-    data: bytes | None
-
-
 def chunks(items: list, size: int = CHUNK) -> Iterator[list]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
@@ -59,22 +50,23 @@ def store_row(conn: sqlite3.Connection, path: str) -> StoreRow | None:
     row = conn.execute(
         "SELECT id, path, kind, identity, stamp, max_updated, ids, forgotten FROM stores"
         " WHERE path = ?",
-        (path,),
+        (path_key(path),),
     ).fetchone()
-    return StoreRow(*row) if row else None
+    if row is None:
+        return None
+    return StoreRow(row[0], path_text(row[1]), *row[2:])
 
 
 def ensure_store(conn: sqlite3.Connection, path: str, kind: str) -> int:
-    conn.execute(
-        "INSERT INTO stores(path, kind) VALUES (?, ?) ON CONFLICT DO NOTHING", (path, kind)
-    )
-    return conn.execute("SELECT id FROM stores WHERE path = ?", (path,)).fetchone()[0]
+    key = path_key(path)
+    conn.execute("INSERT INTO stores(path, kind) VALUES (?, ?) ON CONFLICT DO NOTHING", (key, kind))
+    return conn.execute("SELECT id FROM stores WHERE path = ?", (key,)).fetchone()[0]
 
 
 def forget_baseline(conn: sqlite3.Connection, store_id: int) -> None:
     """Drop what was seen of a store (not its changes): the next scan is a new baseline."""
     conn.execute("DELETE FROM targets WHERE store_id = ?", (store_id,))
-    conn.execute("DELETE FROM expected WHERE store_id = ?", (store_id,))
+    conn.execute("DELETE FROM pending WHERE store_id = ?", (store_id,))
     conn.execute(
         "UPDATE stores SET identity = NULL, stamp = NULL, max_updated = 0, ids = NULL,"
         " forgotten = NULL WHERE id = ?",
@@ -120,6 +112,36 @@ def set_baseline(
 
 def drop_baseline(conn: sqlite3.Connection, store_id: int, target: str) -> None:
     conn.execute("DELETE FROM targets WHERE store_id = ? AND target = ?", (store_id, target))
+
+
+def add_versions(
+    conn: sqlite3.Connection, store_id: int, now: int, rows: list[tuple]
+) -> list[int | None]:
+    """A first look's texts and baselines in bulk: ``rows`` of (target, hash, forgotten,
+    stamp, topic, packed version or None). Version ids are taken after the largest one,
+    inside the caller's write transaction (no other writer can take them meanwhile).
+    Returns each row's version id."""
+    next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM versions").fetchone()[0]
+    versions, targets, made = [], [], []
+    for target, hash_, forgotten, stamp, topic, data in rows:
+        version_id = None
+        if data is not None:
+            version_id = next_id
+            next_id += 1
+            versions.append((version_id, store_id, target, now, topic, data))
+        targets.append((store_id, target, hash_, forgotten, stamp, version_id))
+        made.append(version_id)
+    conn.executemany(
+        "INSERT INTO versions(id, store_id, target, seen_ms, topic, data)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        versions,
+    )
+    conn.executemany(
+        "INSERT OR REPLACE INTO targets(store_id, target, hash, forgotten, stamp, version_id)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        targets,
+    )
+    return made
 
 
 def add_version(
@@ -177,7 +199,7 @@ def add_change(conn: sqlite3.Connection, store_id: int, found: Finding, now: int
             str(found.kind),
             found.at_ms,
             now,
-            found.agent,
+            safe_text(found.agent),
             found.chat,
             found.old_version,
             found.new_version,
@@ -194,40 +216,6 @@ def latest_change(conn: sqlite3.Connection, store_id: int, target: str) -> tuple
     ).fetchone()
 
 
-def expectations(
-    conn: sqlite3.Connection, store_id: int, targets: list[str]
-) -> dict[str, Expected]:
-    found: dict[str, Expected] = {}
-    for part in chunks(targets):
-        rows = conn.execute(
-            "SELECT target, hash, forgotten, data FROM expected WHERE store_id = ?"
-            " AND target IN (SELECT value FROM json_each(?))",
-            (store_id, json.dumps(part)),
-        ).fetchall()
-        for target, hash_, forgotten, data in rows:
-            found[target] = Expected(hash_, bool(forgotten), data)
-    return found
-
-
-def expect(
-    conn: sqlite3.Connection, store_id: int, target: str, expected: Expected, now: int
-) -> None:
-    conn.execute(
-        "INSERT INTO expected(store_id, target, hash, forgotten, data, at_ms)"
-        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(store_id, target) DO UPDATE SET"
-        " hash = excluded.hash, forgotten = excluded.forgotten, data = excluded.data,"
-        " at_ms = excluded.at_ms",
-        (store_id, target, expected.hash, int(expected.forgotten), expected.data, now),
-    )
-
-
-def unexpect(conn: sqlite3.Connection, store_id: int, targets: Iterable[str]) -> None:
-    conn.executemany(
-        "DELETE FROM expected WHERE store_id = ? AND target = ?",
-        [(store_id, t) for t in targets],
-    )
-
-
 CHANGE_SQL = (
     "SELECT c.id, s.path, s.kind, c.target, c.kind, c.at_ms, c.seen_ms, c.agent, c.chat,"
     " o.data, n.data, c.reviewed FROM changes c JOIN stores s ON s.id = c.store_id"
@@ -239,7 +227,7 @@ def to_change(row: tuple) -> Change:
     cid, path, store_kind, target, kind, at_ms, seen_ms, agent, chat, old, new, reviewed = row
     return Change(
         id=cid,
-        store=path,
+        store=path_text(path),
         store_kind=store_kind,
         target=target,
         kind=ChangeKind(kind),

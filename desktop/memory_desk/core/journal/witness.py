@@ -4,7 +4,8 @@ The app sets the process-wide journal (:func:`set_journal`); the two write choke
 in: ``Connections.write`` (observations) through :func:`watch_observations`, and the persona
 folder's file operations through :func:`persona_write`. Without a journal every call is a
 no-op, and a journal that fails never fails the person's write (the change is then listed as
-the agent's, which is the safe side).
+the agent's, which is the safe side). The journal only notes these writes in memory: the
+person's save never waits for the journal's file (see :mod:`.pending`).
 
 Observations: TEMP triggers on the writing connection (they live in its temp schema: the
 agent's file is not changed) note the ids the transaction inserted, updated or deleted;
@@ -40,7 +41,8 @@ BEGIN INSERT OR IGNORE INTO memory_desk_touched(id) VALUES (old.id); END;
 """
 PREPARED_SQL = "SELECT 1 FROM temp.sqlite_master WHERE name = 'memory_desk_touched_ad'"
 STATES_SQL = (
-    "SELECT t.id, o.id, o.type, o.title, o.content, o.topic_key, o.deleted_at, o.revision_count"
+    "SELECT t.id, o.id, o.type, o.title, o.content, o.topic_key, o.deleted_at, o.revision_count,"
+    " o.project, o.scope, o.session_id, o.tool_name"
     " FROM temp.memory_desk_touched t LEFT JOIN main.observations o ON o.id = t.id"
 )
 
@@ -81,21 +83,8 @@ class ObservationWatch:
 
     def before_commit(self) -> None:
         states: dict[int, ObservationState | None] = {}
-        for row_id, found, type_, title, content, topic, deleted_at, revision in self.conn.execute(
-            STATES_SQL
-        ).fetchall():
-            states[row_id] = (
-                None
-                if found is None
-                else ObservationState(
-                    type=type_ or "",
-                    title=title or "",
-                    content=content or "",
-                    topic_key=topic,
-                    forgotten=deleted_at is not None,
-                    revision_count=int(revision or 0),
-                )
-            )
+        for row in self.conn.execute(STATES_SQL).fetchall():
+            states[row[0]] = None if row[1] is None else _state(row)
         self.conn.execute("DELETE FROM temp.memory_desk_touched")
         if not states:
             return
@@ -112,6 +101,23 @@ class ObservationWatch:
             self.journal.withdraw_observations(self.db, self.expected)
         except StoreError as exc:
             log.warning("journal: %s", exc)
+
+
+def _state(row: tuple) -> ObservationState:
+    _id, _found, type_, title, content, topic, deleted_at, revision, *rest = row
+    project, scope, session_id, tool_name = rest
+    return ObservationState(
+        type=type_ or "",
+        title=title or "",
+        content=content or "",
+        topic_key=topic,
+        forgotten=deleted_at is not None,
+        revision_count=int(revision or 0),
+        project=project,
+        scope=scope,
+        session_id=session_id,
+        tool_name=tool_name,
+    )
 
 
 def watch_observations(db: Path, conn: sqlite3.Connection) -> ObservationWatch | _Idle:
@@ -142,3 +148,20 @@ def persona_write(path: Path, data: bytes | None) -> None:
         journal.expect_persona(path.parent, name, text)
     except (StoreError, ValueError) as exc:
         log.warning("journal: %s", exc)
+
+
+def persona_renamed(source: Path, target: Path) -> None:
+    """The person is about to rename ``source`` to ``target`` inside a folder (a folder
+    problem's fix, or its undo): the entry ``target`` names appears with the file's text,
+    the one ``source`` named (if the agent lists it) goes."""
+    if _journal is None:
+        return
+    persona_write(source, None)
+    name = target.name[:-3] if target.name.endswith(".md") else ""
+    if not NAME_RE.fullmatch(name):
+        return
+    try:
+        data = source.read_bytes()  # the file itself (a link: what the agent will read)
+    except OSError:
+        return  # the rename will fail too, or the next scan lists what is there
+    persona_write(target, data)

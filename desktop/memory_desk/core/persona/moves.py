@@ -187,6 +187,7 @@ def rename_within(source: Path, target: Path) -> None:
     if os.path.lexists(target):
         name = printable_name(target.name)
         raise ConflictError(msg("Persona", "“{name}” exists; nothing was renamed.", name=name))
+    witness.persona_renamed(source, target)  # the agent may list the file under its new name
     try:
         os.rename(source, target)
         fsync_dir(source.parent)

@@ -163,7 +163,9 @@ class _ThemedDelegate(QStyledItemDelegate):
             return cell_option, cell
         # A table view hands each cell its own copy of the option (QTableView::drawCell):
         # filling it in place saves a copy per cell, the largest cost left in a cell.
-        cell_option = option if isinstance(option.widget, QTableView) else QStyleOptionViewItem(option)
+        cell_option = (
+            option if isinstance(option.widget, QTableView) else QStyleOptionViewItem(option)
+        )
         self._fill(cell_option, index, cell)
         return cell_option, cell
 

@@ -8,23 +8,36 @@ one scan runs per store and one is queued. After every scan the list the page sh
 newest changes, each store's waiting count, the persona entries still to review, the space
 used) is read on a thread of its own, and reaches the widgets through ``listed``.
 
+The person's marks (reviewed, all reviewed) and clearing the history are small writes to the
+journal's file, but a scan may hold it for a moment: they run on the lister's thread too,
+never on the window's. They are queued, not replaced: each read drains every write queued
+before it, so a mark is never lost to a newer read, and the list that follows shows it.
+
 Signals:
     listed(ReviewSnapshot): the changes and counts as the journal has them now
     failed(str): the journal could not be read or written (corrupt, unreadable, full disk)
+    cleared(): the history was cleared (or started afresh); every store needs a new look
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
+from memory_desk.core import StoreError
 from memory_desk.core.journal import Change, Journal, JournalLimits
+from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.background import BackgroundCall
 
 LIST_LIMIT = 1000
+
+# A write queued for the lister's thread: it gets the journal (None: none could be opened)
+# and returns the journal to use from then on (a clear may start a new one).
+JournalWrite = Callable[[Journal | None], Journal | None]
 
 
 @dataclass(frozen=True)
@@ -54,35 +67,46 @@ class JournalRunner(QObject):
 
     Signals:
         listed(ReviewSnapshot): the changes and counts after a scan or a mark
-        failed(str): a scan or a read failed; the message says what to do
+        failed(str): a scan, a read or a write failed; the message says what to do
+        cleared(): the history is cleared; the stores need a new look
     """
 
     listed = Signal(object)
     failed = Signal(str)
+    cleared = Signal()
 
     def __init__(self, journal: Journal | None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._journal = journal
         self._scans: dict[str, BackgroundCall] = {}
         self._lister = BackgroundCall(self)
-        self._lister.finished.connect(lambda _g, snapshot: self.listed.emit(snapshot))
-        self._lister.failed.connect(lambda _g, message: self.failed.emit(message))
+        self._lister.finished.connect(self._on_listed)
+        self._lister.failed.connect(self._on_list_failed)
         self._stores: dict[str, StoreToScan] = {}
         self.include_reviewed = False
         self._stopped = False
+        self._lock = threading.Lock()  # the queued writes, the journal, the cleared flag
+        self._writes: list[JournalWrite] = []
+        self._cleared = False  # set on the lister's thread, told on the main one
 
     @property
     def journal(self) -> Journal | None:
-        return self._journal
+        with self._lock:
+            return self._journal
 
     def set_journal(self, journal: Journal | None) -> None:
         """Use another journal object (after the file was started afresh)."""
-        self._journal = journal
+        with self._lock:
+            self._journal = journal
+
+    def stores(self) -> list[StoreToScan]:
+        """The stores looked at so far (tests ask for a new look at each)."""
+        return list(self._stores.values())
 
     def scan(self, store: StoreToScan) -> None:
         """Compare ``store`` with what the journal last saw, in the background; the list is
         read again afterwards."""
-        journal = self._journal
+        journal = self.journal
         if journal is None or self._stopped:
             return
         key = str(store.path)
@@ -100,30 +124,95 @@ class JournalRunner(QObject):
             self.scan(store)
 
     def refresh_list(self) -> None:
-        """Read the list and the counts again (signal ``listed``)."""
-        journal = self._journal
-        if journal is None or self._stopped:
+        """Read the list and the counts again (signal ``listed``), after the queued writes."""
+        if self._stopped:
             return
         persona = [key for key, s in self._stores.items() if s.kind == "persona"]
         stores = list(self._stores)
         include_reviewed = self.include_reviewed
-        self._lister.submit(lambda: _snapshot(journal, stores, persona, include_reviewed))
+        self._lister.submit(lambda: self._write_and_list(stores, persona, include_reviewed))
+
+    def mark_reviewed(self, change_ids: Iterable[int]) -> None:
+        """Mark these changes reviewed, off the main thread; the list follows."""
+        ids = [int(i) for i in change_ids]
+
+        def mark(journal: Journal | None) -> Journal | None:
+            _open(journal).mark_reviewed(ids)
+            return journal
+
+        self._queue(mark)
+
+    def mark_all_reviewed(self) -> None:
+        """Mark every change reviewed, off the main thread; the list follows."""
+
+        def mark_all(journal: Journal | None) -> Journal | None:
+            _open(journal).mark_all_reviewed()
+            return journal
+
+        self._queue(mark_all)
+
+    def clear(self, start_afresh: Callable[[], Journal]) -> None:
+        """Forget every recorded change, off the main thread (``start_afresh`` makes a new
+        journal where none could be opened); then ``cleared`` and the list."""
+
+        def clear(journal: Journal | None) -> Journal | None:
+            if journal is None:
+                journal = start_afresh()
+            else:
+                journal.clear()
+            with self._lock:
+                self._cleared = True
+            return journal
+
+        self._queue(clear)
 
     def apply_limits(self, limits: JournalLimits) -> None:
         """Give the journal new limits on the lister's thread (pruning a big journal takes
         a moment), then read the list again."""
-        journal = self._journal
-        if journal is None or self._stopped:
+
+        def apply(journal: Journal | None) -> Journal | None:
+            if journal is not None:
+                journal.set_limits(limits)
+            return journal
+
+        self._queue(apply)
+
+    def _queue(self, write: JournalWrite) -> None:
+        if self._stopped:
             return
-        persona = [key for key, s in self._stores.items() if s.kind == "persona"]
-        stores = list(self._stores)
-        include_reviewed = self.include_reviewed
+        with self._lock:
+            self._writes.append(write)
+        self.refresh_list()
 
-        def apply() -> ReviewSnapshot:
-            journal.set_limits(limits)
-            return _snapshot(journal, stores, persona, include_reviewed)
+    def _write_and_list(
+        self, stores: list[str], persona: list[str], include_reviewed: bool
+    ) -> ReviewSnapshot | None:
+        """On the lister's thread: every write queued so far, in order, then the list."""
+        with self._lock:
+            writes, self._writes = self._writes, []
+            journal = self._journal
+        for write in writes:
+            journal = write(journal)
+            with self._lock:
+                self._journal = journal
+        if journal is None:
+            return None
+        return _snapshot(journal, stores, persona, include_reviewed)
 
-        self._lister.submit(apply)
+    def _on_listed(self, _generation: int, snapshot: ReviewSnapshot | None) -> None:
+        self._tell_cleared()
+        if snapshot is not None:
+            self.listed.emit(snapshot)
+
+    def _on_list_failed(self, _generation: int, message: str) -> None:
+        self._tell_cleared()
+        self.failed.emit(message)
+
+    def _tell_cleared(self) -> None:
+        with self._lock:
+            cleared, self._cleared = self._cleared, False
+        if cleared:
+            self.cleared.emit()
 
     def is_busy(self) -> bool:
         """True while a scan or a read is queued or running (tests wait on it)."""
@@ -141,6 +230,18 @@ class JournalRunner(QObject):
         for call in self._scans.values():
             call.stop()
         self._lister.stop()
+
+
+def _open(journal: Journal | None) -> Journal:
+    """The journal a mark writes to; none could be opened: say what mends it."""
+    if journal is None:
+        raise StoreError(
+            translate(
+                "ReviewPage",
+                "The history of changes is not open; Clear history (below) starts a new one.",
+            )
+        )
+    return journal
 
 
 def _scan_call(journal: Journal, store: StoreToScan) -> Callable[[], int]:

@@ -1,10 +1,13 @@
 """The review page's writes: the observations page's own commands, and a persona rollback.
 
 Pin, forget and an observation's rollback are the observations page's commands
-(:mod:`memory_desk.ui.observations.commands`: conflict checks, one write at a time on its
-write runner, the topic question) run through :class:`ReviewWriteHost`, which puts them on
-the review page's own undo stack, so Ctrl+Z on this page undoes what was done here, and
-reports to this page's message bar. A persona entry's rollback goes through the folder's
+(:mod:`memory_desk.ui.observations.commands`: conflict checks, the topic question) run
+through :class:`ReviewWriteHost`, which runs them one at a time on the review page's own
+write thread (so the wait for the agent's lock, and its Cancel, show on the review page),
+asks the topic question over the review page, puts them on the review page's own undo stack
+(Ctrl+Z on this page undoes what was done here), reports to this page's message bar, and
+lets the observations page's table follow. A hard-deleted observation is written again from
+its last version (:func:`deleted_row`, the recreate command's idea of the deleted row). A persona entry's rollback goes through the folder's
 safe writes (``PersonaFolder.save``, which refuses when the file changed since it was read,
 and ``create``), as an undoable :class:`PersonaRollbackCommand`.
 """
@@ -16,6 +19,7 @@ from collections.abc import Callable, Sequence
 
 import shiboken6
 from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtWidgets import QWidget
 
 from memory_desk.core import ConflictError, StoreError, TopicConflict
 from memory_desk.core.journal import Change, ChangeKind, Version
@@ -24,31 +28,35 @@ from memory_desk.core.persona import PersonaEntry, PersonaFolder
 from memory_desk.core.persona.reading import sha256
 from memory_desk.ui.i18n import shown, translate
 from memory_desk.ui.observations.commands import step_back_later
-from memory_desk.ui.observations.topic import TopicAction
-from memory_desk.ui.observations.write_runner import Outcome
+from memory_desk.ui.observations.topic import TopicAction, ask_topic_choice
+from memory_desk.ui.observations.write_runner import Outcome, WriteRunner
 
 
 class ReviewWriteHost:
     """What the observations page's commands need (their ``WriteHost``), for commands run
-    from the review page: the page's write runner and topic question, the review page's
-    undo stack and messages."""
+    from the review page: the review page's write runner, topic question, undo stack and
+    messages; the observations page's table follows the writes."""
 
     def __init__(
         self,
         observations_page,
         stack: QUndoStack,
+        writes: WriteRunner,
+        parent: QWidget,
         report: Callable[[str, str], None],
         written: Callable[[], None],
     ) -> None:
         self._page = observations_page
         self._stack = stack
+        self._writes = writes
+        self._parent = parent  # the topic question is asked over it
         self._report = report  # (kind "info"/"error", text)
         self._written = written  # a write went through: the list reads the journal again
 
     def run_write(
         self, what: str, step: Callable[[], object], done: Callable[[Outcome], None]
     ) -> bool:
-        return self._page.run_write(what, step, done)
+        return self._writes.run(what, step, done)
 
     def push(self, command: QUndoCommand) -> None:
         self._stack.push(command)
@@ -81,13 +89,50 @@ class ReviewWriteHost:
     def choose_topic(
         self, store: ObservationStore, conflict: TopicConflict, action: TopicAction
     ) -> str | None:
-        return self._page.choose_topic(store, conflict, action)
+        """Asked on the main thread over the review page; the write waits for the answer."""
+        parent = self._parent
+        return self._writes.ask(lambda: ask_topic_choice(store, conflict, action, parent))
 
     def restore_stack_position(self, command: QUndoCommand, *, undone: bool) -> None:
-        step_back_later(self._stack, command, undone=undone, context=self._page)
+        step_back_later(self._stack, command, undone=undone, context=self._parent)
 
     def undo_keys(self) -> str:
         return self._page.undo_keys()
+
+
+def deleted_row(change: Change) -> Observation | None:
+    """The hard-deleted observation as its last version kept it, for the recreate command
+    (which writes its chat, tool, project and scope again); None when the journal did not
+    keep where the row belonged (an older journal), so nothing can be written back."""
+    old = change.old
+    if change.kind != ChangeKind.DELETED or change.store_kind != "observations" or old is None:
+        return None
+    project = getattr(old, "project", None)
+    scope = getattr(old, "scope", None)
+    if project is None or scope is None:
+        return None
+    session_id = getattr(old, "session_id", None) or change.chat
+    return Observation(
+        id=int(change.target),
+        session_id=session_id,
+        type=old.type,
+        title=old.title,
+        content=old.body,
+        tool_name=getattr(old, "tool_name", None),
+        project=project,
+        scope=scope,
+        topic_key=old.description or None,
+        normalized_hash="",
+        revision_count=old.revision or 1,
+        duplicate_count=1,
+        last_seen_at=None,
+        pinned=False,
+        access_count=0,
+        last_accessed_at=None,
+        created_at=change.at_ms,
+        updated_at=change.at_ms,
+        deleted_at=None,
+    )
 
 
 def observation_matches(observation: Observation, version: Version | None) -> bool:

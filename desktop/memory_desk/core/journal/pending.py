@@ -1,0 +1,223 @@
+"""The person's own writes, held in memory until a scan sees them.
+
+The person's save must never wait for the journal: reporting a write only appends to a
+lock-protected structure (no file, no SQLite). Scans, on their workers, consume what they
+find; the scans and :meth:`Journal.close` copy what still waits into the journal file
+(table ``pending``), so a quit right after a save still attributes it to the person.
+
+Each target keeps a short list of the person's writes, oldest first, numbered (``seq``):
+two quick saves of one entry are two expected texts, and a scan that reads the store between
+them finds the first. A scan only uses up the writes reported before it started reading the
+store (``seq <= mark``): a later one may not have landed yet.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sqlite3
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from memory_desk.core.journal.db import pack_version, path_text, unpack_version
+from memory_desk.core.journal.model import Version
+
+MAX_PER_TARGET = 16  # a person who saves one entry more often than scans run: the newest kept
+
+
+@dataclass(frozen=True)
+class Pending:
+    """One write of the person's: ``hash`` None means the target is gone (deleted, removed).
+
+    ``version`` is the text written (for an "old" side if the agent overwrites it), or
+    ``text`` for a persona entry (parsed only if it is ever needed); both None when the text
+    was too large to keep."""
+
+    seq: int
+    hash: str | None
+    forgotten: bool
+    at_ms: int
+    version: Version | None = None
+    text: str | None = None
+
+
+class PendingWrites:
+    """Per store, per target, the person's writes not yet seen by a scan (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seq = itertools.count(1)
+        self._last = 0
+        self._stores: dict[str, dict[str, list[Pending]]] = {}
+        self._changed = 0  # bumped at each change, so a flush knows it has work
+        self._kinds: dict[str, str] = {}  # store: "observations" | "persona"
+
+    def kind(self, store: str, kind: str) -> None:
+        """Say what kind of store ``store`` is (for the copy in the file)."""
+        with self._lock:
+            self._kinds[store] = kind
+
+    def add(self, store: str, target: str, pending: dict) -> None:
+        """Note one write (``pending``: the fields of :class:`Pending` but ``seq``)."""
+        with self._lock:
+            self._last = next(self._seq)
+            items = self._stores.setdefault(store, {}).setdefault(target, [])
+            items.append(Pending(seq=self._last, **pending))
+            del items[:-MAX_PER_TARGET]
+            self._changed += 1
+
+    def withdraw(self, store: str, targets: Iterable[str]) -> None:
+        """The newest write of each target did not commit: forget it."""
+        with self._lock:
+            found = self._stores.get(store, {})
+            for target in targets:
+                items = found.get(target)
+                if items:
+                    items.pop()
+                    if not items:
+                        del found[target]
+            self._changed += 1
+
+    def mark(self) -> int:
+        """The newest write reported so far (a scan takes it before reading the store)."""
+        with self._lock:
+            return self._last
+
+    def of(self, store: str, targets: Iterable[str]) -> dict[str, list[Pending]]:
+        """The writes waiting for these targets (copies)."""
+        with self._lock:
+            found = self._stores.get(store, {})
+            return {t: list(found[t]) for t in targets if t in found}
+
+    def targets(self, store: str) -> list[str]:
+        with self._lock:
+            return list(self._stores.get(store, {}))
+
+    def consume(self, store: str, used: dict[str, int]) -> None:
+        """Drop, for each target, the writes up to ``seq`` (the scan saw them or later)."""
+        if not used:
+            return
+        with self._lock:
+            found = self._stores.get(store, {})
+            for target, seq in used.items():
+                items = [p for p in found.get(target, []) if p.seq > seq]
+                if items:
+                    found[target] = items
+                else:
+                    found.pop(target, None)
+            self._changed += 1
+
+    def consume_all(self, store: str, mark: int) -> None:
+        """Drop every write of the store up to ``mark`` (a first look took them in)."""
+        with self._lock:
+            found = self._stores.get(store, {})
+            for target in list(found):
+                found[target] = [p for p in found[target] if p.seq > mark]
+                if not found[target]:
+                    del found[target]
+            self._changed += 1
+
+    def expire(self, before_ms: int) -> None:
+        """Forget writes no scan saw within a day (they never will be)."""
+        with self._lock:
+            for found in self._stores.values():
+                for target in list(found):
+                    found[target] = [p for p in found[target] if p.at_ms >= before_ms]
+                    if not found[target]:
+                        del found[target]
+            self._changed += 1
+
+    def drop_store(self, store: str | None = None) -> None:
+        """Forget the writes of one store, or all (clear, journal turned back on)."""
+        with self._lock:
+            if store is None:
+                self._stores.clear()
+            else:
+                self._stores.pop(store, None)
+            self._changed += 1
+
+    def changed(self) -> int:
+        with self._lock:
+            return self._changed
+
+    def flush(self, conn: sqlite3.Connection, store_id_of) -> None:  # noqa: ANN001 - a callable
+        """Copy what waits into the table ``pending`` (inside the caller's transaction);
+        ``store_id_of(path, kind)`` gives the store's row id."""
+        with self._lock:
+            snapshot = {s: {t: list(i) for t, i in f.items()} for s, f in self._stores.items()}
+            kinds = dict(self._kinds)
+        rows = []
+        for store, found in snapshot.items():
+            if not found:
+                continue
+            store_id = store_id_of(store, kinds.get(store, "observations"))
+            for target, items in found.items():
+                for p in items:
+                    rows.append(
+                        (
+                            store_id,
+                            target,
+                            p.seq,
+                            p.hash,
+                            int(p.forgotten),
+                            _data(target, p),
+                            p.at_ms,
+                        )
+                    )
+        conn.execute("DELETE FROM pending")
+        conn.executemany(
+            "INSERT OR REPLACE INTO pending(store_id, target, seq, hash, forgotten, data, at_ms)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+
+    def load(self, conn: sqlite3.Connection) -> None:
+        """Take back what an earlier session left waiting."""
+        rows = conn.execute(
+            "SELECT s.path, s.kind, p.target, p.hash, p.forgotten, p.data, p.at_ms FROM pending p"
+            " JOIN stores s ON s.id = p.store_id ORDER BY p.seq"
+        ).fetchall()
+        for path, kind, target, hash_, forgotten, data, at_ms in rows:
+            version = unpack_version(data) if data is not None else None
+            fields = {"hash": hash_, "forgotten": bool(forgotten), "at_ms": at_ms}
+            self.kind(path_text(path), kind)
+            self.add(path_text(path), target, {**fields, "version": version})
+
+
+@dataclass
+class Compare:
+    """One scan's comparison: the person's writes waiting for its targets (``mark``: the
+    newest reported before the store was read), the targets' baselines (``known``), and
+    the writes it used up (``used``, for :meth:`PendingWrites.consume`)."""
+
+    pending: dict[str, list[Pending]]
+    mark: int
+    now: int
+    known: dict = field(default_factory=dict)
+    used: dict[str, int] = field(default_factory=dict)
+
+    def match(self, target: str, digest: str | None, forgotten: bool = False) -> bool:
+        """The person wrote exactly this (``digest`` None: removed it): used up."""
+        for item in reversed(self.pending.get(target, [])):
+            if item.hash == digest and (digest is None or item.forgotten == forgotten):
+                self.used[target] = max(item.seq, self.used.get(target, 0))
+                return True
+        return False
+
+    def replaced(self, target: str) -> Pending | None:
+        """The person's newest write the agent's change replaced (landed before the read)."""
+        earlier = [item for item in self.pending.get(target, []) if item.seq <= self.mark]
+        if not earlier:
+            return None
+        self.used[target] = max(earlier[-1].seq, self.used.get(target, 0))
+        return earlier[-1]
+
+
+def _data(target: str, pending: Pending) -> bytes | None:
+    if pending.version is not None:
+        return pack_version(pending.version)
+    if pending.text is not None:  # a persona entry: kept as its file text
+        return pack_version(
+            Version(title=target, description="", type="", body="", raw=pending.text)
+        )
+    return None

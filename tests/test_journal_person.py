@@ -1,0 +1,152 @@
+"""The person's own writes and the journal: never waited for, never listed as the agent's."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memory_desk.core import alisio
+from memory_desk.core.journal import ChangeKind, Journal, witness
+from memory_desk.core.observations import ObservationStore
+from memory_desk.core.persona import PersonaFolder
+from memory_desk.core.persona.moves import rename_within
+
+PERSONA_AGENT = Path(__file__).parent / "agents" / "persona_agent.py"
+
+
+def persona_agent(folder: Path, *args: str) -> None:
+    """One write by the persona agent, in its own process (the folder's bytes as a path)."""
+    subprocess.run(
+        [sys.executable, str(PERSONA_AGENT), os.fsencode(folder), *args],
+        capture_output=True,
+        timeout=30,
+        check=True,
+    )
+
+
+def make_db(path: Path) -> Path:
+    alisio.create_database(path)
+    conn = alisio.connect_like_plugin(path)
+    for i in range(3):
+        alisio.save_observation(
+            conn,
+            title=f"Row {i}",
+            content=f"Content {i}",
+            type="decision",
+            project="proj-12345678",
+            topic_key="topic/row-0" if i == 0 else None,
+        )
+    conn.close()
+    return path
+
+
+def make_folder(path: Path) -> Path:
+    path.mkdir()
+    persona_agent(path, "likes-tea", "user", "Drinks tea", "Green, mostly.")
+    return path
+
+
+@pytest.fixture
+def journal(tmp_path: Path):
+    made = Journal(tmp_path / "journal" / "journal.sqlite")
+    witness.set_journal(made)
+    yield made
+    witness.set_journal(None)
+    made.close()
+
+
+def test_the_persons_writes_complete_while_the_journal_file_is_locked(journal, tmp_path):
+    db = make_db(tmp_path / "memory.sqlite")
+    folder = make_folder(tmp_path / "memory")
+    journal.scan_observations(db)
+    journal.scan_persona(folder, "miyagi")
+    locker = sqlite3.connect(journal.path, isolation_level=None)
+    locker.execute("BEGIN IMMEDIATE")  # another writer holds the journal's write lock
+    store = ObservationStore(db)
+    try:
+        store.edit(2, title="Edited by me", content="My words")
+        persona = PersonaFolder(folder)
+        entry = persona.read("likes-tea")
+        persona.save(dataclasses.replace(entry, body="Black, mostly."))
+        assert locker.in_transaction  # both writes completed while the lock was held
+    finally:
+        store.close()
+        locker.execute("ROLLBACK")
+        locker.close()
+    assert journal.scan_observations(db) == 0
+    assert journal.scan_persona(folder, "miyagi") == 0
+    assert journal.changes() == []
+
+
+def test_a_quit_right_after_the_persons_write_still_attributes_it(tmp_path):
+    db = make_db(tmp_path / "memory.sqlite")
+    folder = make_folder(tmp_path / "memory")
+    path = tmp_path / "journal.sqlite"
+    first = Journal(path)
+    witness.set_journal(first)
+    try:
+        first.scan_observations(db)
+        first.scan_persona(folder, "miyagi")
+        store = ObservationStore(db)
+        store.edit(3, title="Mine", content="Written just before quitting")
+        store.close()
+        PersonaFolder(folder).create(name="mine", type="user", description="Mine", body="Me.")
+    finally:
+        witness.set_journal(None)
+        first.close()  # no scan in between: the close keeps what waits
+    second = Journal(path)
+    try:
+        assert second.scan_observations(db) == 0
+        assert second.scan_persona(folder, "miyagi") == 0
+        persona_agent(folder, "mine", "user", "Mine", "The agent's words.")
+        assert second.scan_persona(folder, "miyagi") == 1
+        (change,) = second.changes()
+        assert change.kind == ChangeKind.CHANGED and change.old.body == "Me."
+    finally:
+        second.close()
+
+
+def test_two_quick_saves_seen_between_them_are_both_the_persons(journal, tmp_path):
+    folder = make_folder(tmp_path / "memory")
+    journal.scan_persona(folder, "miyagi")
+    persona = PersonaFolder(folder)
+    persona.save(dataclasses.replace(persona.read("likes-tea"), body="First."))
+    second = dataclasses.replace(persona.read("likes-tea"), body="Second.")
+    assert journal.scan_persona(folder, "miyagi") == 0  # sees the first save
+    persona.save(second)
+    assert journal.scan_persona(folder, "miyagi") == 0
+    assert journal.changes() == []
+
+
+def test_a_rename_inside_the_folder_is_the_persons(journal, tmp_path):
+    folder = make_folder(tmp_path / "memory")
+    journal.scan_persona(folder, "miyagi")
+    aside = folder / "notes.txt"
+    aside.write_text("---\nname: good-name\ndescription: Kept aside\ntype: user\n---\n\nBody.\n")
+    rename_within(aside, folder / "good-name.md")  # now the agent lists it
+    assert journal.scan_persona(folder, "miyagi") == 0
+    rename_within(folder / "good-name.md", aside)  # and its undo
+    assert journal.scan_persona(folder, "miyagi") == 0
+    assert journal.changes() == []
+
+
+def test_a_folder_whose_name_is_not_utf8_is_followed(journal, tmp_path):
+    folder = make_folder(Path(os.fsdecode(os.path.join(os.fsencode(tmp_path), b"caf\xe9"))))
+    agent_name = "caf\udce9"  # the sidebar shows the folder's name
+    assert journal.scan_persona(folder, agent_name) == 0
+    persona = PersonaFolder(folder)
+    persona.save(dataclasses.replace(persona.read("likes-tea"), body="Mine."))
+    persona_agent(folder, "new-rule", "feedback", "Something new", "Body.")
+    assert journal.scan_persona(folder, agent_name) == 1
+    (change,) = journal.changes(store=str(folder))
+    assert change.store == str(folder) and change.target == "new-rule"
+    assert change.kind == ChangeKind.NEW and change.agent == "caf\ufffd"
+    assert journal.pending_targets(str(folder)) == {"new-rule"}
+    journal.mark_all_reviewed(str(folder))
+    assert journal.pending_count() == 0
