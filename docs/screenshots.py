@@ -108,11 +108,13 @@ def _tour(
         _select_row(table, 2)
         shoot(window, f"screenshot{suffix}.png")
 
-        for extra in _EXTRA_SHOTS if whole else []:
-            extra(app, window, shoot)
-
         for shots in _NEW_PAGES:
             shots(app, window, shoot, suffix)
+
+        # After the pages: these play the agent and the person (a forget, a save), which the
+        # pages' shots would show too.
+        for extra in _EXTRA_SHOTS if whole else []:
+            extra(app, window, shoot)
 
         window.show_page("persona")
         entries = window.findChild(QAbstractItemView, "personaList")

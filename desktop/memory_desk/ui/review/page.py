@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from memory_desk.core.journal import Change, JournalLimits
-from memory_desk.ui import i18n, theme
+from memory_desk.ui import dates, i18n, theme
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.review.actions import ReviewActions, StoreResolver
 from memory_desk.ui.review.diff_view import ReviewDiff
@@ -147,6 +147,16 @@ class ReviewPage(QWidget):
             title = str(self.model.headerData(column, Qt.Orientation.Horizontal))
             heading = header_metrics.horizontalAdvance(title) + 3 * metrics.averageCharWidth()
             view.setColumnWidth(column, max(metrics.averageCharWidth() * chars, heading))
+        # "When" holds the longest relative wording of this language whole ("hace 28 días").
+        day = 86_400_000
+        now = 40 * day
+        longest = max(
+            metrics.horizontalAdvance(dates.relative(now - ago, now))
+            for ago in (0, 59 * 60_000, 23 * 3_600_000, day, 28 * day, now)
+        )
+        view.setColumnWidth(
+            WHEN, max(view.columnWidth(WHEN), longest + 3 * metrics.averageCharWidth())
+        )
         return view
 
     def _build_layout(self) -> None:
