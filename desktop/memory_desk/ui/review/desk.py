@@ -155,6 +155,7 @@ class ReviewDesk(QObject):
         self.runner.listed.connect(self._on_snapshot)
         self.runner.failed.connect(page.show_problem)
         self.runner.cleared.connect(self._on_cleared)
+        self.runner.turned_on.connect(self.scan_all)  # a new baseline: while off is unknown
         registry = self._registry
         registry.added.connect(self.scan)
         registry.changed.connect(self.scan)
@@ -236,13 +237,11 @@ class ReviewDesk(QObject):
         """Keep the history's limits and apply them (turned back on: look again)."""
         settings_module.save_journal_limits(limits)
         self.page.set_limits(limits)
-        journal = self.runner.journal
-        if journal is None:
+        if self.runner.journal is None:
             return
-        was_on = journal.limits.enabled
+        # Turned back on, the runner says so once the journal holds the limits (a scan before
+        # that would find it still off, and the agent's next change would become the baseline).
         self.runner.apply_limits(limits)
-        if limits.enabled and not was_on:
-            self.scan_all()  # a new baseline: what happened while off is unknown
 
     def clear(self) -> None:
         """Forget every recorded change (off the main thread); ``_on_cleared`` follows."""

@@ -69,11 +69,14 @@ class JournalRunner(QObject):
         listed(ReviewSnapshot): the changes and counts after a scan or a mark
         failed(str): a scan, a read or a write failed; the message says what to do
         cleared(): the history is cleared; the stores need a new look
+        turned_on(): the history was turned back on; the stores need a new look (a new
+            baseline), asked only once the journal holds the new limits
     """
 
     listed = Signal(object)
     failed = Signal(str)
     cleared = Signal()
+    turned_on = Signal()
 
     def __init__(self, journal: Journal | None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -88,6 +91,7 @@ class JournalRunner(QObject):
         self._lock = threading.Lock()  # the queued writes, the journal, the cleared flag
         self._writes: list[JournalWrite] = []
         self._cleared = False  # set on the lister's thread, told on the main one
+        self._turned_on = False  # likewise
 
     @property
     def journal(self) -> Journal | None:
@@ -172,7 +176,11 @@ class JournalRunner(QObject):
 
         def apply(journal: Journal | None) -> Journal | None:
             if journal is not None:
+                was_on = journal.limits.enabled
                 journal.set_limits(limits)
+                if limits.enabled and not was_on:
+                    with self._lock:
+                        self._turned_on = True
             return journal
 
         self._queue(apply)
@@ -211,8 +219,11 @@ class JournalRunner(QObject):
     def _tell_cleared(self) -> None:
         with self._lock:
             cleared, self._cleared = self._cleared, False
+            turned_on, self._turned_on = self._turned_on, False
         if cleared:
             self.cleared.emit()
+        if turned_on:
+            self.turned_on.emit()
 
     def is_busy(self) -> bool:
         """True while a scan or a read is queued or running (tests wait on it)."""
