@@ -106,6 +106,35 @@ class ObservationState:
     session_id: str | None = None
     tool_name: str | None = None
 
+    @classmethod
+    def from_columns(
+        cls,
+        type_: str | None,
+        title: str | None,
+        content: str | None,
+        topic_key: str | None,
+        deleted_at: int | None,
+        revision: int | None,
+        project: str | None = None,
+        scope: str | None = None,
+        session_id: str | None = None,
+        tool_name: str | None = None,
+    ) -> ObservationState:
+        """The state of a row from its columns as SQLite gives them (NULLs read as the plugin
+        would never write them: empty text, revision 0)."""
+        return cls(
+            type=type_ or "",
+            title=title or "",
+            content=content or "",
+            topic_key=topic_key,
+            forgotten=deleted_at is not None,
+            revision_count=int(revision or 0),
+            project=project,
+            scope=scope,
+            session_id=session_id,
+            tool_name=tool_name,
+        )
+
     def digest(self) -> str:
         """A stable hash of what the row says (forgotten is kept beside it, so that a forget
         is told from a revision)."""

@@ -115,17 +115,8 @@ def cannot_read(db: Path, detail: str) -> str:
 def state_of(row: tuple) -> ObservationState:
     _id, type_, title, content, topic_key, deleted_at, revision, _at, chat, tool, *rest = row
     project, scope = rest if rest else (None, None)
-    return ObservationState(
-        type=type_ or "",
-        title=title or "",
-        content=content or "",
-        topic_key=topic_key,
-        forgotten=deleted_at is not None,
-        revision_count=int(revision or 0),
-        project=project,
-        scope=scope,
-        session_id=chat,
-        tool_name=tool,
+    return ObservationState.from_columns(
+        type_, title, content, topic_key, deleted_at, revision, project, scope, chat, tool
     )
 
 

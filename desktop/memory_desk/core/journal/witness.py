@@ -104,20 +104,8 @@ class ObservationWatch:
 
 
 def _state(row: tuple) -> ObservationState:
-    _id, _found, type_, title, content, topic, deleted_at, revision, *rest = row
-    project, scope, session_id, tool_name = rest
-    return ObservationState(
-        type=type_ or "",
-        title=title or "",
-        content=content or "",
-        topic_key=topic,
-        forgotten=deleted_at is not None,
-        revision_count=int(revision or 0),
-        project=project,
-        scope=scope,
-        session_id=session_id,
-        tool_name=tool_name,
-    )
+    _id, _found, *columns = row  # the columns in from_columns' order (STATES_SQL)
+    return ObservationState.from_columns(*columns)
 
 
 def watch_observations(db: Path, conn: sqlite3.Connection) -> ObservationWatch | _Idle:
