@@ -82,3 +82,15 @@ def test_two_demos_get_the_same_changes(tmp_path: Path) -> None:
 def test_agent_names_are_the_sidebars() -> None:
     assert agent_name(Path("/h/.miyagi/memory")) == "miyagi"
     assert agent_name(Path("/h/.padawan/memory/evening-class")) == "padawan (evening-class)"
+
+
+def test_a_chat_is_named_by_its_first_prompt(tmp_path: Path) -> None:
+    from memory_desk.core.journal.chats import first_prompts
+    from memory_desk.demo_changes import CHAT_ID, CHAT_PROMPT
+
+    demo = build_demo(tmp_path / "demo")
+    add_recent_changes(demo, tmp_path / "journal.sqlite")
+    assert first_prompts(demo.db_path, [CHAT_ID, "no-such-chat", ""]) == {CHAT_ID: CHAT_PROMPT}
+    not_a_database = tmp_path / "notes.sqlite"
+    not_a_database.write_text("plain text, not SQLite")
+    assert first_prompts(not_a_database, [CHAT_ID]) == {}  # the list then shows the id

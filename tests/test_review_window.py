@@ -398,6 +398,13 @@ def test_the_demo_has_its_own_history_with_its_agents_changes(qtbot, open_window
             ("± revised", "#309 Make fuzzy finder asynchronous with a worker pool"),
         ]
     )
+    # A chat is named by what the person asked in it, not by its id.
+    from memory_desk.demo_changes import CHAT_ID, CHAT_PROMPT
+
+    model = child(window, QAbstractItemView, "reviewList").model()
+    revised = next(r for r in range(model.rowCount()) if "#309" in model.index(r, 2).data())
+    assert model.index(revised, 4).data() == f"“{CHAT_PROMPT}”"
+    assert CHAT_ID in model.index(revised, 4).data(Qt.ItemDataRole.ToolTipRole)
     assert window.journal_runner.journal.path.parent == window._demo.folder
     assert "7" in window.windowTitle()
     own = Journal(Journal.default_path())  # the person's history holds nothing of the demo

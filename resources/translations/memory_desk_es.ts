@@ -4035,6 +4035,10 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>eliminada</translation>
     </message>
     <message>
+        <source>Chat {id}</source>
+        <translation>Chat {id}</translation>
+    </message>
+    <message>
         <source>(reviewed)</source>
         <translation>(revisado)</translation>
     </message>

@@ -92,15 +92,22 @@ class ReviewListModel(QAbstractTableModel):
     def __init__(self, store_label: Callable[[str], str], parent=None) -> None:
         super().__init__(parent)
         self._changes: list[Change] = []
+        self._chat_prompts: dict[tuple[str, str], str] = {}
         self._store_label = store_label
         self._now = _now_ms()
         self._italic = QFont()
         self._italic.setItalic(True)
 
-    def set_changes(self, changes: Sequence[Change]) -> None:
-        """Show these changes. The list is short (at most a thousand rows), so it is reset."""
+    def set_changes(
+        self, changes: Sequence[Change], chat_prompts: dict[tuple[str, str], str] | None = None
+    ) -> None:
+        """Show these changes (their chats named by their first prompts, when known; None
+        keeps the names already known). The list is short (at most a thousand rows), so it
+        is reset."""
         self.beginResetModel()
         self._changes = list(changes)
+        if chat_prompts is not None:
+            self._chat_prompts = dict(chat_prompts)
         self._now = _now_ms()
         self.endResetModel()
 
@@ -163,7 +170,8 @@ class ReviewListModel(QAbstractTableModel):
         if column == STORE:
             return self._store_label(change.store)
         if column == CHAT:
-            return change.chat or ""
+            prompt = self._chat_prompts.get((change.store, change.chat or ""))
+            return f"“{prompt}”" if prompt else change.chat or ""
         return change.agent
 
     def _tooltip(self, change: Change, column: int) -> str:
@@ -171,6 +179,10 @@ class ReviewListModel(QAbstractTableModel):
             return dates.exact(change.at_ms)
         if column == STORE:
             return change.store
+        if column == CHAT and change.chat:
+            prompt = self._chat_prompts.get((change.store, change.chat))
+            opened = translate("ReviewList", "Chat {id}").format(id=change.chat)
+            return f"{opened}\n{prompt}" if prompt else opened
         if column == WHAT:
             return " ".join(filter(None, [kind_words(change), self._reviewed_words(change)]))
         return self._display(change, column)

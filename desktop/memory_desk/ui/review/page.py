@@ -142,7 +142,7 @@ class ReviewPage(QWidget):
         header.setSectionResizeMode(TITLE, QHeaderView.ResizeMode.Stretch)
         metrics = view.fontMetrics()
         header_metrics = header.fontMetrics()
-        for column, chars in ((WHEN, 12), (WHAT, 14), (STORE, 22), (CHAT, 14), (AGENT, 26)):
+        for column, chars in ((WHEN, 12), (WHAT, 14), (STORE, 22), (CHAT, 32), (AGENT, 22)):
             # never narrower than its heading (a translation may be longer than the cells)
             title = str(self.model.headerData(column, Qt.Orientation.Horizontal))
             heading = header_metrics.horizontalAdvance(title) + 3 * metrics.averageCharWidth()
@@ -230,7 +230,7 @@ class ReviewPage(QWidget):
         self.problem.hide()
         if snapshot.include_reviewed != self.show_reviewed.isChecked():
             return  # an answer to the other question: the next one is on its way
-        self._show_changes(snapshot.changes)
+        self._show_changes(snapshot.changes, snapshot.chat_prompts)
         self.history.show_size(snapshot.size_bytes)
         count = snapshot.pending_total
         self.status_changed.emit(
@@ -259,11 +259,13 @@ class ReviewPage(QWidget):
 
     # -- the list -------------------------------------------------------------------------------
 
-    def _show_changes(self, changes: list[Change]) -> None:
+    def _show_changes(
+        self, changes: list[Change], chat_prompts: dict[tuple[str, str], str] | None = None
+    ) -> None:
         current = self.current_change()
         selected = {c.id for c in self.selected_changes()}
         row = self.list.currentIndex().row()
-        self.model.set_changes(changes)
+        self.model.set_changes(changes, chat_prompts)
         self._reselect(selected, current.id if current else None, row)
         self._show_empty_state()
         self._on_selection_changed()

@@ -30,6 +30,7 @@ from PySide6.QtCore import QObject, Signal
 
 from memory_desk.core import StoreError
 from memory_desk.core.journal import Change, Journal, JournalLimits
+from memory_desk.core.journal.chats import first_prompts
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.background import BackgroundCall
 
@@ -60,6 +61,7 @@ class ReviewSnapshot:
     waiting_entries: dict[str, set[str]] = field(default_factory=dict)  # persona folder: names
     size_bytes: int = 0
     include_reviewed: bool = False
+    chat_prompts: dict[tuple[str, str], str] = field(default_factory=dict)  # (db, chat): prompt
 
 
 class JournalRunner(QObject):
@@ -275,4 +277,18 @@ def _snapshot(
         waiting_entries=waiting,
         size_bytes=journal.size_bytes(),
         include_reviewed=include_reviewed,
+        chat_prompts=_chat_prompts(changes),
     )
+
+
+def _chat_prompts(changes: list[Change]) -> dict[tuple[str, str], str]:
+    """The first prompt of each listed observation's chat, read from its database."""
+    chats: dict[str, set[str]] = {}
+    for change in changes:
+        if change.store_kind == "observations" and change.chat:
+            chats.setdefault(change.store, set()).add(change.chat)
+    return {
+        (db, chat): prompt
+        for db, ids in chats.items()
+        for chat, prompt in first_prompts(Path(db), ids).items()
+    }
