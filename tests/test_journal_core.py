@@ -4,42 +4,16 @@ what it keeps in memory, and several threads at once."""
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
 
+from journal_helpers import alisio_agent, persona_agent
 from memory_desk.core import alisio
 from memory_desk.core.errors import StoreError
 from memory_desk.core.journal import ChangeKind, Journal, ObservationState, observations
 from memory_desk.core.journal import persona as persona_scan
-
-ALISIO_AGENT = Path(__file__).parent / "agents" / "alisio_one_write.py"
-PERSONA_AGENT = Path(__file__).parent / "agents" / "persona_agent.py"
-
-
-def alisio_agent(db: Path, *args: str) -> dict:
-    import json
-
-    done = subprocess.run(
-        [sys.executable, str(ALISIO_AGENT), str(db), *args],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=True,
-    )
-    return json.loads(done.stdout)
-
-
-def persona_agent(folder: Path, *args: str) -> None:
-    subprocess.run(
-        [sys.executable, str(PERSONA_AGENT), str(folder), *args],
-        capture_output=True,
-        timeout=30,
-        check=True,
-    )
 
 
 def make_db(path: Path, rows: int = 5) -> Path:

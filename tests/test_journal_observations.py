@@ -2,33 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import os
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from journal_helpers import alisio_agent as agent
 from memory_desk.core import alisio
 from memory_desk.core.errors import StoreError
 from memory_desk.core.journal import ChangeKind, Journal, JournalLimits, witness
 from memory_desk.core.observations import ObservationStore
-
-AGENT = Path(__file__).parent / "agents" / "alisio_one_write.py"
-
-
-def agent(db: Path, *args: str) -> dict:
-    """One write by the agent, in its own process."""
-    done = subprocess.run(
-        [sys.executable, str(AGENT), str(db), *args],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=True,
-    )
-    return json.loads(done.stdout)
 
 
 @pytest.fixture

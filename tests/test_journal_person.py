@@ -5,29 +5,16 @@ from __future__ import annotations
 import dataclasses
 import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from journal_helpers import persona_agent
 from memory_desk.core import alisio
 from memory_desk.core.journal import ChangeKind, Journal, witness
 from memory_desk.core.observations import ObservationStore
 from memory_desk.core.persona import PersonaFolder
 from memory_desk.core.persona.moves import rename_within
-
-PERSONA_AGENT = Path(__file__).parent / "agents" / "persona_agent.py"
-
-
-def persona_agent(folder: Path, *args: str) -> None:
-    """One write by the persona agent, in its own process (the folder's bytes as a path)."""
-    subprocess.run(
-        [sys.executable, str(PERSONA_AGENT), os.fsencode(folder), *args],
-        capture_output=True,
-        timeout=30,
-        check=True,
-    )
 
 
 def make_db(path: Path) -> Path:

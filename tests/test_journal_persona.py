@@ -9,20 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from journal_helpers import PERSONA_AGENT as AGENT
+from journal_helpers import persona_agent as agent
 from memory_desk.core.journal import ChangeKind, Journal, witness
 from memory_desk.core.persona import PersonaFolder
-
-AGENT = Path(__file__).parent / "agents" / "persona_agent.py"
-
-
-def agent(folder: Path, *args: str) -> None:
-    subprocess.run(
-        [sys.executable, str(AGENT), str(folder), *args],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=True,
-    )
 
 
 @pytest.fixture
