@@ -94,6 +94,9 @@ class JournalRunner(QObject):
         self._writes: list[JournalWrite] = []
         self._cleared = False  # set on the lister's thread, told on the main one
         self._turned_on = False  # likewise
+        # (db, chat) -> its first prompt: once written it never changes, so each is read
+        # once (on the lister's thread, the only one that touches this)
+        self._prompts: dict[tuple[str, str], str] = {}
 
     @property
     def journal(self) -> Journal | None:
@@ -207,7 +210,7 @@ class JournalRunner(QObject):
                 self._journal = journal
         if journal is None:
             return None
-        return _snapshot(journal, stores, persona, include_reviewed)
+        return _snapshot(journal, stores, persona, include_reviewed, self._prompts)
 
     def _on_listed(self, _generation: int, snapshot: ReviewSnapshot | None) -> None:
         self._tell_cleared()
@@ -264,7 +267,11 @@ def _scan_call(journal: Journal, store: StoreToScan) -> Callable[[], int]:
 
 
 def _snapshot(
-    journal: Journal, stores: list[str], persona: list[str], include_reviewed: bool
+    journal: Journal,
+    stores: list[str],
+    persona: list[str],
+    include_reviewed: bool,
+    prompts: dict[tuple[str, str], str],
 ) -> ReviewSnapshot:
     """Everything the page shows, read on the lister's thread."""
     changes = journal.changes(include_reviewed=include_reviewed, limit=LIST_LIMIT)
@@ -277,18 +284,23 @@ def _snapshot(
         waiting_entries=waiting,
         size_bytes=journal.size_bytes(),
         include_reviewed=include_reviewed,
-        chat_prompts=_chat_prompts(changes),
+        chat_prompts=_chat_prompts(changes, prompts),
     )
 
 
-def _chat_prompts(changes: list[Change]) -> dict[tuple[str, str], str]:
-    """The first prompt of each listed observation's chat, read from its database."""
-    chats: dict[str, set[str]] = {}
+def _chat_prompts(
+    changes: list[Change], known: dict[tuple[str, str], str]
+) -> dict[tuple[str, str], str]:
+    """The first prompt of each listed observation's chat: from ``known``, or read from its
+    database and kept in ``known`` once found (a chat without one yet is asked again)."""
+    missing: dict[str, set[str]] = {}
+    listed = set()
     for change in changes:
         if change.store_kind == "observations" and change.chat:
-            chats.setdefault(change.store, set()).add(change.chat)
-    return {
-        (db, chat): prompt
-        for db, ids in chats.items()
-        for chat, prompt in first_prompts(Path(db), ids).items()
-    }
+            key = (change.store, change.chat)
+            listed.add(key)
+            if key not in known:
+                missing.setdefault(change.store, set()).add(change.chat)
+    for db, ids in missing.items():
+        known.update({(db, chat): prompt for chat, prompt in first_prompts(Path(db), ids).items()})
+    return {key: known[key] for key in listed if key in known}
