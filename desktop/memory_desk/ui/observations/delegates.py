@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -264,11 +264,26 @@ class TypeBadgeDelegate(_ThemedDelegate):
         forgotten: bool,
     ) -> None:
         """The pill with the type's name, in the cell's rectangle, over its background."""
+        row_ink = cell_option.palette.color(QPalette.ColorRole.Text)
+        self.paint_badge(painter, option.rect, text, forgotten, cell_option.font, row_ink)
+
+    def paint_badge(
+        self,
+        painter: QPainter,
+        rect: QRect,
+        text: str,
+        forgotten: bool,
+        cell_font: QFont,
+        row_ink: QColor,
+    ) -> None:
+        """The pill with the type's name in a cell's rectangle: the same pixels whether this
+        delegate or the observations table's own painting asks (``row_ink``: the row's text
+        colour, which a forgotten row's outlined badge writes with)."""
         fill, ink = badge_colours(text)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        cell = QRectF(option.rect).adjusted(4, self.MARGIN_Y, -4, -self.MARGIN_Y)
-        font, label, label_width = self._label(text, int(cell.width()), cell_option.font)
+        cell = QRectF(rect).adjusted(4, self.MARGIN_Y, -4, -self.MARGIN_Y)
+        font, label, label_width = self._label(text, int(cell.width()), cell_font)
         painter.setFont(font)
         width = min(label_width + 2 * self.PADDING_X, cell.width())
         shape = QRectF(cell.left(), cell.top(), width, cell.height())
@@ -277,7 +292,7 @@ class TypeBadgeDelegate(_ThemedDelegate):
             painter.setPen(fill)
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(shape.adjusted(0.5, 0.5, -0.5, -0.5), radius, radius)
-            ink = cell_option.palette.color(QPalette.ColorRole.Text)
+            ink = row_ink
         else:
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(fill)
@@ -349,7 +364,12 @@ class ProjectDelegate(_ThemedDelegate):
         area = area.adjusted(margin + 1, 0, -(margin + 1), 0)
         forgotten = None if model_cell is None else model_cell.record.forgotten
         cell = self.layout(cell_option, area.width(), forgotten)
-        plain, bold, bold_metrics, _plain_metrics = self._fonts(cell_option.font)
+        self.paint_project(painter, area, cell_option.font, cell)
+
+    def paint_project(self, painter: QPainter, area: QRect, font: QFont, cell: ProjectCell) -> None:
+        """The bold name and the subdued rest in a cell's text area, clipped to it: the same
+        pixels whether this delegate or the observations table's own painting asks."""
+        plain, bold, bold_metrics, _plain_metrics = self._fonts(font)
         painter.save()
         painter.setClipRect(area)
         flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
@@ -367,16 +387,7 @@ class ProjectDelegate(_ThemedDelegate):
     ) -> ProjectCell:
         """The cell's parts and colours for an initialised ``option`` and a text width
         (``forgotten`` when the caller knows it; else the model is asked)."""
-        _plain, _bold, bold_metrics, plain_metrics = self._fonts(option.font)
-        key = (option.text, width, option.font.key())
-        pieces = self._pieces.get(key)
-        if pieces is None:
-            if len(self._pieces) >= _LAYOUTS_KEPT:
-                self._pieces.clear()
-            pieces = self._pieces[key] = project_pieces(
-                option.text, bold_metrics, plain_metrics, width
-            )
-        name, tail = pieces
+        name, tail = self.pieces(option.text, width, option.font)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         ink = option.palette.color(role)
@@ -385,6 +396,18 @@ class ProjectDelegate(_ThemedDelegate):
         # On the selection or a greyed (forgotten) row, the row's own colour keeps the contrast.
         subdued = ink if selected or forgotten else QColor(theme.colors().subdued)
         return ProjectCell(name, tail, ink, subdued)
+
+    def pieces(self, text: str, width: int, font: QFont) -> tuple[str, str]:
+        """``(bold part, subdued part)`` of a project id cut to ``width`` pixels in ``font``,
+        worked out once per (id, width, font)."""
+        key = (text, width, font.key())
+        pieces = self._pieces.get(key)
+        if pieces is None:
+            _plain, _bold, bold_metrics, plain_metrics = self._fonts(font)
+            if len(self._pieces) >= _LAYOUTS_KEPT:
+                self._pieces.clear()
+            pieces = self._pieces[key] = project_pieces(text, bold_metrics, plain_metrics, width)
+        return pieces
 
     def cell_at(self, index: _Index) -> ProjectCell:
         """What the cell at ``index`` shows at its view's current column width."""

@@ -420,6 +420,30 @@ class ObservationTableModel(QAbstractTableModel):
             record,
         )
 
+    def paint_row(self, row: int) -> tuple[RowRecord, QBrush | None] | None:
+        """What the table's own painting needs of a row, in one call: its record and the
+        mark's background (None when unmarked); None while the row cannot be read."""
+        if not 0 <= row < len(self._ids):
+            return None
+        oid = int(self._ids[row])
+        record = self._record(row, oid)
+        if record is None:
+            return None
+        return record, (self._mark_brush if self._marks and oid in self._marks else None)
+
+    def shown_text(self, record: RowRecord, column: int) -> str:
+        """A cell's text as shown (the unsaved mark before the title being edited)."""
+        return self._text(record.observation.id, record, column)
+
+    def foreground(self, record: RowRecord, column: int) -> QBrush | QColor | None:
+        """A cell's own text colour, or None where the view's applies."""
+        return self._foreground(record, column)
+
+    @property
+    def forgotten_font(self) -> QFont:
+        """The font a forgotten row's cells resolve over the view's (italic)."""
+        return self._forgotten_font
+
     def badge(self, row: int) -> tuple[str, QColor, bool] | None:
         """The type badge of a row (name, fill in the theme in effect, forgotten) for the
         delegate: one Python call per painted badge instead of three QVariant round trips."""
@@ -795,6 +819,7 @@ _ALIGNMENTS = [
     _RIGHT if column in _NUMERIC else _CENTRE if column == Column.PINNED else _LEFT
     for column in Column
 ]
+CELL_ALIGNMENTS = _ALIGNMENTS  # each column's alignment (the table paints with it)
 
 
 def _runs(sorted_rows: Sequence[int]) -> list[tuple[int, int]]:

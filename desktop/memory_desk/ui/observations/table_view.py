@@ -1,0 +1,606 @@
+"""The observations table's view: it paints its rows itself, in one Python call per paint.
+
+Why: a ``QTableView`` paints each cell through its delegate and the style
+(``QTableView::drawCell`` → ``PE_PanelItemViewRow`` → ``CE_ItemViewItem``). From Python that is
+a trip into the delegate and two into the style sheet style per cell: 20–30 ms of main-thread
+CPU for a screen of 21 rows × 10 columns, against 5–8 ms for a plain C++ table. A live refresh
+inserts at the top and shifts every row, a page-jump scroll and a sort repaint the whole
+viewport, so that cost was the floor of their stalls.
+
+What it paints is what the style and the delegates paint (the same pixels, tested in both
+themes): per row, one fill for each run of cells with the same background (selection,
+alternate row, the mark of a row that just arrived); per cell, its text elided with "…" and
+aligned as the style does, from a ``QStaticText`` cached per (text, width, font, alignment)
+so a repaint lays out no text it laid out before; the type badge and the project cut drawn by
+the delegates' own painting functions. A few cells still go through the delegate and the style
+as before: the current cell while the table has focus (the style's focus frame), a cell whose
+text holds line breaks or control characters, a row that cannot be read.
+
+It checks itself: before painting with a style and palette it has not seen, it paints a few
+sample cells both ways and compares the pixels; a style that draws items its own way (a
+platform theme) gets the delegate path for every cell. Editing, tooltips, accessibility
+(``data()`` roles), keyboard navigation, drag-select and the header are the view's own and
+unchanged: only ``paintEvent`` is replaced.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRect, QSize, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QFontMetricsF,
+    QImage,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QStaticText,
+)
+from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QTableView, QWidget
+
+from memory_desk.ui import theme
+from memory_desk.ui.observations.delegates import (
+    ProjectCell,
+    ProjectDelegate,
+    TypeBadgeDelegate,
+)
+from memory_desk.ui.observations.model import (
+    CELL_ALIGNMENTS,
+    Column,
+    ObservationTableModel,
+    RowRecord,
+)
+
+_TEXTS_KEPT = 4096  # laid-out texts kept: more than ten screens
+_ID = int(Column.ID)
+_TITLE = int(Column.TITLE)
+_TYPE = int(Column.TYPE)
+_PROJECT = int(Column.PROJECT)
+_ROW_STYLE = QStyle.PrimitiveElement.PE_PanelItemViewRow
+_ITEM = QStyle.ControlElement.CE_ItemViewItem
+_SELECTED = QStyle.StateFlag.State_Selected
+_FOCUSED = QStyle.StateFlag.State_HasFocus
+_ACTIVE = QStyle.StateFlag.State_Active
+_ENABLED = QStyle.StateFlag.State_Enabled
+_ALTERNATE = QStyleOptionViewItem.ViewItemFeature.Alternate
+_HAS_DISPLAY = QStyleOptionViewItem.ViewItemFeature.HasDisplay
+_TEXT = QPalette.ColorRole.Text
+_HIGHLIGHTED_TEXT = QPalette.ColorRole.HighlightedText
+_HIGHLIGHT = QPalette.ColorRole.Highlight
+_ALTERNATE_BASE = QPalette.ColorRole.AlternateBase
+_RIGHT = Qt.AlignmentFlag.AlignRight.value
+_HCENTER = Qt.AlignmentFlag.AlignHCenter.value
+_LEFT_VCENTER = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+_RIGHT_VCENTER = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+_TEXT_AREA = QStyle.SubElement.SE_ItemViewItemText
+_FOCUS_MARGIN = QStyle.PixelMetric.PM_FocusFrameHMargin
+_DECORATION_SELECTED = QStyle.StyleHint.SH_ItemView_ShowDecorationSelected
+_SLOW = object()  # a text the style lays out differently (line breaks, controls): its path
+_SAMPLE = QSize(120, 24)
+
+
+def _needs_the_style(text: str) -> bool:
+    """Text that ``QStaticText`` would not lay out as the style's ``QTextLayout`` does: line
+    breaks and other controls, and right-to-left or bidi-controlled text (its direction)."""
+    if any(ord(char) < 0x20 or char in "\u2028\u2029" for char in text):
+        return True
+    return not text.isascii() and any(
+        unicodedata.bidirectional(char) in _NOT_LEFT_TO_RIGHT for char in text
+    )
+
+
+_NOT_LEFT_TO_RIGHT = frozenset({"R", "AL", "AN", "RLE", "RLO", "LRE", "LRO", "RLI", "LRI", "FSI"})
+
+
+class ObservationsTableView(QTableView):
+    """A ``QTableView`` that paints the observations model's rows in one Python call.
+
+    Every call of ``QTableView`` works as before; on another model, with a grid, spans, right
+    to left or a style that paints items its own way, it paints as a ``QTableView`` does.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._texts: dict[tuple, object] = {}  # (text, width, height, font, align) -> laid out
+        self._fonts: dict[str, QFont] = {}  # a forgotten row's font, per view font
+        self._checked: dict[tuple, bool] = {}  # (style, palette, font) -> the fast path matches
+        self._styles: list[QStyle] = []  # keeps every checked style alive, so ids stay unique
+        self.painted_fast = 0  # cells painted by the fast path (the tests read it)
+        self.painted_by_style = 0  # cells the delegates and the style painted
+        theme.notifier().changed.connect(self._on_theme_changed)
+
+    # -- Qt --------------------------------------------------------------------------------
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
+        model = self.model()
+        if not isinstance(model, ObservationTableModel) or not self._can_paint_fast():
+            super().paintEvent(event)
+            return
+        painter = QPainter(self.viewport())
+        try:
+            self._paint_rows(painter, model, event.rect())
+        finally:
+            painter.end()
+
+    def _on_theme_changed(self) -> None:
+        """A new palette or style: check the fast path again, and repaint."""
+        self._checked.clear()
+        self._styles.clear()
+        self.viewport().update()
+
+    # -- when the fast path applies ----------------------------------------------------------
+
+    def _can_paint_fast(self) -> bool:
+        if self.showGrid() or self.isRightToLeft() or self.verticalHeader().sectionsHidden():
+            return False
+        if self.wordWrap():
+            return False
+        style = self.style()
+        option = self._base_option()
+        key = (id(style), option.palette.cacheKey(), option.font.key(), option.state.value)
+        known = self._checked.get(key)
+        if known is None:
+            if style not in self._styles:
+                self._styles.append(style)
+            known = self._checked[key] = self._matches_the_style(style, option)
+        return known
+
+    def _base_option(self) -> QStyleOptionViewItem:
+        option = QStyleOptionViewItem()
+        self.initViewItemOption(option)
+        return option
+
+    def _matches_the_style(self, style: QStyle, option: QStyleOptionViewItem) -> bool:
+        """Paint sample cells with the style and with the fast path: the same pixels?"""
+        if not style.styleHint(_DECORATION_SELECTED, option, self):
+            return False
+        font = option.font
+        italic = QFont(font)
+        italic.setItalic(True)
+        samples = [
+            ("Notes on the cache layer", _LEFT_VCENTER, font, False, False),
+            ("1234", _RIGHT_VCENTER, font, True, False),
+            (
+                "A title far too long to fit in the sample cell at all",
+                _LEFT_VCENTER,
+                font,
+                False,
+                True,
+            ),
+            ("forgotten", _LEFT_VCENTER, italic, True, False),
+            ("📌", Qt.AlignmentFlag.AlignCenter, font, False, False),
+        ]
+        for text, alignment, sample_font, alternate, selected in samples:
+            by_style = _blank(option.palette)
+            painter = QPainter(by_style)
+            sample = QStyleOptionViewItem(option)
+            sample.rect = QRect(0, 0, _SAMPLE.width(), _SAMPLE.height())
+            sample.text = text
+            sample.font = sample_font
+            sample.fontMetrics = QFontMetrics(sample_font)
+            sample.displayAlignment = alignment
+            sample.features |= _HAS_DISPLAY
+            if alternate:
+                sample.features |= _ALTERNATE
+            if selected:
+                sample.state |= _SELECTED
+            style.drawPrimitive(_ROW_STYLE, sample, painter, self)
+            style.drawControl(_ITEM, sample, painter, self)
+            painter.end()
+            ours = _blank(option.palette)
+            painter = QPainter(ours)
+            colours = _Colours(option, self.isEnabled())
+            rect = sample.rect
+            for brush in colours.background(selected, alternate, None):
+                painter.fillRect(rect, brush)
+            painter.setPen(colours.highlighted_text if selected else colours.text)
+            painter.setFont(sample_font)
+            align = int(alignment.value)
+            laid = self._lay_out(
+                text, rect.width(), rect.height(), sample_font, sample_font.key(), align, style
+            )
+            if laid is not _SLOW:
+                static, dx, dy = laid  # type: ignore[misc]
+                painter.drawStaticText(QPointF(dx, dy), static)
+            painter.end()
+            if by_style != ours:
+                return False
+        return True
+
+    # -- painting ----------------------------------------------------------------------------
+
+    def _paint_rows(self, painter: QPainter, model: ObservationTableModel, dirty: QRect) -> None:
+        """Every row crossing ``dirty``: backgrounds, texts, badges and projects."""
+        first = self.rowAt(dirty.top())
+        if first < 0:
+            return
+        last = self.rowAt(dirty.bottom())
+        if last < 0:
+            last = model.rowCount() - 1
+        columns = self._columns_in(dirty)
+        if not columns:
+            return
+        paint = self._paint_context(model, columns, first, last)
+        for row in range(first, last + 1):
+            top = self.rowViewportPosition(row)
+            painted = model.paint_row(row)
+            if painted is None:
+                self._paint_row_by_style(painter, paint, row, top)
+            else:
+                self._paint_row(painter, paint, model, row, top, *painted)
+
+    def _paint_context(
+        self,
+        model: ObservationTableModel,
+        columns: list[tuple[int, int, int]],
+        first: int,
+        last: int,
+    ) -> _Paint:
+        """What every row of one paint shares, worked out once."""
+        option = self._base_option()
+        style = self.style()
+        height = self.rowHeight(first)
+        font = option.font
+        forgotten_font = self._forgotten_font(model, font)
+        badges = self.itemDelegateForColumn(_TYPE)
+        projects = self.itemDelegateForColumn(_PROJECT)
+        return _Paint(
+            option=option,
+            style=style,
+            colours=_Colours(option, self.isEnabled()),
+            columns=columns,
+            height=height,
+            fonts=((font, font.key()), (forgotten_font, forgotten_font.key())),
+            selected=self._selected_columns(first, last),
+            focus=self._focus_cell(),
+            alternating=self.alternatingRowColors(),
+            badges=badges if isinstance(badges, TypeBadgeDelegate) else None,
+            projects=projects if isinstance(projects, ProjectDelegate) else None,
+            project_area=self._project_area(option, columns, height, style),
+            subdued=QColor(theme.colors().subdued),
+        )
+
+    def _paint_row_by_style(self, painter: QPainter, paint: _Paint, row: int, top: int) -> None:
+        """A row the model cannot give (not readable): every cell as the delegates paint it."""
+        alternate = paint.alternating and bool(row & 1)
+        row_selection = paint.selected.get(row, ())
+        for column, x, width in paint.columns:
+            rect = QRect(x, top, width, paint.height)
+            chosen = column in row_selection
+            self._paint_by_style(painter, paint.option, row, column, rect, alternate, chosen)
+
+    def _paint_row(
+        self,
+        painter: QPainter,
+        paint: _Paint,
+        model: ObservationTableModel,
+        row: int,
+        top: int,
+        record: RowRecord,
+        mark: QBrush | None,
+    ) -> None:
+        """One row: its fills, then each cell's text (a cell the fast path cannot paint the
+        style's way goes to the delegate, after the others)."""
+        alternate = paint.alternating and bool(row & 1)
+        row_selection = paint.selected.get(row, ())
+        colours = paint.colours
+        height = paint.height
+        self._fill_row(painter, paint.columns, top, height, colours, row_selection, alternate, mark)
+        forgotten = record.forgotten
+        row_font, font_key = paint.fonts[forgotten]
+        painter.setFont(row_font)
+        inks = (_colour(model.foreground(record, _ID)), _colour(model.foreground(record, _TITLE)))
+        focus = paint.focus
+        slow: list[tuple[int, int, int, bool]] = []
+        pen: QColor | None = None
+        texts = self._texts
+        fast = 0
+        for column, x, width in paint.columns:
+            chosen = column in row_selection
+            if focus is not None and focus == (row, column):
+                slow.append((column, x, width, chosen))
+                continue
+            foreground = inks[column == _TITLE]
+            if column == _TYPE and paint.badges is not None:
+                ink = foreground if foreground is not None else colours.normal_text
+                rect = QRect(x, top, width, height)
+                paint.badges.paint_badge(
+                    painter, rect, record.observation.type, forgotten, row_font, ink
+                )
+                painter.setFont(row_font)
+                pen = None
+                fast += 1
+                continue
+            text = model.shown_text(record, column)
+            if column == _PROJECT and paint.projects is not None and paint.project_area:
+                if text:
+                    area = paint.project_area.translated(x, top)
+                    cell = _project_cell(paint, text, area, row_font, chosen, forgotten, foreground)
+                    paint.projects.paint_project(painter, area, row_font, cell)
+                    painter.setFont(row_font)
+                    pen = None
+                fast += 1
+                continue
+            if not text:
+                fast += 1
+                continue
+            align = _ALIGN_VALUES[column]
+            laid = texts.get((text, width, height, font_key, align))
+            if laid is None:
+                laid = self._lay_out(text, width, height, row_font, font_key, align, paint.style)
+            if laid is _SLOW:
+                slow.append((column, x, width, chosen))
+                continue
+            static, dx, dy = laid  # type: ignore[misc]
+            if chosen:
+                ink = colours.highlighted_text
+            else:
+                ink = foreground if foreground is not None else colours.text
+            if ink is not pen:
+                painter.setPen(ink)
+                pen = ink
+            painter.drawStaticText(QPointF(x + dx, top + dy), static)
+            fast += 1
+        self.painted_fast += fast
+        for column, x, width, chosen in slow:
+            rect = QRect(x, top, width, height)
+            self._paint_by_style(painter, paint.option, row, column, rect, alternate, chosen)
+
+    def _fill_row(
+        self,
+        painter: QPainter,
+        columns: list[tuple[int, int, int]],
+        top: int,
+        height: int,
+        colours: _Colours,
+        row_selection: frozenset[int] | tuple,
+        alternate: bool,
+        mark: QBrush | None,
+    ) -> None:
+        """One fill per run of cells with the same background (most rows: one or none)."""
+        run_start = run_end = 0
+        run: tuple[QBrush, ...] = ()
+        for column, x, width in columns:
+            brushes = colours.background(column in row_selection, alternate, mark)
+            if brushes is run and x == run_end:
+                run_end = x + width
+                continue
+            for brush in run:
+                painter.fillRect(QRect(run_start, top, run_end - run_start, height), brush)
+            run_start, run_end, run = x, x + width, brushes
+        for brush in run:
+            painter.fillRect(QRect(run_start, top, run_end - run_start, height), brush)
+
+    def _paint_by_style(
+        self,
+        painter: QPainter,
+        base: QStyleOptionViewItem,
+        row: int,
+        column: int,
+        rect: QRect,
+        alternate: bool,
+        selected: bool,
+    ) -> None:
+        """One cell as ``QTableView::drawCell`` paints it: the row panel, then the delegate."""
+        option = QStyleOptionViewItem(base)
+        option.rect = rect
+        if alternate:
+            option.features |= _ALTERNATE
+        else:
+            option.features &= ~_ALTERNATE
+        if selected:
+            option.state |= _SELECTED
+        index = self.model().index(row, column)
+        if index == self.currentIndex() and (self.hasFocus() or self.viewport().hasFocus()):
+            option.state |= _FOCUSED
+        if option.state & _ENABLED:
+            option.palette.setCurrentColorGroup(QPalette.ColorGroup.Normal)
+        self.style().drawPrimitive(_ROW_STYLE, option, painter, self)
+        painter.save()
+        self.itemDelegateForIndex(index).paint(painter, option, index)
+        painter.restore()
+        self.painted_by_style += 1
+
+    # -- what a paint works out once -------------------------------------------------------
+
+    def _columns_in(self, dirty: QRect) -> list[tuple[int, int, int]]:
+        """(column, x, width) of the shown columns crossing ``dirty``, left to right."""
+        header = self.horizontalHeader()
+        left = header.visualIndexAt(dirty.left())
+        right = header.visualIndexAt(dirty.right())
+        left = 0 if left < 0 else left
+        right = header.count() - 1 if right < 0 else right
+        columns = []
+        for visual in range(left, right + 1):
+            column = header.logicalIndex(visual)
+            if header.isSectionHidden(column):
+                continue
+            columns.append((column, self.columnViewportPosition(column), self.columnWidth(column)))
+        return columns
+
+    def _selected_columns(self, first: int, last: int) -> dict[int, frozenset[int]]:
+        """Per row between ``first`` and ``last``: its selected columns (from the ranges)."""
+        selected: dict[int, set[int]] = {}
+        for each in self.selectionModel().selection():
+            top, bottom = max(each.top(), first), min(each.bottom(), last)
+            if top > bottom:
+                continue
+            span = range(each.left(), each.right() + 1)
+            for row in range(top, bottom + 1):
+                selected.setdefault(row, set()).update(span)
+        return {row: frozenset(columns) for row, columns in selected.items()}
+
+    def _focus_cell(self) -> tuple[int, int] | None:
+        """(row, column) of the cell the style draws a focus frame on, if any."""
+        if not (self.hasFocus() or self.viewport().hasFocus()):
+            return None
+        current = self.currentIndex()
+        return (current.row(), current.column()) if current.isValid() else None
+
+    def _forgotten_font(self, model: ObservationTableModel, font: QFont) -> QFont:
+        key = font.key()
+        known = self._fonts.get(key)
+        if known is None:
+            known = self._fonts[key] = model.forgotten_font.resolve(font)
+        return known
+
+    def _project_area(
+        self,
+        option: QStyleOptionViewItem,
+        columns: list[tuple[int, int, int]],
+        height: int,
+        style: QStyle,
+    ) -> QRect | None:
+        """The project cell's text area relative to the cell, as the delegate works it out."""
+        width = next((width for column, _x, width in columns if column == _PROJECT), None)
+        if width is None:
+            return None
+        sample = QStyleOptionViewItem(option)
+        sample.rect = QRect(0, 0, width, height)
+        sample.text = "x"
+        sample.features |= _HAS_DISPLAY
+        area = style.subElementRect(_TEXT_AREA, sample, self)
+        margin = style.pixelMetric(_FOCUS_MARGIN, None, self)
+        return area.adjusted(margin + 1, 0, -(margin + 1), 0)
+
+    def _lay_out(
+        self,
+        text: str,
+        width: int,
+        height: int,
+        font: QFont,
+        font_key: str,
+        align: int,
+        style: QStyle,
+    ) -> object:
+        """``(QStaticText, x, y in the cell)`` of a text as the style lays it out in a cell
+        of ``width`` × ``height`` (elided, aligned), or ``_SLOW``; kept for the next paint."""
+        if _needs_the_style(text):
+            known: object = _SLOW
+        else:
+            known = _lay_out(text, width, height, font, align, style, self)
+        if len(self._texts) >= _TEXTS_KEPT:
+            self._texts.clear()
+        self._texts[(text, width, height, font_key, align)] = known
+        return known
+
+
+def _lay_out(
+    text: str, width: int, height: int, font: QFont, align: int, style: QStyle, view: QWidget
+) -> tuple[QStaticText, float, float]:
+    """What ``QCommonStyle`` does to a cell's text: a margin of the focus frame's plus one on
+    each side, elided to the rest when wider, centred vertically on the line's height."""
+    margin = style.pixelMetric(_FOCUS_MARGIN, None, view) + 1
+    room = width - 2 * margin
+    exact = QFontMetricsF(font)
+    if exact.horizontalAdvance(text) > room:
+        text = QFontMetrics(font).elidedText(text, view.textElideMode(), max(room, 0))
+    static = QStaticText(text)
+    static.setTextFormat(Qt.TextFormat.PlainText)
+    static.prepare(font=font)
+    shown = static.size().width()
+    if align & _RIGHT:
+        x = margin + room - shown
+    elif align & _HCENTER:
+        x = margin + (room - shown) / 2
+    else:
+        x = margin
+    y = (height - (exact.ascent() + exact.descent())) / 2
+    return static, x, y
+
+
+class _Colours:
+    """The palette's colours for one paint, in the colour groups the style uses."""
+
+    def __init__(self, option: QStyleOptionViewItem, enabled: bool) -> None:
+        palette = option.palette
+        group = QPalette.ColorGroup
+        active = bool(option.state & _ACTIVE)
+        panel = group.Normal if enabled else group.Disabled
+        if panel == group.Normal and not active:
+            panel = group.Inactive
+        text = group.Normal if option.state & _ENABLED else group.Disabled
+        if text == group.Normal and not active:
+            text = group.Inactive
+        self.highlight = palette.brush(panel, _HIGHLIGHT)
+        self.alternate = palette.brush(panel, _ALTERNATE_BASE)
+        self.text = palette.color(text, _TEXT)
+        self.highlighted_text = palette.color(text, _HIGHLIGHTED_TEXT)
+        # The badge and project delegates read the cell's palette in its current group, which
+        # QTableView::drawCell sets to Normal for an enabled cell.
+        self.normal_text = palette.color(group.Normal, _TEXT)
+        self.normal_highlighted_text = palette.color(group.Normal, _HIGHLIGHTED_TEXT)
+        self._backgrounds: dict[tuple, tuple[QBrush, ...]] = {}
+
+    def background(
+        self, selected: bool, alternate: bool, mark: QBrush | None
+    ) -> tuple[QBrush, ...]:
+        """The brushes the style fills a cell with, in order (none: the viewport's base
+        shows): the selection; else the alternate row's, then a mark's translucent one."""
+        key = (selected, alternate, None if selected else id(mark) if mark is not None else 0)
+        known = self._backgrounds.get(key)
+        if known is None:
+            if selected:
+                known = (self.highlight,)
+            else:
+                known = ((self.alternate,) if alternate else ()) + (
+                    (mark,) if mark is not None else ()
+                )
+            self._backgrounds[key] = known
+        return known
+
+
+@dataclass(frozen=True, slots=True)
+class _Paint:
+    """What every row of one paint shares."""
+
+    option: QStyleOptionViewItem
+    style: QStyle
+    colours: _Colours
+    columns: list[tuple[int, int, int]]  # (column, x, width) crossing the dirty region
+    height: int
+    fonts: tuple[tuple[QFont, str], tuple[QFont, str]]  # (font, key): kept, forgotten rows
+    selected: dict[int, frozenset[int]]
+    focus: tuple[int, int] | None
+    alternating: bool
+    badges: TypeBadgeDelegate | None
+    projects: ProjectDelegate | None
+    project_area: QRect | None
+    subdued: QColor
+
+
+def _project_cell(
+    paint: _Paint,
+    text: str,
+    area: QRect,
+    font: QFont,
+    selected: bool,
+    forgotten: bool,
+    foreground: QColor | None,
+) -> ProjectCell:
+    """The project's parts and colours, as :meth:`ProjectDelegate.layout` gives them."""
+    assert paint.projects is not None
+    name, tail = paint.projects.pieces(text, area.width(), font)
+    if selected:
+        ink = paint.colours.normal_highlighted_text
+    else:
+        ink = foreground if foreground is not None else paint.colours.normal_text
+    return ProjectCell(name, tail, ink, ink if selected or forgotten else paint.subdued)
+
+
+def _colour(foreground: QBrush | QColor | None) -> QColor | None:
+    return foreground.color() if isinstance(foreground, QBrush) else foreground
+
+
+def _blank(palette: QPalette) -> QImage:
+    image = QImage(_SAMPLE, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(palette.color(QPalette.ColorRole.Base))
+    return image
+
+
+_ALIGN_VALUES = [int(alignment.value) for alignment in CELL_ALIGNMENTS]
