@@ -67,6 +67,7 @@ ROOMS = (
     "problems",
     "reading",
     "listing",
+    "scan",
     "atomic",
     "trash",
     "moves",

@@ -245,14 +245,18 @@ def test_the_periodic_check_notices_stores_without_reading_entries(
     """Recounting every folder every few seconds kept an idle window busy (4 % of a core with
     5,000 entries): the periodic check only looks for sources that appear or vanish."""
     from memory_desk.core.persona import PersonaFolder
+    from memory_desk.ui.sources import sidebar
 
     make_persona_folder(private_home / ".miyagi/memory")
     make_persona_folder(private_home / ".padawan/memory")
     window = open_window([])
     source_rows(window)  # the first counts are done (they run in the background)
     reads = []
-    entries = PersonaFolder.entries
-    monkeypatch.setattr(PersonaFolder, "entries", lambda self: reads.append(self) or entries(self))
+    entries, counts = PersonaFolder.entries, sidebar.folder_counts
+    monkeypatch.setattr(
+        PersonaFolder, "entries", lambda self, **kw: reads.append(self.path) or entries(self, **kw)
+    )
+    monkeypatch.setattr(sidebar, "folder_counts", lambda path: reads.append(path) or counts(path))
 
     shutil.rmtree(private_home / ".padawan")
     make_persona_folder(private_home / ".yoda/memory", ("a", "b"))
@@ -261,8 +265,8 @@ def test_the_periodic_check_notices_stores_without_reading_entries(
     assert ("Memory of the person", "padawan", "gone") in rows
     assert ("Memory of the person", "yoda", "2") in rows  # a new source is counted once
     # The new folder is counted once, off the main thread; the others are not read again.
-    assert [folder.path.name for folder in reads] == ["memory"]
-    assert reads[0].path == private_home / ".yoda/memory"
+    assert [path.name for path in reads] == ["memory"]
+    assert reads[0] == private_home / ".yoda/memory"
 
 
 def test_the_window_returns_to_welcome_only_when_empty(open_window, private_home) -> None:

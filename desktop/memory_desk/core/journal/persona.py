@@ -88,9 +88,10 @@ class Known:
     entries: dict[str, rec.Baseline]
 
 
-def read_settled(path: Path) -> tuple[bytes, str, int] | None:
+def read_settled(path: str | os.PathLike[str]) -> tuple[bytes, str, int] | None:
     """(bytes, stamp, mtime in ms) of a file whose stat did not move while it was read;
-    None when it did (the agent is writing it) or it is gone."""
+    None when it did (the agent is writing it) or it is gone. Scans pass a ``str``: a
+    ``Path`` per file cost more than the stat."""
     try:
         before = os.stat(path)
         if before.st_size > MAX_READ_BYTES:
@@ -132,7 +133,7 @@ def scan(
         return known
     texts = {}
     for name in changed:
-        read = read_settled(folder / f"{name}.md")
+        read = read_settled(os.path.join(path, f"{name}.md"))
         if read is not None:
             texts[name] = read
     compare = Compare(writes.of(path, list(texts) + removed), mark, now, seen)
@@ -161,10 +162,11 @@ def _first_look(jdb, folder: Path, known: Known, names: list[str], now: int, pau
     with jdb.write() as jconn:
         rec.forget_baseline(jconn, known.store_id)
     known.entries.clear()
+    base = str(folder)
     for start in range(0, len(names), BATCH):
         rows = []
         for name in names[start : start + BATCH]:
-            read = read_settled(folder / f"{name}.md")
+            read = read_settled(os.path.join(base, f"{name}.md"))
             if read is None:
                 continue  # being written: the next scan sees it as new
             data, stamp, _mtime = read

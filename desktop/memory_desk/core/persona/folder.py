@@ -57,7 +57,7 @@ from memory_desk.core.persona.folder_problems import (
     listing_problems,
     problems_of,
 )
-from memory_desk.core.persona.listing import Listing, scan_folder
+from memory_desk.core.persona.listing import Listing
 from memory_desk.core.persona.moves import (
     forget_link,
     publish_renamed,
@@ -74,12 +74,10 @@ from memory_desk.core.persona.reading import (
     entry_from_bytes,
     is_entry_file_name,
     is_stem,
-    read_entry,
     sha256,
-    stat_key,
-    unreadable_entry,
 )
 from memory_desk.core.persona.rewrites import edited_text, fixed_text, renamed_bytes
+from memory_desk.core.persona.scan import Progress, gc_paused, load_entry, scan_folder
 from memory_desk.core.persona.trash import (
     DEFAULT_TRASH_LIMITS,
     TrashedEntry,
@@ -127,15 +125,31 @@ class PersonaFolder:
 
     # ------------------------------------------------------------------ reading
 
-    def entries(self) -> list[PersonaEntry]:
+    def entries(self, *, progress: Progress | None = None, first: int = 300) -> list[PersonaEntry]:
         """Every entry: the agent's in its order, then those the agent cannot see, by name.
 
         Entries beyond the first ``PROMPT_LIMIT`` the agent sees carry a warning that its prompt
         does not list them. The folder keeps this listing: a file unchanged since it was last
-        read is not read again, and the order is updated in place rather than sorted again.
+        read (by this folder or any listing in the process) is not read again.
+
+        With ``progress``, the files are read newest (by modification time) first, and
+        ``progress(read, total, entries)`` is called exactly once, from the calling thread,
+        after the first ``first`` files are read (after all of them in a smaller folder):
+        ``entries`` are those read so far, in the final listing's order, with the
+        beyond-the-prompt marks as far as they are known then (an entry marked then is marked
+        in the end). The result is the same either way. Safe on a worker thread when no other
+        thread uses this folder object meanwhile; the object may then go to another thread.
         """
-        loaded, self._cache = scan_folder(self.path, self._real, self._cache)
-        self._listing.replace_all(loaded)
+        loaded, self._cache = scan_folder(
+            self.path,
+            self._real,
+            self._cache,
+            progress=progress,
+            first=first,
+            partial=self._listing.preview,
+        )
+        with gc_paused():  # (thousands of marked copies: see gc_paused)
+            self._listing.replace_all(loaded)
         self._listed = True
         return self._listing.entries()
 
@@ -206,25 +220,9 @@ class PersonaFolder:
         return self.path / f"{name}.md"
 
     def _load(self, name: str, *, use_cache: bool = False) -> PersonaEntry | None:
-        """Read one entry; None when the name is not (or no longer) an entry file.
-
-        With ``use_cache`` (listings only), a regular file whose identity, size and times are
-        those of the last read is not read again, and only the start of a large file is read
-        (a start-only entry); :meth:`read` and :meth:`has_changed` always read all the bytes.
-        """
+        """Read one entry; None when it is not (or no longer) an entry file (see load_entry)."""
         path = self._entry_path(name)
-        try:
-            lst = os.lstat(path)
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            return unreadable_entry(name, path, exc)
-        if use_cache and (hit := self._cache.get(name)) and hit[0] == stat_key(lst):
-            return hit[1]
-        entry, cacheable = read_entry(name, path, lst, self._real, start_only=use_cache)
-        if cacheable is not None:
-            self._cache[name] = (stat_key(cacheable), entry)
-        return entry
+        return load_entry(name, path, self._real, self._cache, use_cache=use_cache)
 
     # ------------------------------------------------------------------ writing
 

@@ -9,24 +9,13 @@ a new mark. The result is always what a full listing gives (tests compare both).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
-from pathlib import Path
 
-from memory_desk.core.errors import StoreError
 from memory_desk.core.jstext import utf16_key
-from memory_desk.core.persona.agent_view import PROMPT_LIMIT, agent_order
-from memory_desk.core.persona.entry import PersonaEntry, could_not_list
+from memory_desk.core.persona.agent_view import PROMPT_LIMIT
+from memory_desk.core.persona.entry import PersonaEntry
 from memory_desk.core.persona.problems import beyond_prompt_problem
-from memory_desk.core.persona.reading import (
-    is_entry_file_name,
-    read_entry,
-    stat_key,
-    unreadable_entry,
-    with_problem,
-)
-
-Cache = dict[str, tuple[tuple[int, ...], PersonaEntry]]  # name: (stat key, entry as read)
+from memory_desk.core.persona.reading import with_problem
 
 # Past this share of changed entries, sorting again is cheaper than inserting one by one.
 RESORT_SHARE = 8
@@ -91,6 +80,18 @@ class Listing:
             self.update({n: fresh.get(n) for n in changed})
         return changed
 
+    def preview(self, loaded: Iterable[PersonaEntry]) -> list[PersonaEntry]:
+        """The entries a listing of only ``loaded`` gives, in its order, this listing unchanged.
+
+        A progressive listing shows it before the rest is read; the beyond-the-prompt copies
+        it makes are kept for this listing, so the final listing shows the same objects.
+        """
+        other = Listing()
+        other._beyond = self._beyond
+        other._resort({e.name: e for e in loaded})
+        self._beyond.update(other._beyond)
+        return other.entries()
+
     def update(self, changes: dict[str, PersonaEntry | None]) -> None:
         """Apply these changes by name (None: the entry is gone), keeping the order exact."""
         moved = 0
@@ -103,14 +104,15 @@ class Listing:
     # -- inside ---------------------------------------------------------------------------------
 
     def _resort(self, fresh: dict[str, PersonaEntry]) -> None:
+        """Sort everything again: each key made once, both sorts by C-level key look-ups."""
         self._by_name = fresh
-        self._visible = agent_order(fresh.values())
-        self._keys = [_order_key(e) for e in self._visible]
+        self._visible, self._keys = _agent_sorted([e for e in fresh.values() if e.agent_visible])
         self._hidden = sorted((e for e in fresh.values() if not e.agent_visible), key=_name)
-        self._beyond = {
-            n: pair for n, pair in self._beyond.items() if fresh.get(n) is pair[0]
-        }  # (copies of versions still listed stay)
-        self._shown = [self._marked(e, i) for i, e in enumerate(self._visible)]
+        kept = self._beyond
+        self._beyond = {n: pair for n, pair in kept.items() if fresh.get(n) is pair[0]}
+        self._shown = self._visible[:PROMPT_LIMIT] + [
+            self._marked(e, PROMPT_LIMIT) for e in self._visible[PROMPT_LIMIT:]
+        ]
 
     def _remove(self, name: str) -> int:
         old = self._by_name.pop(name, None)
@@ -182,42 +184,25 @@ def _name(entry: PersonaEntry) -> str:
     return entry.name
 
 
-# -- reading the folder in one pass --------------------------------------------------------------
+def _agent_sorted(
+    visible: list[PersonaEntry],
+) -> tuple[list[PersonaEntry], list[tuple[bytes, bytes]]]:
+    """``visible`` in the agent's order, and the order key of each: every key is made once,
+    and both sorts look keys up in C (sorting by a Python key function per entry was most of
+    a listing's sorting time)."""
+    names = list(map(utf16_key, (e.name for e in visible)))
+    updated = list(map(utf16_key, (e.updated for e in visible)))
+    order = sorted(range(len(visible)), key=names.__getitem__)
+    order.sort(key=updated.__getitem__, reverse=True)  # (stable: ties stay by name)
+    return [visible[i] for i in order], [(updated[i], names[i]) for i in order]
 
 
-def scan_folder(folder: Path, real: Path, cache: Cache) -> tuple[list[PersonaEntry], Cache]:
-    """Every entry of ``folder`` (whose real path is ``real``), in one pass over its listing,
-    and the cache for the next pass: a file whose stat key is the one in ``cache`` is not read
-    again, and the stat comes from the listing itself (no second call per file)."""
-    loaded: list[PersonaEntry] = []
-    kept: Cache = {}
-    try:
-        with os.scandir(folder) as it:
-            for item in it:
-                if not is_entry_file_name(item.name) or item.is_dir(follow_symlinks=False):
-                    continue  # (a folder named like an entry is a folder problem)
-                entry = _scanned_entry(item, real, cache, kept)
-                if entry is not None:
-                    loaded.append(entry)
-    except OSError as exc:
-        raise StoreError(could_not_list(folder, exc)) from exc
-    return loaded, kept
-
-
-def _scanned_entry(item: os.DirEntry, real: Path, cache: Cache, kept: Cache) -> PersonaEntry | None:
-    """One entry of a listing, from the cache when its file did not change."""
-    name = item.name[:-3]
-    try:
-        lst = item.stat(follow_symlinks=False)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        return unreadable_entry(name, Path(item.path), exc)
-    hit = cache.get(name)
-    if hit is not None and hit[0] == stat_key(lst):
-        kept[name] = hit
-        return hit[1]
-    entry, cacheable = read_entry(name, Path(item.path), lst, real, start_only=True)
-    if cacheable is not None:
-        kept[name] = (stat_key(cacheable), entry)
-    return entry
+def problem_count(entries: list[PersonaEntry]) -> int:
+    """How many of ``entries`` a :class:`Listing` of them shows with a problem (their own, or
+    the beyond-the-prompt mark), without making the marked copies."""
+    own = sum(1 for e in entries if e.problems)
+    visible = [e for e in entries if e.agent_visible]
+    if len(visible) <= PROMPT_LIMIT:
+        return own
+    past = _agent_sorted(visible)[0][PROMPT_LIMIT:]
+    return own + sum(1 for e in past if not e.problems)

@@ -7,6 +7,8 @@ grammar is :mod:`memory_desk.core.persona_format`'s), and names the one-click fi
 
 from __future__ import annotations
 
+import functools
+
 from memory_desk.core import wording
 from memory_desk.core.messages import msg
 from memory_desk.core.persona.agent_view import PROMPT_LIMIT
@@ -475,8 +477,12 @@ def body_problems(body: str) -> list[Problem]:
     ]
 
 
+@functools.cache
 def beyond_prompt_problem() -> Problem:
-    """For an entry the agent sees but its prompt does not list (see ``PROMPT_LIMIT``)."""
+    """For an entry the agent sees but its prompt does not list (see ``PROMPT_LIMIT``).
+
+    One object for every such entry: a listing marks thousands of them.
+    """
     return Problem(
         "warning",
         msg(

@@ -14,6 +14,7 @@ import dataclasses
 import errno
 import hashlib
 import os
+import re
 import stat
 import time
 from pathlib import Path
@@ -30,16 +31,20 @@ from memory_desk.core.persona.entry import (
     printable_name,
 )
 from memory_desk.core.persona.problems import (
+    LARGE_BODY_BYTES,
+    ODD_DESCRIPTIONS,
     body_problems,
     field_problems,
     header_problems,
     name_problems,
 )
 from memory_desk.core.persona_format import (
+    ISO_UTC_MS_RE,
     ParsedFile,
     agent_reading,
     js_trim,
     last_field,
+    needs_quotes,
     normalize_body,
     parse_text,
 )
@@ -140,7 +145,7 @@ def stat_key(st: os.stat_result) -> tuple[int, ...]:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
-def _settled(st: os.stat_result) -> bool:
+def settled(st: os.stat_result) -> bool:
     """Whether a file was last changed long enough ago that its stat key identifies its bytes.
 
     File times have a coarse clock (a few milliseconds, up to seconds on some file systems): a
@@ -191,7 +196,7 @@ def read_entry(
         entry = entry_from_bytes(name, path, data, st, link_target)
     if link_target is not None and link_target.parent != folder:
         return _read_only_outside(entry, link_target), None
-    cacheable = link_target is None and _settled(st) and (start_only or not large)
+    cacheable = link_target is None and settled(st) and (start_only or not large)
     return entry, (st if cacheable else None)
 
 
@@ -256,7 +261,91 @@ def entry_from_bytes(
     st: os.stat_result,
     link_target: Path | None = None,
 ) -> PersonaEntry:
-    """An entry from the bytes of its file, read with the agent's grammar."""
+    """An entry from the bytes of its file, read with the agent's grammar.
+
+    A file exactly as the agent writes it takes a short way (:func:`agent_written_entry`);
+    any other goes through the whole grammar (:func:`full_entry_from_bytes`). Both give the
+    same entry (tested on generated and hostile files).
+    """
+    entry = agent_written_entry(name, path, data, st, link_target)
+    return entry if entry is not None else full_entry_from_bytes(name, path, data, st, link_target)
+
+
+# The header agent-kit writes: its four keys in this order, one plain value each, LF, and
+# "---" alone on the closing line. Values hold no line terminator (JavaScript's "." stops there).
+_VALUE = "([^\n\r\u2028\u2029]*)"
+AGENT_HEADER_RE = re.compile(
+    f"---\nname: {_VALUE}\ndescription: {_VALUE}\ntype: (user|feedback)\nupdated: {_VALUE}\n---\n"
+)
+
+
+def agent_written_entry(
+    name: str,
+    path: Path,
+    data: bytes,
+    st: os.stat_result,
+    link_target: Path | None = None,
+) -> PersonaEntry | None:
+    """The entry of a file written exactly as the agent writes one, or None for any other.
+
+    Parsing the whole grammar was most of a listing's time (2.2 of 6.7 s at 20,000 entries).
+    The file it takes holds nothing the grammar would read differently from what it seems to
+    say: UTF-8 with LF; the header of :data:`AGENT_HEADER_RE`; the ``name:`` line equal to the
+    file name; values that need no quotes (trimmed, not empty, not quoted nor bracketed); a
+    description that is not a YAML marker; ``updated`` in the agent's format. So its header
+    and fields have no problem, its reading is the values as written, and the body is what
+    follows the closing line, trimmed: the entry the full grammar gives.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    found = AGENT_HEADER_RE.match(text)
+    if found is None:
+        return None
+    header_name, description, type_, updated = found.groups()
+    if header_name != name or needs_quotes(header_name) or needs_quotes(description):
+        return None
+    if description in ODD_DESCRIPTIONS or not ISO_UTC_MS_RE.fullmatch(updated):
+        return None
+    body = js_trim(text[found.end() :])
+    visible = NAME_RE.fullmatch(name) is not None
+    problems = [] if visible else name_problems(name)
+    if len(data) > LARGE_BODY_BYTES:  # (the body is never longer than the file)
+        problems += body_problems(body)
+    entry = object.__new__(PersonaEntry)  # (its __init__ sets 16 frozen fields one by one)
+    object.__setattr__(
+        entry,
+        "__dict__",
+        {
+            "name": name,
+            "path": path,
+            "type": type_,
+            "raw_type": type_,
+            "description": description,
+            "updated": updated,
+            "body": normalize_body(body),
+            "extra": (),
+            "problems": tuple(problems),
+            "agent_visible": visible,
+            "editable": True,
+            "fingerprint": Fingerprint(sha256(data), st.st_size, st.st_mtime_ns),
+            "source": text,
+            "newline": "\n",
+            "link_target": link_target,
+        },
+    )
+    return entry
+
+
+def full_entry_from_bytes(
+    name: str,
+    path: Path,
+    data: bytes,
+    st: os.stat_result,
+    link_target: Path | None = None,
+) -> PersonaEntry:
+    """An entry from the bytes of its file, read with the whole of the agent's grammar."""
     problems: list[Problem] = name_problems(name)
     try:
         text = data.decode("utf-8")
@@ -427,6 +516,7 @@ def with_problem(entry: PersonaEntry, problem: Problem) -> PersonaEntry:
     """``entry`` with one more problem; a shallow copy, much cheaper than
     ``dataclasses.replace`` for the thousands of entries beyond the prompt."""
     copied = object.__new__(type(entry))  # (copy.copy goes through __reduce_ex__: 20x slower)
-    copied.__dict__.update(entry.__dict__)
-    object.__setattr__(copied, "problems", (*entry.problems, problem))
+    fields = entry.__dict__.copy()
+    fields["problems"] = (*entry.problems, problem)
+    object.__setattr__(copied, "__dict__", fields)
     return copied

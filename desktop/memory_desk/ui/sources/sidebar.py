@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from memory_desk.core import StoreError
 from memory_desk.core.observations import Totals
-from memory_desk.core.persona import PersonaFolder
+from memory_desk.core.persona.scan import folder_counts
 from memory_desk.ui import i18n, theme
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
@@ -90,9 +90,9 @@ class DatabaseCounts(QObject):
 
 
 def _folder_counts(path: Path) -> tuple[int, int]:
-    """(entries, entries with a problem) of the persona folder at ``path``, read afresh."""
-    entries = PersonaFolder(path).entries()
-    return len(entries), sum(1 for entry in entries if entry.problems)
+    """(entries, entries with a problem) of the persona folder at ``path``, read afresh: a
+    file the page's listing already parsed (and did not change since) is not parsed again."""
+    return folder_counts(path)
 
 
 class SourceSidebar(QWidget):

@@ -1,0 +1,334 @@
+"""Listing a persona folder in one pass, sharing what was parsed between the readers of a folder.
+
+In the window, three readers list the same 20,000 files at about the same time: the persona
+page, the sidebar's count (on a worker, with a folder object of its own) and the journal. Each
+used to parse every file, and the parses fought for the interpreter's lock: 13 s to list
+instead of 3. Here every entry a listing parses goes into one process-wide cache keyed by the
+file's absolute path and stat key (identity, size, modification and change times: any write
+changes the change time, so a rewritten file is always read again), and a listing holds a
+per-folder lock while it reads, so the second reader of a folder waits for the first and then
+takes every unchanged entry from the cache without reading it.
+
+A listing can also show its first entries early: with ``progress``, the newest files (by
+modification time) are read first and the caller is told once the first ``first`` are read
+(see :meth:`PersonaFolder.entries`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import os
+import stat
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from memory_desk.core.errors import StoreError
+from memory_desk.core.persona.entry import PersonaEntry, could_not_list, unreadable_folder
+from memory_desk.core.persona.listing import problem_count
+from memory_desk.core.persona.reading import (
+    LARGE_ENTRY_BYTES,
+    entry_from_bytes,
+    is_entry_file_name,
+    read_entry,
+    settled,
+    stat_key,
+    unreadable_entry,
+)
+
+Cache = dict[str, tuple[tuple[int, ...], PersonaEntry]]  # name: (stat key, entry as read)
+Progress = Callable[[int, int, list[PersonaEntry]], None]
+
+SHARED_LIMIT = 100_000  # entries the process-wide cache keeps (the oldest go first)
+_OPEN_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+
+
+class SharedEntries:
+    """Entries parsed by any listing in this process, by (absolute file path, stat key).
+
+    Thread-safe and bounded: past ``limit`` entries the ones stored longest ago are dropped.
+    A path holds one version: storing a new stat key for it replaces the old one. ``parsed``
+    counts the files listings read and parsed (a cache hit is not counted): tests and
+    benchmarks read it to prove that a file is parsed once.
+    """
+
+    def __init__(self, limit: int = SHARED_LIMIT) -> None:
+        self.limit = limit
+        self.parsed = 0
+        self._lock = threading.Lock()
+        self._items: dict[str, tuple[tuple[int, ...], PersonaEntry]] = {}
+
+    def get(self, path: str, key: tuple[int, ...]) -> PersonaEntry | None:
+        """The entry stored for ``path`` if it was read from the version ``key`` names."""
+        hit = self._items.get(path)  # (one dict read is atomic: no lock needed)
+        return hit[1] if hit is not None and hit[0] == key else None
+
+    def put(self, path: str, key: tuple[int, ...], entry: PersonaEntry) -> None:
+        """Keep ``entry`` as the version ``key`` of ``path``."""
+        self.put_many([(path, key, entry)], parsed=0)
+
+    def put_many(
+        self, items: list[tuple[str, tuple[int, ...], PersonaEntry]], *, parsed: int
+    ) -> None:
+        """Keep each ``(path, key, entry)``, and count ``parsed`` more files parsed."""
+        with self._lock:
+            self.parsed += parsed
+            for path, key, entry in items:
+                self._items.pop(path, None)  # (stored again: it becomes the newest)
+                self._items[path] = (key, entry)
+            while len(self._items) > self.limit:
+                del self._items[next(iter(self._items))]
+
+    def clear(self) -> None:
+        """Forget every entry (tests start from an empty cache with it)."""
+        with self._lock:
+            self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+SHARED = SharedEntries()
+
+_folder_locks: dict[str, threading.Lock] = {}
+_folder_locks_guard = threading.Lock()
+
+
+def folder_lock(real: Path) -> threading.Lock:
+    """The lock a listing of the folder whose real path is ``real`` holds while it reads."""
+    key = str(real)
+    with _folder_locks_guard:
+        lock = _folder_locks.get(key)
+        if lock is None:
+            lock = _folder_locks[key] = threading.Lock()
+        return lock
+
+
+class _Found:
+    """One entry file of the folder's listing, with its ``lstat`` (or why it failed)."""
+
+    __slots__ = ("name", "path", "lst", "error")
+
+    def __init__(self, item: os.DirEntry) -> None:
+        self.name = item.name[:-3]
+        self.path = item.path
+        self.lst: os.stat_result | None = None
+        self.error: OSError | None = None
+        try:
+            self.lst = item.stat(follow_symlinks=False)
+        except OSError as exc:
+            self.error = exc
+
+    def mtime(self) -> int:
+        return self.lst.st_mtime_ns if self.lst is not None else 0
+
+
+def scan_folder(
+    folder: Path,
+    real: Path,
+    cache: Cache,
+    *,
+    progress: Progress | None = None,
+    first: int = 300,
+    partial: Callable[[list[PersonaEntry]], list[PersonaEntry]] | None = None,
+) -> tuple[list[PersonaEntry], Cache]:
+    """Every entry of ``folder`` (absolute; its real path is ``real``), in one pass over its
+    listing, and the folder's cache for the next pass.
+
+    A file whose stat key is the one in ``cache`` (or in the process-wide :data:`SHARED`
+    cache) is not read again; the stat comes from the listing itself (no second call per
+    file). With ``progress``, the files are read newest first and ``progress(read, total,
+    partial(entries read))`` is called once, after the first ``first`` (or all, if fewer).
+    """
+    kept: Cache = {}
+    loaded: list[PersonaEntry] = []
+    if progress is None:
+        with folder_lock(real), gc_paused():
+            _read_all(_list(folder), folder, real, cache, kept, loaded)
+        return loaded, kept
+    # The first screen does not wait for another listing of the folder (the sidebar's count
+    # starts first and holds the lock for seconds at 20,000 files): its few hundred files
+    # are read without the lock, at worst parsed twice; the rest waits and takes the cache.
+    with gc_paused():
+        found = _list(folder)
+        found.sort(key=_Found.mtime, reverse=True)
+        head = found[:first]
+        _read_all(head, folder, real, cache, kept, loaded)
+    shown = partial(loaded) if partial is not None else list(loaded)
+    progress(len(head), len(found), shown)  # (outside the lock: it may take its time)
+    with folder_lock(real), gc_paused():
+        _read_all(found[len(head) :], folder, real, cache, kept, loaded)
+    return loaded, kept
+
+
+_gc_pauses = 0
+_gc_was_enabled = True
+_gc_guard = threading.Lock()
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a listing builds its entries (any thread).
+
+    A listing makes about ten tracked objects per file; at 20,000 files the collector ran
+    full passes over the whole heap (the window's too) again and again: half a listing's
+    time. Reference counting still frees everything; a collection runs at the next
+    allocation threshold after the last pause ends. Nested and concurrent pauses count.
+    """
+    global _gc_pauses, _gc_was_enabled
+    with _gc_guard:
+        if _gc_pauses == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_pauses += 1
+    try:
+        yield
+    finally:
+        with _gc_guard:
+            _gc_pauses -= 1
+            if _gc_pauses == 0 and _gc_was_enabled:
+                gc.enable()
+
+
+def folder_counts(path: str | os.PathLike[str]) -> tuple[int, int]:
+    """(entries, entries with a problem) of the folder at ``path``, as its listing counts
+    them, without building the listing (the sidebar's count): unchanged files come from the
+    shared cache, and a listing of the folder under way is waited for, not repeated."""
+    folder = Path(path).expanduser().absolute()
+    refusal = unreadable_folder(folder)
+    if refusal is not None:
+        raise StoreError(refusal)
+    loaded, _kept = scan_folder(folder, folder.resolve(), {})
+    return len(loaded), problem_count(loaded)
+
+
+def _list(folder: Path) -> list[_Found]:
+    """The folder's entry files (a folder named like an entry is a folder problem, left out)."""
+    try:
+        with os.scandir(folder) as it:
+            return [
+                _Found(item)
+                for item in it
+                if is_entry_file_name(item.name) and not item.is_dir(follow_symlinks=False)
+            ]
+    except OSError as exc:
+        raise StoreError(could_not_list(folder, exc)) from exc
+
+
+def _read_all(
+    found: list[_Found],
+    folder: Path,
+    real: Path,
+    cache: Cache,
+    kept: Cache,
+    loaded: list[PersonaEntry],
+) -> None:
+    """Read (or take from a cache) each of ``found``, appending the entries to ``loaded``;
+    what was parsed goes to the shared cache in one step (one lock for the batch)."""
+    child = getattr(folder, "_make_child_relpath", None)  # 10x cheaper than folder / name
+    fresh: list[tuple[str, tuple[int, ...], PersonaEntry]] = []
+    parsed = 0
+    try:
+        for item in found:
+            name, lst = item.name, item.lst
+            if lst is None:
+                if not isinstance(item.error, FileNotFoundError):
+                    loaded.append(unreadable_entry(name, Path(item.path), item.error))  # type: ignore[arg-type]
+                continue
+            key = stat_key(lst)
+            hit = cache.get(name)
+            if hit is None or hit[0] != key:
+                entry = SHARED.get(item.path, key)
+                if entry is None:
+                    path = child(name + ".md") if child else folder / (name + ".md")
+                    parsed += 1
+                    entry, cacheable = _read_listed(name, item.path, path, lst, real)
+                    if entry is None:
+                        continue
+                    if cacheable is None:
+                        loaded.append(entry)
+                        continue
+                    key = stat_key(cacheable)
+                    fresh.append((item.path, key, entry))
+                hit = (key, entry)
+            kept[name] = hit
+            loaded.append(hit[1])
+    finally:
+        SHARED.put_many(fresh, parsed=parsed)
+
+
+def _read_listed(
+    name: str, path_str: str, path: Path, lst: os.stat_result, real: Path
+) -> tuple[PersonaEntry | None, os.stat_result | None]:
+    """``read_entry`` for a listing, without its second stat for the common small regular
+    file: opened without following links, it must give exactly the size its ``lstat`` gave
+    (else the file changed while listed, and the full reader reads it with a fresh stat)."""
+    size = lst.st_size
+    if not stat.S_ISREG(lst.st_mode) or size > LARGE_ENTRY_BYTES:
+        return read_entry(name, path, lst, real, start_only=True)
+    try:
+        fd = os.open(path_str, _OPEN_FLAGS)
+    except OSError:
+        return _read_again(name, path, real)
+    try:
+        data = os.read(fd, size + 1)
+    except OSError:
+        data = None
+    finally:
+        os.close(fd)
+    if data is None or len(data) != size:
+        return _read_again(name, path, real)
+    entry = entry_from_bytes(name, path, data, lst)
+    return entry, (lst if settled(lst) else None)
+
+
+def _read_again(
+    name: str, path: Path, real: Path
+) -> tuple[PersonaEntry | None, os.stat_result | None]:
+    """The full, careful read of a file that changed (or failed) while it was listed."""
+    try:
+        lst = os.lstat(path)
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return unreadable_entry(name, path, exc), None
+    return read_entry(name, path, lst, real, start_only=True)
+
+
+def load_entry(
+    name: str, path: Path, real: Path, cache: Cache, *, use_cache: bool
+) -> PersonaEntry | None:
+    """Read the entry ``name`` at ``path``; None when it is not (or no longer) an entry file.
+
+    With ``use_cache`` (listings only), a regular file whose identity, size and times are
+    those of the last read (in ``cache`` or the shared cache) is not read again, and only the
+    start of a large file is read (a start-only entry); without it, all the bytes are read
+    (:meth:`PersonaFolder.read` and :meth:`PersonaFolder.has_changed`).
+    """
+    try:
+        lst = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return unreadable_entry(name, path, exc)
+    key = stat_key(lst)
+    if use_cache:
+        hit = cache.get(name)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        shared = SHARED.get(str(path), key)
+        if shared is not None:
+            cache[name] = (key, shared)
+            return shared
+    entry, cacheable = read_entry(name, path, lst, real, start_only=use_cache)
+    if cacheable is not None:
+        cache[name] = (stat_key(cacheable), entry)
+        SHARED.put(str(path), stat_key(cacheable), entry)
+    return entry
