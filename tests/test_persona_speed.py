@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QPlainTextEdit, QPus
 from memory_desk.core.persona import PROMPT_LIMIT, PersonaFolder
 from memory_desk.ui.persona import model as list_model
 from memory_desk.ui.persona.model import PersonaListModel, Separator, build_rows
+from window_helpers import wait_persona_read
 
 pytest_plugins = ["window_fixture"]
 
@@ -265,6 +266,7 @@ def test_a_save_in_the_window_reads_one_file_and_never_lists_the_folder(
     window = open_window(["--persona", str(folder_path)])
     view = window.findChild(QAbstractItemView, "personaList")
     qtbot.waitUntil(lambda: view.model().rowCount() > 2000)
+    wait_persona_read(window)
     names = list_names(view)
     target = names[700]
     view.setCurrentIndex(view.model().index(700, 0))
@@ -319,10 +321,12 @@ def test_a_live_reload_reads_only_the_file_the_agent_changed(
     window = open_window(["--persona", str(folder_path)])
     view = window.findChild(QAbstractItemView, "personaList")
     qtbot.waitUntil(lambda: view.model().rowCount() > 2000)
+    wait_persona_read(window)
     log = file_log(folder_path)
     data = agent_file("entry-01234", "Rewritten by the agent", "2027-01-01T00:00:00.000Z", "x.")
     (folder_path / "entry-01234.md").write_bytes(data)
     window.persona_page.reload()  # what the window does when the watcher reports the file
+    wait_persona_read(window)  # (the folder's files are looked at on a worker)
     assert log.entry_files_opened() == {"entry-01234.md"}
     FileLog.active = None
     assert list_names(view)[0] == "entry-01234"

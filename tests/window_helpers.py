@@ -68,6 +68,14 @@ def wait_until(condition, timeout_s: float = 10.0) -> None:
         QTest.qWait(5)
 
 
+def wait_persona_read(window: MainWindow, timeout_s: float = 20.0) -> None:
+    """Wait until the persona page has read its folder (the listing runs on a worker, and so
+    does a reload's look at the files) and the sidebar has counted it."""
+    page = window.persona_page
+    wait_until(lambda: not page.is_reading() and not window.sidebar.is_counting(), timeout_s)
+    assert not page.is_reading(), "the persona page did not finish reading its folder"
+
+
 def source_rows(window: MainWindow) -> list[tuple[str, str, str]]:
     """(group, label, count) for every source in the sidebar, as a person reads it (once the
     databases' counts, read in the background, are in)."""

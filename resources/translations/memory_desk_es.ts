@@ -3318,6 +3318,18 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Ir a la lista de entradas</translation>
     </message>
     <message>
+        <source>Reading the folder's entries… Editing starts once all are read.</source>
+        <translation>Leyendo las entradas de la carpeta… Podrás editar cuando estén todas leídas.</translation>
+    </message>
+    <message>
+        <source>Reading {n} entry… The newest are shown; editing starts once all are read.</source>
+        <translation>Leyendo {n} entrada… Se muestran las más recientes; podrás editar cuando estén todas leídas.</translation>
+    </message>
+    <message>
+        <source>Reading {n} entries… The newest are shown; editing starts once all are read.</source>
+        <translation>Leyendo {n} entradas… Se muestran las más recientes; podrás editar cuando estén todas leídas.</translation>
+    </message>
+    <message>
         <source>{writer} deleted {name}. Keep it open (Save writes it back) or close it.</source>
         <translation>{writer} eliminó {name}. Mantenla abierta (Guardar la vuelve a escribir) o ciérrala.</translation>
     </message>

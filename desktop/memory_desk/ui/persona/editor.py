@@ -96,6 +96,8 @@ class EntryEditor(QWidget):
         self._dirty = False
         self._loading = False
         self._editable = False
+        self._wanted_editable = False  # what the entry allows; _editable: and not held
+        self._held = False
         self._large = False  # the body loaded was long: dirty is the document's modified flag
         self._slices: list[str] = []  # what is still to go into the body, last slice first
         self._keep_view: tuple[int, int] | None = None  # cursor and scroll to restore
@@ -498,7 +500,18 @@ class EntryEditor(QWidget):
         cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
         return cursor.selection().toPlainText()
 
+    def hold(self, held: bool) -> None:
+        """Keep every field read-only while ``held``: the page is still listing its folder, so
+        the entry shown may not be the one on disk yet, and nothing typed may be lost."""
+        self._held = held
+        self._set_editable(self._wanted_editable)
+
+    def is_held(self) -> bool:
+        return self._held
+
     def _set_editable(self, editable: bool) -> None:
+        self._wanted_editable = editable
+        editable = editable and not self._held
         self._editable = editable
         self._update_description_hint()
         self.type.setEnabled(editable)

@@ -190,13 +190,16 @@ class EntryListView(QTableView):
             UPDATED, max(metrics.horizontalAdvance(t) for t in _date_samples()) + 12
         )
         self.verticalHeader().setDefaultSectionSize(row_height(self))
-        for signal in (model.rowsInserted, model.rowsRemoved, model.modelReset):
+        for signal in (model.dividers_moved, model.modelReset):
             signal.connect(self.span_separators)
 
     def span_separators(self, *_args: object) -> None:
-        """Let every separator row draw across the whole width (there are at most two)."""
+        """Let every separator row draw across the whole width (there are at most two).
+
+        Spanned again after every change the model completes: the view shifts its spans
+        itself as rows come and go, so the spans it holds are not always the ones last set."""
         rows = self.model().separator_rows()
-        if rows == self._spanned:
+        if rows == self._spanned and all(self.columnSpan(r, 0) == len(COLUMNS) for r in rows):
             return
         self.clearSpans()
         for row in rows:

@@ -3,7 +3,9 @@
 Rows are entries plus separator rows: one where the agent's prompt stops listing entries (after
 the 50th it sees) and one before the entries the agent never sees at all. A new list of entries
 is applied as the difference from the old one (inserted, removed and changed rows), so the view
-keeps its selection and scroll position when the folder is re-read.
+keeps its selection and scroll position when the folder is re-read; a change of a few entries
+(:meth:`PersonaListModel.patch`) costs a binary search and a row signal per entry, whatever the
+size of the folder.
 
 The entry the person is editing without having saved is marked on its row (its name in italics
 after a "•", said to screen readers too): the edits live in the editor, and the list is where
@@ -13,15 +15,17 @@ the person last reviewed it has a "✱" before its name and says so in its toolt
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from itertools import compress, count, repeat
-from operator import attrgetter, is_
+from itertools import compress, repeat
+from operator import attrgetter, indexOf, is_
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
 
+from memory_desk.core.jstext import utf16_key
 from memory_desk.core.persona import PROMPT_LIMIT, PersonaEntry
 from memory_desk.ui import dates
 from memory_desk.ui.i18n import plural, shown, translate
@@ -107,7 +111,8 @@ def build_rows(entries: list[PersonaEntry], needle: str) -> list[Row]:
     """The rows for these entries (agent order) filtered by ``needle``, with the dividers.
 
     The prompt divider goes before the first shown entry the prompt does not list; the hidden
-    divider before the first shown entry the agent never sees.
+    divider before the first shown entry the agent never sees. (The slow, obvious path: the
+    model's answers are tested against it.)
     """
     needle = needle.casefold().strip()
     if not needle:
@@ -120,38 +125,45 @@ def rows_of(entries: list[PersonaEntry], shown: Sequence[int] | None = None) -> 
     listed as :meth:`PersonaFolder.entries` lists them (the agent's first, in its order), with
     the dividers: the ``PROMPT_LIMIT`` entries the agent sees first are the ones its prompt
     lists."""
+    return layout(entries, sum(map(_visible, entries)), shown)[0]
+
+
+def layout(
+    entries: list[PersonaEntry], visible: int, shown: Sequence[int] | None = None
+) -> tuple[list[Row], int | None, int | None]:
+    """(rows, row of the prompt divider, row of the hidden divider) for the entries at
+    positions ``shown`` (ascending; None: all) of ``entries``, whose first ``visible`` are the
+    ones the agent sees. Built by slices and binary searches: no loop in Python per entry."""
     if shown is None:
-        return _all_rows(entries)
-    rows: list[Row] = []
-    prompt_divided = hidden_divided = False
-    for at in shown:
-        entry = entries[at]
-        if entry.agent_visible and at >= PROMPT_LIMIT and not prompt_divided:
-            rows.append(PROMPT_SEPARATOR)  # (its position is its rank)
-            prompt_divided = True
-        if not entry.agent_visible and not hidden_divided:
-            rows.append(HIDDEN_SEPARATOR)
-            hidden_divided = True
-        rows.append(entry)
-    return rows
-
-
-def _all_rows(entries: list[PersonaEntry]) -> list[Row]:
-    """Every entry with its dividers, by slices (no loop in Python over 20,000 entries)."""
-    visible = sum(map(_visible, entries))
-    rows: list[Row] = list(entries[: min(visible, PROMPT_LIMIT)])
-    if visible > PROMPT_LIMIT:
+        cut, end = min(visible, PROMPT_LIMIT), visible
+        parts = (entries[:cut], entries[cut:end], entries[end:])
+    else:
+        cut, end = bisect_left(shown, min(visible, PROMPT_LIMIT)), bisect_left(shown, visible)
+        pick = entries.__getitem__
+        parts = tuple(
+            list(map(pick, shown[a:b])) for a, b in ((0, cut), (cut, end), (end, len(shown)))
+        )
+    rows: list[Row] = list(parts[0])
+    prompt_row = hidden_row = None
+    if parts[1]:
+        prompt_row = len(rows)
         rows.append(PROMPT_SEPARATOR)
-        rows += entries[PROMPT_LIMIT:visible]
-    if visible < len(entries):
+        rows += parts[1]
+    if parts[2]:
+        hidden_row = len(rows)
         rows.append(HIDDEN_SEPARATOR)
-        rows += entries[visible:]
-    return rows
+        rows += parts[2]
+    return rows, prompt_row, hidden_row
 
 
 def haystack(entry: PersonaEntry) -> str:
     """What the filter looks in: name, description, type and body, case-folded once."""
     return "\0".join((entry.name, entry.description or "", entry.type, entry.body)).casefold()
+
+
+def haystacks(entries: Sequence[PersonaEntry]) -> list[str]:
+    """Every entry's :func:`haystack`, in order (a listing worker makes them ahead of time)."""
+    return list(map(haystack, entries))
 
 
 def _matches(hay: str, needle: str) -> bool:
@@ -160,25 +172,50 @@ def _matches(hay: str, needle: str) -> bool:
     return needle in hay and ("\0" not in needle or any(needle in f for f in hay.split("\0")))
 
 
-def _key(row: Row) -> str:
-    return row.name
+def order_key(entry: PersonaEntry) -> tuple[bytes, bytes]:
+    """(updated, name) as JavaScript compares them: the agent's order is the first descending,
+    then the second ascending (the order the folder's listing keeps)."""
+    return utf16_key(entry.updated), utf16_key(entry.name)
+
+
+def _comes_before(a: tuple[bytes, bytes], b: tuple[bytes, bytes]) -> bool:
+    return a[0] > b[0] or (a[0] == b[0] and a[1] < b[1])
+
+
+def _row_after_dividers(index: int, dividers: tuple[int | None, int | None]) -> int:
+    """The row of the ``index``-th entry row, counting the divider rows before it."""
+    row = index
+    for divider in sorted(d for d in dividers if d is not None):
+        if divider <= row:
+            row += 1
+    return row
 
 
 class PersonaListModel(QAbstractTableModel):
     """Entries in the agent's order; ``index.data(Qt.UserRole)`` is the entry name (None on a
     separator). Filtering happens here, on the plain list, not in a proxy.
 
-    Nothing here walks every row per change where it can be helped: a new listing is applied
-    as the few rows that changed (the folder hands out the same entry object while its file is
-    unchanged), and typing more letters of a filter only looks again at the rows the shorter
-    text matched (each entry's text case-folded once).
+    Nothing here walks every entry per change in Python: the page's own change (a save, a
+    rename, the agent's rewrite of a file) is applied by :meth:`patch` as the rows of the
+    entries that changed (a binary search in the listing's order finds them), and typing more
+    letters of a filter only looks again at the rows the shorter text matched (each entry's
+    text case-folded once, kept in the listing's order).
+
+    Signals:
+        dividers_moved(): the divider rows may be elsewhere now (the view spans them again)
     """
+
+    dividers_moved = Signal()
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._entries: list[PersonaEntry] = []
+        self._visible = 0  # how many of _entries the agent sees (they come first)
+        self._by_name: dict[str, PersonaEntry] = {}
+        self._hays: list[str] | None = None  # haystack of each entry, in _entries' order
         self._rows: list[Row] = []
-        self._row_index: dict[str, int] | None = None  # key to row, built when first asked
+        self._dividers: tuple[int | None, int | None] = (None, None)  # prompt, hidden rows
+        self._shown: list[int] | None = None  # positions of the entries shown (None: all)
         self._needle = ""
         self._matched: dict[str, list[int]] = {}  # needle: positions matched (this listing)
         self._hay: dict[str, tuple[PersonaEntry, str]] = {}  # name: (entry, its haystack)
@@ -190,13 +227,20 @@ class PersonaListModel(QAbstractTableModel):
 
     # -- the data --------------------------------------------------------------------------------
 
-    def set_entries(self, entries: list[PersonaEntry]) -> None:
+    def set_entries(self, entries: list[PersonaEntry], hays: list[str] | None = None) -> None:
         """Show these entries (as :meth:`PersonaFolder.entries` lists them; the model keeps the
-        list, unchanged); applied as a difference so selection and scroll survive."""
+        list, unchanged), with their haystacks if already made; applied as a difference so
+        selection and scroll survive."""
         self._entries = entries
+        self._visible = sum(map(_visible, entries))
+        self._by_name = dict(zip(map(_row_name, entries), entries, strict=True))
+        self._hays = hays if hays is not None and len(hays) == len(entries) else None
         self._now = datetime.now(UTC)
         self._matched = {}
-        self._apply(self._filtered_rows())
+        rows, dividers, shown = self._filtered_layout()
+        self._apply(rows)
+        self._dividers, self._shown = dividers, shown
+        self.dividers_moved.emit()
 
     def set_filter(self, text: str) -> None:
         """Show only entries whose name, type, description or body contain ``text``.
@@ -204,16 +248,30 @@ class PersonaListModel(QAbstractTableModel):
         A new filter is a new question, so the rows are reset rather than patched.
         """
         self._needle = text
-        self._reset(self._filtered_rows())
+        rows, dividers, shown = self._filtered_layout()
+        self._reset(rows)
+        self._dividers, self._shown = dividers, shown
+        self.dividers_moved.emit()
 
     def entries(self) -> list[PersonaEntry]:
         return list(self._entries)
 
-    def _filtered_rows(self) -> list[Row]:
+    def entry(self, name: str) -> PersonaEntry | None:
+        """The entry ``name`` as listed (with its beyond-the-prompt mark), or None."""
+        return self._by_name.get(name)
+
+    def visible_count(self) -> int:
+        """How many of the entries the agent sees."""
+        return self._visible
+
+    def is_filtered(self) -> bool:
+        return self._shown is not None
+
+    def _filtered_layout(self) -> tuple[list[Row], tuple[int | None, int | None], list[int] | None]:
         needle = self._needle.casefold().strip()
-        if not needle:
-            return rows_of(self._entries)
-        return rows_of(self._entries, self._positions_matching(needle))
+        shown = self._positions_matching(needle) if needle else None
+        rows, prompt_row, hidden_row = layout(self._entries, self._visible, shown)
+        return rows, (prompt_row, hidden_row), shown
 
     def _positions_matching(self, needle: str) -> list[int]:
         """Positions of the entries matching ``needle``: a longer text only looks again at
@@ -222,13 +280,20 @@ class PersonaListModel(QAbstractTableModel):
         if known is not None:
             return known
         base = max((n for n in self._matched if needle.startswith(n)), key=len, default=None)
-        candidates = self._matched[base] if base is not None else range(len(self._entries))
-        entries = self._entries
-        found = [i for i in candidates if _matches(self._haystack(entries[i]), needle)]
+        hays = self._haystacks()
+        candidates = self._matched[base] if base is not None else range(len(hays))
+        found = list(compress(candidates, map(_matches, map(hays.__getitem__, candidates),
+                                                   repeat(needle))))  # fmt: skip
         if len(self._matched) >= MAX_KEPT_FILTERS:
             self._matched = {n: m for n, m in self._matched.items() if needle.startswith(n)}
         self._matched[needle] = found
         return found
+
+    def _haystacks(self) -> list[str]:
+        """The haystack of every entry in listing order (made once per listing, then patched)."""
+        if self._hays is None:
+            self._hays = list(map(self._haystack, self._entries))
+        return self._hays
 
     def _haystack(self, entry: PersonaEntry) -> str:
         kept = self._hay.get(entry.name)
@@ -246,7 +311,7 @@ class PersonaListModel(QAbstractTableModel):
         for changed in (before, name):
             row = self.row_of(changed) if changed is not None else -1
             if row >= 0:
-                self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+                self._row_changed(row, row)
 
     def set_waiting(self, names: set[str] | frozenset[str]) -> None:
         """Mark the rows of these entries as changed by the agent and not yet reviewed."""
@@ -257,7 +322,7 @@ class PersonaListModel(QAbstractTableModel):
         for name in before ^ names:
             row = self.row_of(name)
             if row >= 0:
-                self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+                self._row_changed(row, row)
 
     def waiting(self) -> frozenset[str]:
         """The names of the entries marked as waiting for review."""
@@ -268,24 +333,208 @@ class PersonaListModel(QAbstractTableModel):
         return self._unsaved
 
     def row_of(self, name: str) -> int:
-        """The row showing the entry ``name``, or -1 if it is not shown."""
-        if self._row_index is None:
-            self._row_index = dict(zip(map(_row_name, self._rows), count(), strict=False))
-        return self._row_index.get(name, -1)
+        """The row showing the entry ``name``, or -1 if it is not shown (a binary search)."""
+        entry = self._by_name.get(name)
+        if entry is None:
+            return -1
+        at = self._position(entry)
+        if self._shown is not None:
+            index = bisect_left(self._shown, at)
+            if index == len(self._shown) or self._shown[index] != at:
+                return -1
+            at = index
+        return _row_after_dividers(at, self._dividers)
 
     def separator_rows(self) -> list[int]:
-        """The rows of the dividers (found by identity, in C loops: no index is built)."""
-        rows = []
-        for separator in (PROMPT_SEPARATOR, HIDDEN_SEPARATOR):
-            found = list(map(is_, self._rows, repeat(separator)))
-            if True in found:
-                rows.append(found.index(True))
-        return sorted(rows)
+        """The rows of the dividers (kept as rows change: nothing is searched)."""
+        return sorted(d for d in self._dividers if d is not None)
+
+    # -- a change of a few entries -----------------------------------------------------------------
+
+    def patch(
+        self,
+        listing: list[PersonaEntry],
+        names: Iterable[str],
+        written: Sequence[PersonaEntry] = (),
+    ) -> list[tuple[PersonaEntry | None, PersonaEntry | None]] | None:
+        """Bring the rows up to ``listing`` (the folder's new listing), which differs from the
+        one shown only in the entries ``names`` (and ``written``, the entries as just written)
+        and in the beyond-the-prompt marks those shifted across the prompt's limit.
+
+        Each changed entry is found by a binary search in the listing's order and becomes one
+        row moved, put in, taken out or changed; the dividers follow as changed rows. Returns
+        the entries replaced, as (before, after) pairs (None: not there), so that whoever keeps
+        counts updates them; None when the change was too large to patch (the rows were then
+        set again from ``listing``, and every count must be taken again).
+        """
+        touched = dict.fromkeys(names)
+        hints = {entry.name: entry for entry in written}
+        touched.update(dict.fromkeys(hints))
+        if len(touched) > MAX_PATCHES:
+            self.set_entries(listing)
+            return None
+        fresh = {name: self._find(listing, name, hints.get(name)) for name in touched}
+        pairs: list[tuple[PersonaEntry | None, PersonaEntry | None]] = []
+        for name, after in fresh.items():
+            before = self._by_name.get(name)
+            if before is not None or after is not None:
+                self._replace(before, after)
+                pairs.append((before, after))
+        pairs += self._adopt_marks(listing, 2 * len(touched) + 2)
+        if len(self._entries) != len(listing) or self._entries[-1:] != listing[-1:]:
+            self.set_entries(listing)  # (cannot happen while the listing keeps its order)
+            return None
+        self._matched = {}
+        if self._shown is None:
+            self._settle_dividers(2 * len(touched) + 2)
+        else:
+            rows, dividers, shown = self._filtered_layout()
+            self._apply(rows)
+            self._dividers, self._shown = dividers, shown
+        self.dividers_moved.emit()
+        return pairs
+
+    def _find(
+        self, listing: list[PersonaEntry], name: str, hint: PersonaEntry | None
+    ) -> PersonaEntry | None:
+        """Entry ``name`` in ``listing`` (as listed, marked or not), or None if it is not there.
+
+        With ``hint`` (the entry as written) its place is found by a binary search; a name
+        without one is looked for in C (no Python loop), once per changed name."""
+        if hint is not None:
+            at = _search(listing, hint)
+            if at < len(listing) and listing[at].name == name:
+                return listing[at]
+        try:
+            return listing[indexOf(map(_row_name, listing), name)]
+        except ValueError:
+            return None
+
+    def _position(self, entry: PersonaEntry) -> int:
+        """Where ``entry`` (one of those held) is in the listing: a binary search."""
+        return _search(self._entries, entry)
+
+    def _replace(self, before: PersonaEntry | None, after: PersonaEntry | None) -> None:
+        """Take ``before`` out of the listing and put ``after`` in at its place: one row out,
+        one row in, one row moved or one row changed."""
+        entries, hays = self._entries, self._hays
+        old_at = self._position(before) if before is not None else -1
+        if before is not None:
+            del entries[old_at]
+            if hays is not None:
+                del hays[old_at]
+            self._visible -= before.agent_visible
+            del self._by_name[before.name]
+        new_at = -1
+        if after is not None:
+            new_at = self._position(after)
+            entries.insert(new_at, after)
+            if hays is not None:
+                hays.insert(new_at, self._haystack(after))
+            self._visible += after.agent_visible
+            self._by_name[after.name] = after
+        if self._shown is None:
+            self._move_row(old_at, new_at, after)
+
+    def _move_row(self, old_at: int, new_at: int, after: PersonaEntry | None) -> None:
+        """The row change for an entry that left position ``old_at`` and came to ``new_at``
+        (-1: none) while the rows show every entry; the dividers stay where they are for now
+        (:meth:`_settle_dividers` puts them back in place)."""
+        old_row = _row_after_dividers(old_at, self._dividers) if old_at >= 0 else -1
+        if old_row >= 0:
+            self._dividers = _shifted(self._dividers, old_row, -1)
+        new_row = _row_after_dividers(new_at, self._dividers) if new_at >= 0 else -1
+        root = QModelIndex()
+        if old_row >= 0 and new_row >= 0:
+            if old_row == new_row:
+                self._rows[new_row] = after
+                self._row_changed(new_row, new_row)
+            else:
+                target = new_row if new_row < old_row else new_row + 1
+                self.beginMoveRows(root, old_row, old_row, root, target)
+                del self._rows[old_row]
+                self._rows.insert(new_row, after)
+                self.endMoveRows()
+                self._row_changed(new_row, new_row)
+        elif old_row >= 0:
+            self.beginRemoveRows(root, old_row, old_row)
+            del self._rows[old_row]
+            self.endRemoveRows()
+        elif new_row >= 0:
+            self.beginInsertRows(root, new_row, new_row)
+            self._rows.insert(new_row, after)
+            self.endInsertRows()
+        if new_row >= 0:
+            self._dividers = _shifted(self._dividers, new_row, 1)
+
+    def _adopt_marks(
+        self, listing: list[PersonaEntry], reach: int
+    ) -> list[tuple[PersonaEntry | None, PersonaEntry | None]]:
+        """Take the listing's copy of the entries near the prompt's limit: those that crossed
+        it gained or lost the beyond-the-prompt mark (a new object; nothing else moved)."""
+        pairs: list[tuple[PersonaEntry | None, PersonaEntry | None]] = []
+        entries = self._entries
+        stop = min(len(entries), len(listing), self._visible, PROMPT_LIMIT + reach)
+        for at in range(max(0, PROMPT_LIMIT - reach), stop):
+            before, after = entries[at], listing[at]
+            if before is not after and before.name == after.name:
+                entries[at] = after
+                self._by_name[after.name] = after
+                pairs.append((before, after))
+                if self._shown is None:
+                    row = _row_after_dividers(at, self._dividers)
+                    self._rows[row] = after
+                    self._row_changed(row, row)
+        return pairs
+
+    def _settle_dividers(self, reach: int) -> None:
+        """Put the divider rows where the listing now wants them (every entry shown): a
+        divider that comes or goes is a row in or out; one that moved by a few places turns
+        the rows between into changed rows. Only rows near the dividers and the prompt's
+        limit are looked at: every other row already holds what it should."""
+        wanted = _divider_rows(len(self._entries), self._visible)
+        root = QModelIndex()
+        for slot, divider in enumerate((PROMPT_SEPARATOR, HIDDEN_SEPARATOR)):
+            current = self._dividers[slot]
+            if current is not None and wanted[slot] is None:
+                self.beginRemoveRows(root, current, current)
+                del self._rows[current]
+                self.endRemoveRows()
+                self._dividers = _with_slot(_shifted(self._dividers, current, -1), slot, None)
+            elif current is None and wanted[slot] is not None:
+                at = min(wanted[slot], len(self._rows))
+                self.beginInsertRows(root, at, at)
+                self._rows.insert(at, divider)
+                self.endInsertRows()
+                self._dividers = _with_slot(_shifted(self._dividers, at, 1), slot, at)
+        marks = [d for d in (*self._dividers, *wanted) if d is not None]
+        low = max(0, min([*marks, PROMPT_LIMIT - reach]) - 2)
+        high = min(len(self._rows), max([*marks, PROMPT_LIMIT + reach]) + 3)
+        changed = []
+        for row in range(low, high):
+            should = self._row_content(row, wanted)
+            if self._rows[row] is not should:
+                self._rows[row] = should
+                changed.append(row)
+        self._dividers = wanted
+        for first, last in _runs(changed):
+            self._row_changed(first, last)
+
+    def _row_content(self, row: int, dividers: tuple[int | None, int | None]) -> Row:
+        """What row ``row`` holds when every entry is shown and the dividers are at these rows."""
+        if row == dividers[0]:
+            return PROMPT_SEPARATOR
+        if row == dividers[1]:
+            return HIDDEN_SEPARATOR
+        before = sum(1 for d in dividers if d is not None and d < row)
+        return self._entries[row - before]
+
+    def _row_changed(self, first: int, last: int) -> None:
+        self.dataChanged.emit(self.index(first, 0), self.index(last, len(COLUMNS) - 1))
 
     def _reset(self, new_rows: list[Row]) -> None:
         self.beginResetModel()
         self._rows = new_rows
-        self._row_index = None
         self.endResetModel()
 
     def _apply(self, new_rows: list[Row]) -> None:
@@ -325,20 +574,18 @@ class PersonaListModel(QAbstractTableModel):
         changed = [at for at, same in enumerate(map(is_, self._rows, new_rows)) if not same]
         for row in changed:
             self._rows[row] = new_rows[row]
-            self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+            self._row_changed(row, row)
 
     def _remove_rows(self, rows: list[int]) -> None:
         for first, last in reversed(_runs(rows)):
             self.beginRemoveRows(QModelIndex(), first, last)
             del self._rows[first : last + 1]
-            self._row_index = None
             self.endRemoveRows()
 
     def _insert_rows(self, new_rows: list[Row], rows: list[int]) -> None:
         for first, last in _runs(rows):
             self.beginInsertRows(QModelIndex(), first, last)
             self._rows[first:first] = new_rows[first : last + 1]
-            self._row_index = None
             self.endInsertRows()
 
     # -- Qt's model interface --------------------------------------------------------------------
@@ -488,3 +735,52 @@ def _runs(rows: list[int]) -> list[tuple[int, int]]:
         else:
             runs.append((row, row))
     return runs
+
+
+def _search(entries: Sequence[PersonaEntry], entry: PersonaEntry) -> int:
+    """Where ``entry`` is (or would go) in a listing: the agent's entries first, in its order,
+    then the others by name (a binary search; nothing else is looked at)."""
+    low, high = 0, len(entries)
+    if entry.agent_visible:
+        key = order_key(entry)
+        while low < high:
+            middle = (low + high) // 2
+            other = entries[middle]
+            if other.agent_visible and _comes_before(order_key(other), key):
+                low = middle + 1
+            else:
+                high = middle
+        return low
+    name = entry.name
+    while low < high:
+        middle = (low + high) // 2
+        other = entries[middle]
+        if other.agent_visible or other.name < name:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+def _divider_rows(count: int, visible: int) -> tuple[int | None, int | None]:
+    """(prompt divider row, hidden divider row) when all ``count`` entries are shown, the first
+    ``visible`` of them seen by the agent (as :func:`layout` places them)."""
+    prompt_row = PROMPT_LIMIT if visible > PROMPT_LIMIT else None
+    hidden_row = visible + (prompt_row is not None) if visible < count else None
+    return prompt_row, hidden_row
+
+
+def _shifted(
+    dividers: tuple[int | None, int | None], row: int, delta: int
+) -> tuple[int | None, int | None]:
+    """The divider rows after a row was taken out at ``row`` (delta -1: those below move up)
+    or put in at ``row`` (delta 1: those at it or below move down)."""
+    if delta < 0:
+        return tuple(d - 1 if d is not None and d > row else d for d in dividers)  # type: ignore[return-value]
+    return tuple(d + 1 if d is not None and d >= row else d for d in dividers)  # type: ignore[return-value]
+
+
+def _with_slot(
+    dividers: tuple[int | None, int | None], slot: int, row: int | None
+) -> tuple[int | None, int | None]:
+    return (row, dividers[1]) if slot == 0 else (dividers[0], row)

@@ -19,6 +19,14 @@ with edits, or when its file is deleted, the conflict banner asks. The agent rew
 place, so a read can catch one half-written: such a read is not shown, the folder is read again
 a moment later.
 
+Large folders (``ui.persona.listing``): a folder of more than ``SMALL_FOLDER`` entry files is
+listed on a worker; the newest entries are shown as soon as they are read, then all of them.
+Until every entry is in, nothing writes (the entry's actions are off, the editor read-only, and
+the page says why above the list), so no edit is made against a partial listing. A reload
+looks at the files' stat keys on a worker and reads again only the files that changed; each
+change of the page's own (a save, a rename, a forget...) patches the rows, counts and agent's
+view of the entries it touched, never the whole list.
+
 Large entries: the folder's listing holds only the start of a file over ``LARGE_ENTRY_BYTES``;
 the editor shows that start read-only with "Open anyway", which reads the whole file on a
 background thread (only the latest answer, for the entry still open, is shown) and puts it in
@@ -28,7 +36,8 @@ the editor slice by slice. Nothing on the window's thread grows with the size of
 from __future__ import annotations
 
 import time
-from operator import attrgetter
+from dataclasses import dataclass
+from operator import attrgetter, indexOf, is_
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, QUrl, Signal
@@ -42,6 +51,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QMessageBox,
     QPushButton,
@@ -72,6 +82,15 @@ from memory_desk.ui.persona.conflict import CHANGED, DELETED, DiskConflict, comp
 from memory_desk.ui.persona.editor import EntryEditor, editor_text
 from memory_desk.ui.persona.entry_list import EntryListView
 from memory_desk.ui.persona.folder_banner import FolderProblemsBanner
+from memory_desk.ui.persona.listing import (
+    SMALL_FOLDER,
+    FirstScreen,
+    Listed,
+    StatKeys,
+    is_small,
+    list_folder,
+    scan_changes,
+)
 from memory_desk.ui.persona.model import ENTRY_ROLE, PersonaListModel
 from memory_desk.ui.persona.preview import PREVIEW_CHARS, SafePreview
 from memory_desk.ui.persona.rename import ask_new_name
@@ -121,7 +140,13 @@ class PersonaPage(QWidget):
         self._undo_stack = undo_stack
         self.undo_stack = undo_stack  # this page's own history (the window's Undo acts on it)
         self._folder: PersonaFolder | None = None
-        self._entries: dict[str, PersonaEntry] = {}
+        self._listing = False  # the folder's first listing is still being read on a worker
+        self._keys: StatKeys | None = None  # the folder's files as last scanned
+        self._reload_pending = False  # the agent wrote while the listing was read
+        self._pending_names: set[str] = set()  # changed by undo while the listing was read
+        self._unshown: set[str] = set()  # re-read by the folder, held back (half-written)
+        self._counts = Counts()
+        self._prompt_head: list[PersonaEntry] = []  # the entries the agent's view was built from
         self._folder_problems: list[FolderProblem] = []
         self._current: str | None = None
         self._syncing = False
@@ -143,6 +168,13 @@ class PersonaPage(QWidget):
         self._filter_timer.setSingleShot(True)
         self._filter_timer.timeout.connect(self._on_filter_due)
         self._whole_reader = BackgroundCall(self)  # "Open anyway": the whole file, off the thread
+        self._lister = BackgroundCall(self)  # the folder's listing, off the thread
+        self._lister.interim.connect(self._on_first_screen)
+        self._lister.finished.connect(self._on_listed)
+        self._lister.failed.connect(self._on_listing_failed)
+        self._scanner = BackgroundCall(self)  # the folder's stat keys, for a reload
+        self._scanner.finished.connect(self._on_scanned)
+        self._scanner.failed.connect(self._on_scan_failed)
         self._whole_reader.finished.connect(self._on_whole_read)
         self._whole_reader.failed.connect(self._on_whole_failed)
         self._build()
@@ -188,6 +220,11 @@ class PersonaPage(QWidget):
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(self.filter)
+        self.reading = QLabel(self)
+        self.reading.setObjectName("personaReading")
+        self.reading.setWordWrap(True)
+        self.reading.hide()
+        left_layout.addWidget(self.reading)
         left_layout.addWidget(self.list, 1)
         editing = QWidget(self)
         editing_layout = QVBoxLayout(editing)
@@ -343,11 +380,17 @@ class PersonaPage(QWidget):
         self._recheck_timer.stop()
         self.editor.load(None)
         self.preview.set_folder(folder.path if folder else None)
-        self._refresh()
-        if self.model.rowCount():
-            self._open_row(0)
+        self._start_listing()
         self._update_actions()
         return True
+
+    def is_listing(self) -> bool:
+        """True while the folder's listing is still being read (nothing can be edited)."""
+        return self._listing
+
+    def is_reading(self) -> bool:
+        """True while the folder is being listed, or looked at again for a reload."""
+        return self._listing or self._scanner.is_busy() or self._recheck_timer.isActive()
 
     def reload(self) -> None:
         """Re-read the folder; the open entry, the selection and any unsaved text stay.
@@ -356,9 +399,14 @@ class PersonaPage(QWidget):
         on disk, or whose file was deleted, gets the conflict banner. A read that caught a file
         half-written is not shown: the folder is read again shortly.
         """
+        if self._folder is None:
+            return
+        if self._listing:
+            self._reload_pending = True  # (once the listing is in)
+            return
         if not self._recheck_timer.isActive():
             self._rechecks = 0  # (a writer still busy keeps counting against the cap)
-        self._reload_unless_torn()
+        self._scan()
 
     def maybe_close(self) -> bool:
         """True if the page may go away: no unsaved edits, or the person saved or dropped them."""
@@ -369,6 +417,8 @@ class PersonaPage(QWidget):
         self._filter_timer.stop()
         self._recheck_timer.stop()
         self._whole_reader.stop()
+        self._lister.stop()
+        self._scanner.stop()
         self.editor.hide_note()
         if self._compare is not None:
             self._compare.close()
@@ -382,9 +432,10 @@ class PersonaPage(QWidget):
         """True while "Open anyway" is reading a file or the editor is still taking it in."""
         return self._whole_reader.is_busy() or self.editor.is_loading()
 
-    def entries(self) -> list[PersonaEntry]:
-        """The folder's entries as the page last read them (the window counts these)."""
-        return list(self._entries.values())
+    def entries(self) -> list[PersonaEntry] | None:
+        """The folder's entries as the page last read them (the window counts these); None
+        while the listing is still being read (the entries shown are not all of them)."""
+        return None if self._listing else self.model.entries()
 
     def status_text(self) -> str:
         """The counts last sent through ``status_changed``."""
@@ -426,13 +477,98 @@ class PersonaPage(QWidget):
             self._unsaved = unsaved
             self.unsaved_changed.emit(unsaved)
 
-    def _refresh(self, entries: list[PersonaEntry] | None = None) -> None:
-        """Bring the list, the editor, the prompt view and status up to date with the folder
-        (re-read unless ``entries`` were just read)."""
-        if entries is None:
-            entries = self._read_entries()
-        self._folder_problems = self._read_folder_problems()
-        self._show(entries)
+    def _start_listing(self) -> None:
+        """List the folder: at once when it is small, else on a worker, showing the newest
+        entries first; until every entry is in, nothing can be edited (and the page says so)."""
+        self._lister.cancel()
+        self._scanner.cancel()
+        self._recheck_timer.stop()
+        self._keys = None
+        self._reload_pending = False
+        self._pending_names.clear()
+        self._unshown.clear()
+        folder = self._folder
+        if folder is None:
+            self._listing = False
+            self._folder_problems = []
+            self._show([])
+            return
+        if is_small(folder.path):
+            try:
+                listed = list_folder(folder, None)
+            except StoreError as exc:
+                self.error_raised.emit(shown(exc))
+                listed = Listed([], [], [], {})
+            self._listing = True
+            self._on_listed(self._lister.generation, listed)
+            return
+        self._listing = True
+        self._set_reading(None)
+        self._folder_problems = []
+        self._show([])
+        self._lister.submit(lambda report: list_folder(folder, report), interim=True)
+
+    def _set_reading(self, screen: FirstScreen | None) -> None:
+        """Say above the list (and in the status bar) that the folder is still being read."""
+        if screen is None:
+            text = translate(
+                "PersonaPage", "Reading the folder's entries… Editing starts once all are read."
+            )
+        else:
+            text = plural(
+                screen.total,
+                translate(
+                    "PersonaPage",
+                    "Reading {n} entry… The newest are shown; editing starts once all are read.",
+                ),
+                translate(
+                    "PersonaPage",
+                    "Reading {n} entries… The newest are shown; editing starts once all are read.",
+                ),
+            )
+        self.reading.setText(text)
+        self.reading.show()
+        self._set_status(text)
+
+    def _on_first_screen(self, _generation: int, screen: object) -> None:
+        """The newest entries, read first: shown (read-only) while the others are read."""
+        if not self._listing or not isinstance(screen, FirstScreen):
+            return
+        self._set_reading(screen)
+        self._syncing = True
+        try:
+            self.model.set_entries(screen.entries)
+        finally:
+            self._syncing = False
+        if self._current is None and self.model.rowCount():
+            self._open_row(0)
+
+    def _on_listed(self, _generation: int, listed: object) -> None:
+        """Every entry is in: show them all, and let the person edit."""
+        if not self._listing or not isinstance(listed, Listed):
+            return
+        self._listing = False
+        self.reading.hide()
+        self._keys = listed.keys
+        self._folder_problems = listed.problems
+        self._show(listed.entries, listed.hays)
+        if self._current is None and self.model.rowCount():
+            self._open_row(0)
+        elif self._current is not None:
+            self._open(self._current)  # from the final listing, editable now
+            self._select(self._current)
+        if self._pending_names:
+            names, self._pending_names = tuple(self._pending_names), set()
+            self._apply_change(names=names)
+        if self._reload_pending or any(key is None for key, *_ in listed.keys.values()):
+            self._reload_pending = False
+            self.reload()
+
+    def _on_listing_failed(self, _generation: int, message: str) -> None:
+        self._listing = False
+        self.reading.hide()
+        self.error_raised.emit(message)
+        self._show([])
 
     def _apply_change(
         self,
@@ -441,21 +577,26 @@ class PersonaPage(QWidget):
         written: tuple[PersonaEntry, ...] = (),
         file_names: list[str] | None = None,
     ) -> None:
-        """Bring the page up to date after the page's own change to these entries only: the
-        folder is not listed again, and only their files are looked at (``names`` read again,
-        ``written`` taken as written; ``file_names`` for the folder's problems, by default
-        the entries' files)."""
+        """Bring the page up to date after a change to these entries only: the folder is not
+        listed again, and only their files are looked at (``names`` read again, ``written``
+        taken as written; ``file_names`` for the folder's problems, by default the entries'
+        files). The list, the counts and the agent's view are patched, not made again."""
         if self._folder is None:
             return
+        if self._listing:  # (an undo of this folder's change, while it is listed)
+            self._pending_names.update(names, (e.name for e in written))
+            return
+        touched = (*names, *self._unshown)
+        self._unshown.clear()
         try:
-            entries = self._folder.refresh(names, written)
+            listing = self._folder.refresh(touched, written)
         except StoreError as exc:
             self.error_raised.emit(shown(exc))
-            entries = self.model.entries()
+            return
         if file_names is None:
-            file_names = [f"{name}.md" for name in (*names, *(e.name for e in written))]
+            file_names = [f"{name}.md" for name in (*touched, *(e.name for e in written))]
         self._update_folder_problems(file_names)
-        self._show(entries)
+        self._patch(listing, touched, written)
 
     def _update_folder_problems(self, file_names: list[str]) -> None:
         """The folder's problems, with those of ``file_names`` looked at again."""
@@ -468,70 +609,110 @@ class PersonaPage(QWidget):
         kept = [p for p in self._folder_problems if p.path.name not in touched]
         self._folder_problems = sorted([*kept, *fresh], key=lambda p: p.path.name)
 
-    def _show(self, entries: list[PersonaEntry]) -> None:
-        """Show these entries (the folder's listing) and what depends on them."""
+    def _patch(
+        self, listing: list[PersonaEntry], names: tuple[str, ...], written: tuple[PersonaEntry, ...]
+    ) -> None:
+        """Show the folder's new ``listing``, which differs from the one shown only in these
+        entries: their rows, the counts and (when its part changed) the agent's view."""
         self.folder_banner.set_problems(self._folder_problems)
-        self._entries = dict(zip(map(_entry_name, entries), entries, strict=True))
         self._syncing = True
         try:
-            self.model.set_entries(entries)
+            pairs = self.model.patch(listing, names, written)
         finally:
             self._syncing = False
+        if pairs is None:
+            self._counts = Counts.of(listing)
+        else:
+            for before, after in pairs:
+                self._counts = self._counts.changed(before, after)
+        self._after_rows_changed(listing)
+
+    def _show(self, entries: list[PersonaEntry], hays: list[str] | None = None) -> None:
+        """Show these entries (the folder's whole listing) and what depends on them."""
+        self.folder_banner.set_problems(self._folder_problems)
+        self._syncing = True
+        try:
+            self.model.set_entries(entries, hays)
+        finally:
+            self._syncing = False
+        self._counts = Counts.of(entries)
+        self._prompt_head = []
+        self._after_rows_changed(entries)
+
+    def _after_rows_changed(self, listing: list[PersonaEntry]) -> None:
         self._follow_disk()
         self._select(self._current)
-        self._show_agent_view(entries)
-        self._emit_status(entries)
+        self._show_agent_view(listing)
+        self._emit_status()
         self._update_actions()
 
-    def _read_entries(self) -> list[PersonaEntry]:
-        if self._folder is None:
-            return []
+    def _scan(self) -> None:
+        """Look at the folder's files' stat keys (a reload reads what changed): on a worker,
+        unless the folder is small."""
+        path, before = self._folder.path, self._keys or {}
+        if self._counts.entries > SMALL_FOLDER:
+            self._scanner.submit(lambda: scan_changes(path, before))
+            return
+        self._scanner.cancel()  # (an answer still to come would be older than this one)
         try:
-            return self._folder.entries()
+            scanned = scan_changes(path, before)  # a small folder: a few stat calls, at once
         except StoreError as exc:
             self.error_raised.emit(shown(exc))
-            return self.model.entries()
+            return
+        self._on_scanned(self._scanner.generation, scanned)
 
-    def _read_folder_problems(self) -> list[FolderProblem]:
-        """What stops the agent reading the folder at all (the banner above the list)."""
-        if self._folder is None:
-            return []
-        try:
-            return self._folder.problems()
-        except StoreError as exc:
-            self.error_raised.emit(shown(exc))
-            return []
-
-    def _reload_unless_torn(self) -> None:
-        """Read the folder; show it, unless a file looks caught in the middle of a write.
+    def _on_scanned(self, _generation: int, scanned: object) -> None:
+        """Read again only the files that changed since the last scan, and show them, unless
+        one looks caught in the middle of a write.
 
         A file that looks half-written and changed within ``HALF_WRITTEN_QUIET_NS`` holds the
-        page as it was; the folder is read again after ``RECHECK_MS``. Once the file is complete,
-        or has held still that long (a person may leave a file that way), the read is shown;
-        after ``MAX_RECHECKS`` in a row, whatever it holds.
+        page as it was; the folder is scanned again after ``RECHECK_MS`` (and the file read
+        again). Once the file is complete, or has held still that long (a person may leave a
+        file that way), the read is shown; after ``MAX_RECHECKS`` in a row, whatever it holds.
         """
-        entries = self._read_entries()
+        if self._folder is None or self._listing or not isinstance(scanned, tuple):
+            return
+        keys, changed = scanned
+        names = tuple(n[:-3] for n in changed)
+        if not changed:
+            self._recheck_timer.stop()
+            return
+        try:
+            listing = self._folder.refresh((*names, *self._unshown))
+        except StoreError as exc:
+            self.error_raised.emit(shown(exc))
+            return
         now = time.time_ns()
         torn = any(
             looks_half_written(e) and now - e.fingerprint.mtime_ns < HALF_WRITTEN_QUIET_NS
-            for e in entries
+            for e in (_listed_entry(listing, name) for name in names)
+            if e is not None
         )
         if torn and self._rechecks < MAX_RECHECKS:
             self._rechecks += 1
+            self._unshown.update(names)  # (the folder holds them; the list does not yet)
             self._recheck_timer.start()
             return
         self._recheck_timer.stop()
-        self._refresh(entries)
+        self._keys = keys
+        touched = (*names, *self._unshown)
+        self._unshown.clear()
+        self._update_folder_problems(list(changed))
+        self._patch(listing, touched, ())
+
+    def _on_scan_failed(self, _generation: int, message: str) -> None:
+        self.error_raised.emit(message)
 
     def _on_recheck_due(self) -> None:
-        self._reload_unless_torn()
+        if self._folder is not None and not self._listing:
+            self._scan()
 
     def _follow_disk(self) -> None:
         """Bring the open entry up to date with what was just read, never dropping edits."""
         name, editor = self._current, self.editor
         if name is None or editor.entry is None:
             return
-        fresh = self._entries.get(name)
+        fresh = self.model.entry(name)
         if fresh is None:
             self._on_open_entry_deleted(name)
         elif same_version(fresh, editor.entry):
@@ -595,25 +776,32 @@ class PersonaPage(QWidget):
         except StoreError:
             return None
 
-    def _show_agent_view(self, entries: list[PersonaEntry]) -> None:
+    def _show_agent_view(self, listing: list[PersonaEntry]) -> None:
+        """Build the agent's view again only when what it shows changed: the entries its
+        prompt lists, how many it sees, or the folder's problems."""
         if self._folder is None:
             self.agent_panel.clear()
-        else:
-            self.agent_panel.show_section(entries, self._folder_problems, listed=True)
+            self._prompt_head = []
+            return
+        head = [*listing[: PROMPT_LIMIT + 1], self._counts.visible, *self._folder_problems]
+        if len(head) == len(self._prompt_head) and all(map(is_, head, self._prompt_head)):
+            return
+        self._prompt_head = head
+        self.agent_panel.show_section(listing, self._folder_problems, listed=True)
 
-    def _emit_status(self, entries: list[PersonaEntry]) -> None:
-        text = "" if self._folder is None else self._status_for(entries)
+    def _emit_status(self) -> None:
+        self._set_status("" if self._folder is None else self._status_for(self._counts))
+
+    def _set_status(self, text: str) -> None:
         if text != self._status:
             self._status = text
             self.status_changed.emit(text)
 
-    def _status_for(self, entries: list[PersonaEntry]) -> str:
+    def _status_for(self, counts: Counts) -> str:
         """``24 entries · 24 in the prompt · 3 with problems``: three counts, each a whole
         phrase in the person's language."""
-        visible = sum(map(_agent_visible, entries))
-        problems = sum(map(bool, map(_problems, entries)))
         count = plural(
-            len(entries),
+            counts.entries,
             translate("PersonaPage", "{n} entry"),
             translate("PersonaPage", "{n} entries"),
         )
@@ -623,9 +811,9 @@ class PersonaPage(QWidget):
             )
         else:  # (one form for every count, in English and in Spanish)
             listed = translate("PersonaPage", "{n} in the prompt").format(
-                n=number(min(visible, PROMPT_LIMIT))
+                n=number(min(counts.visible, PROMPT_LIMIT))
             )
-        troubled = translate("PersonaPage", "{n} with problems").format(n=number(problems))
+        troubled = translate("PersonaPage", "{n} with problems").format(n=number(counts.problems))
         return translate("PersonaPage", "{entries} · {listed} · {problems}").format(
             entries=count, listed=listed, problems=troubled
         )
@@ -651,7 +839,7 @@ class PersonaPage(QWidget):
         self._current = name
         self._conflict = None
         self._whole_reader.cancel()
-        self.editor.load(self._entries.get(name) if name else None)
+        self.editor.load(self.model.entry(name) if name else None)
         self._update_actions()
 
     # -- a large entry, opened anyway -------------------------------------------------------------
@@ -674,7 +862,7 @@ class PersonaPage(QWidget):
         if whole.name != self._current or shown.name != whole.name:
             return
         if not same_version(whole, shown):  # it changed meanwhile: show its new start
-            self._refresh()
+            self.reload()
             return
         self.editor.load(whole)
         self._update_actions()
@@ -762,7 +950,7 @@ class PersonaPage(QWidget):
         After the person chose Keep / Keep mine on the banner, the save overwrites (or writes
         back) the file, but only if the disk still holds the version they saw.
         """
-        if self._folder is None:
+        if self._folder is None or self._listing:
             return False
         if self.editor.is_new:
             return self._create()
@@ -827,7 +1015,7 @@ class PersonaPage(QWidget):
         self.editor.load(entry, keep_view=view)
 
     def _on_new(self) -> None:
-        if self._folder is None or not self._settle_unsaved():
+        if self._folder is None or self._listing or not self._settle_unsaved():
             return
         self._current = None
         self._conflict = None
@@ -847,7 +1035,7 @@ class PersonaPage(QWidget):
 
     def _on_rename(self) -> None:
         entry = self.editor.entry
-        if self._folder is None or entry is None or not self._settle_unsaved():
+        if self._folder is None or self._listing or entry is None or not self._settle_unsaved():
             return
         suggestion = entry.name if validate_name(entry.name) is None else suggest_name(entry.name)
         new_name = ask_new_name(entry.name, suggestion, self)
@@ -856,7 +1044,7 @@ class PersonaPage(QWidget):
 
     def _on_export(self) -> None:
         """Zip the folder's entry files as they are on disk (unsaved edits are not in it)."""
-        if self._folder is not None:
+        if self._folder is not None and not self._listing:
             start_persona_export(self, self._folder)
 
     def _rename(self, old_name: str, new_name: str) -> None:
@@ -888,7 +1076,7 @@ class PersonaPage(QWidget):
 
     def _on_fix_requested(self, fix_id: str) -> None:
         entry = self.editor.entry
-        if self._folder is None or entry is None or not self._settle_unsaved():
+        if self._folder is None or self._listing or entry is None or not self._settle_unsaved():
             return
         if fix_id == "rename" or (fix_id == "set-name" and not NAME_RE.fullmatch(entry.name)):
             # a name the agent does not read never goes into a header: rename (undoable) to a
@@ -904,7 +1092,7 @@ class PersonaPage(QWidget):
 
     def _on_folder_fix_requested(self, problem: FolderProblem) -> None:
         """Rename what stops the agent reading its folder; Ctrl+Z gives it its name back."""
-        if self._folder is None:
+        if self._folder is None or self._listing:
             return
         command = FolderFixCommand(self._folder, problem, self._on_folder_fixed, self._fail)
         self._undo_stack.push(command)
@@ -924,7 +1112,7 @@ class PersonaPage(QWidget):
 
     def _forget(self) -> None:
         name = self._current
-        if self._folder is None or name is None or self.editor.is_new:
+        if self._folder is None or self._listing or name is None or self.editor.is_new:
             return
         if not self._settle_unsaved():
             return
@@ -933,7 +1121,7 @@ class PersonaPage(QWidget):
         self._undo_stack.push(
             ForgetCommand(self._folder, name, self._on_undoable_change, self._fail)
         )
-        if name in self._entries:  # the forget failed (and said why): keep it open
+        if self.model.entry(name) is not None:  # the forget failed (and said why): keep it open
             self._open(name)
             self._select(name)
             return
@@ -1038,7 +1226,10 @@ class PersonaPage(QWidget):
     # -- small reactions --------------------------------------------------------------------------
 
     def _update_actions(self, *_args: object) -> None:
-        editor, has_folder = self.editor, self._folder is not None
+        """Enable what can act now; nothing that writes while the listing is being read."""
+        editor, has_folder = self.editor, self._folder is not None and not self._listing
+        if editor.is_held() != self._listing:
+            editor.hold(self._listing)
         entry = editor.entry
         dirty = editor.is_dirty()
         self.buttons["personaNew"].setEnabled(has_folder)
@@ -1128,3 +1319,38 @@ def _entry_text(entry: PersonaEntry) -> str:
 def _compare_text(type_: str, description: str, body: str) -> str:
     """The fields the editor shows, as text to compare (the same shape for both sides)."""
     return f"type: {type_}\ndescription: {description}\n\n{body}\n"
+
+
+def _listed_entry(listing: list[PersonaEntry], name: str) -> PersonaEntry | None:
+    """Entry ``name`` in ``listing`` (a pass in C, no Python loop), or None."""
+    try:
+        return listing[indexOf(map(_entry_name, listing), name)]
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class Counts:
+    """What the status says, kept up to date change by change (no pass over every entry)."""
+
+    entries: int = 0
+    visible: int = 0
+    problems: int = 0
+
+    @classmethod
+    def of(cls, entries: list[PersonaEntry]) -> Counts:
+        return cls(
+            len(entries),
+            sum(map(_agent_visible, entries)),
+            sum(map(bool, map(_problems, entries))),
+        )
+
+    def changed(self, before: PersonaEntry | None, after: PersonaEntry | None) -> Counts:
+        """The counts once ``before`` (None: nothing) became ``after`` (None: gone)."""
+        entries, visible, problems = self.entries, self.visible, self.problems
+        for entry, sign in ((before, -1), (after, 1)):
+            if entry is not None:
+                entries += sign
+                visible += sign * entry.agent_visible
+                problems += sign * bool(entry.problems)
+        return Counts(entries, visible, problems)

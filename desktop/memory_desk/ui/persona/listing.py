@@ -1,0 +1,129 @@
+"""The persona page's reading of its folder, off the window's thread.
+
+Opening a folder of 20,000 entries parses 20,000 files: seconds, which the window must not
+spend. The page lists on a worker (:func:`list_folder`, through a ``BackgroundCall``) with the
+folder object it shows: nothing else uses that object until the listing is done, and the page
+shows the newest entries as soon as the core has read them (``progress``), then all of them.
+
+After that, the agent's writes are found by comparing the stat keys of the folder's files
+(:func:`scan_keys`, also on a worker: 20,000 ``stat`` calls take about 100 ms) with those of the
+scan before: only the files that changed are read again, on the window's thread, by the folder
+itself. A file changed within ``RACY_NS`` of a scan may change again without its stat key
+changing (file times have a coarse clock): it counts as changed at the next scan too.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memory_desk.core import StoreError
+from memory_desk.core.persona import FolderProblem, PersonaEntry, PersonaFolder, reading
+from memory_desk.core.persona.entry import could_not_list
+from memory_desk.core.persona.reading import is_entry_file_name, stat_key
+from memory_desk.ui.persona.model import haystacks
+
+FIRST_SCREEN = 300  # entries the page shows before the rest are read
+SMALL_FOLDER = 300  # a folder with at most this many entry files is listed at once, in place
+
+# file name: (stat key, or None when it could not be taken; whether it was changed so recently
+# that the same key may hide a newer version; (size, mtime_ns))
+StatKeys = dict[str, tuple[tuple[int, ...] | None, bool, tuple[int, int]]]
+
+
+@dataclass(frozen=True)
+class FirstScreen:
+    """The entries read first (the newest files), in the final listing's order."""
+
+    read: int
+    total: int
+    entries: list[PersonaEntry]
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A whole listing, with what the page needs beside it, all made on the worker."""
+
+    entries: list[PersonaEntry]
+    hays: list[str]
+    problems: list[FolderProblem]
+    keys: StatKeys = field(repr=False)
+
+
+def is_small(path: Path, limit: int = SMALL_FOLDER) -> bool:
+    """Whether ``path`` holds at most ``limit`` entry files: the listing stops counting past
+    it, so a folder of any size costs at most ``limit`` names here."""
+    try:
+        with os.scandir(path) as it:
+            count = 0
+            for item in it:
+                count += is_entry_file_name(item.name)
+                if count > limit:
+                    return False
+    except OSError:
+        return True  # (the listing itself says what is wrong)
+    return True
+
+
+def list_folder(folder: PersonaFolder, report: Callable[[FirstScreen], None] | None) -> Listed:
+    """Every entry of ``folder`` (its listing order), telling ``report`` of the first screen.
+
+    Called on a worker that alone uses ``folder`` meanwhile. The stat keys are taken after the
+    entries are read; a file whose size or time differs from what was read is marked as
+    changed, so the next reload reads it again."""
+    progress = None
+    if report is not None:
+
+        def progress(read: int, total: int, entries: list[PersonaEntry]) -> None:
+            report(FirstScreen(read, total, entries))
+
+    entries = folder.entries(progress=progress, first=FIRST_SCREEN)
+    keys = scan_keys(folder.path)
+    for entry in entries:
+        file_name = f"{entry.name}.md"
+        known = keys.get(file_name)
+        fingerprint = entry.fingerprint
+        if known is not None and known[2] != (fingerprint.size, fingerprint.mtime_ns):
+            keys[file_name] = (None, True, known[2])
+    return Listed(entries, haystacks(entries), folder.problems(), keys)
+
+
+def scan_keys(path: Path) -> StatKeys:
+    """The stat key of every file of ``path`` named like an entry (one ``stat`` each)."""
+    keys: StatKeys = {}
+    racy_after = time.time_ns() - reading.RACY_NS  # (the core's rule, as set now)
+    try:
+        with os.scandir(path) as it:
+            for item in it:
+                if not is_entry_file_name(item.name):
+                    continue
+                try:
+                    st = item.stat(follow_symlinks=False)
+                except OSError:
+                    keys[item.name] = (None, True, (-1, -1))
+                    continue
+                racy = max(st.st_mtime_ns, st.st_ctime_ns) > racy_after
+                keys[item.name] = (stat_key(st), racy, (st.st_size, st.st_mtime_ns))
+    except OSError as exc:
+        raise StoreError(could_not_list(path, exc)) from exc
+    return keys
+
+
+def scan_changes(path: Path, before: StatKeys) -> tuple[StatKeys, list[str]]:
+    """The folder's stat keys now, and the files changed since ``before`` (a scan of its
+    own, which no one changes): 20,000 keys are compared here, on the worker."""
+    after = scan_keys(path)
+    return after, changed_files(before, after)
+
+
+def changed_files(before: StatKeys, after: StatKeys) -> list[str]:
+    """The file names that came, went or changed between two scans (sorted)."""
+    changed = before.keys() ^ after.keys()
+    for name, (key, _racy, _size) in after.items():
+        old = before.get(name)
+        if old is not None and (key is None or old[0] != key or old[1]):
+            changed.add(name)
+    return sorted(changed)
