@@ -14,6 +14,12 @@ runs side by side. To measure an older checkout, run this file with
 ``PYTHONPATH=/that/checkout/desktop``: the probes use only object names, the page's model
 and ``refreshed`` signal, and ``memory_desk.app.create_main_window``.
 
+The probes run as an installed copy does: with compiled bytecode kept between starts (pip
+compiles an installed package's ``.pyc``), in ``PYTHONPYCACHEPREFIX=<cache>/pycache`` with
+``PYTHONDONTWRITEBYTECODE`` unset, after one warm-up start of each program that fills it.
+``--bytecode none`` measures starts that compile every module (a checkout run with
+``PYTHONDONTWRITEBYTECODE=1``, as this machine's default is).
+
 Not a test: timings on a shared machine are noisy (medians of repeats; run it on purpose).
 """
 
@@ -60,6 +66,12 @@ def main(argv: list[str] | None = None) -> int:
     meta = describe_run(args, words_all.as_dict())
     print(f"Memory Desk benchmark {meta['date']} on {meta['machine']}")
     print(f"code: {meta['memory_desk']} (git {meta['git']})")
+    PROBE_ENV.update(probe_env(args.bytecode, args.cache))
+    print(
+        "probes: compiled bytecode kept between starts, as installed (one warm-up start first)"
+        if args.bytecode == "cached"
+        else "probes: every module compiled at each start (PYTHONDONTWRITEBYTECODE=1)"
+    )
     rows: list[Row] = []
     raw: dict = {"meta": meta, "sizes": {}}
     for label in args.sizes:
@@ -102,6 +114,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeats", type=int, default=2, help="times each word is typed")
     parser.add_argument("--words", type=int, default=3, help="how many search words (1-3)")
     parser.add_argument("--start-runs", type=int, default=5, help="cached starts (cold: half)")
+    parser.add_argument(
+        "--bytecode",
+        choices=("cached", "none"),
+        default="cached",
+        help="probes keep compiled bytecode between starts (as installed), or compile each time",
+    )
     parser.add_argument("--live-changes", type=int, default=20)
     parser.add_argument("--max-frames", type=int, default=3000, help="scroll frames at most")
     args = parser.parse_args(argv)
@@ -133,6 +151,7 @@ def describe_run(args: argparse.Namespace, words: dict[str, str]) -> dict:
         "memory_desk": str(origin),
         "git": git,
         "words": words,
+        "bytecode": args.bytecode,
         "sizes": args.sizes,
         "only": sorted(args.only),
     }
@@ -167,9 +186,25 @@ def store_rows(label: str, db: Path, words, size_raw: dict) -> list[Row]:  # noq
 # -- window sessions -------------------------------------------------------------------------
 
 
+PROBE_ENV: dict[str, str] = {}  # set by main: the probes' bytecode (see the module's doc)
+
+
+def probe_env(bytecode: str, cache: Path) -> dict[str, str]:
+    """The environment of every probe: compiled bytecode kept in ``cache``/pycache (as an
+    installed copy keeps its .pyc), or none kept (``PYTHONDONTWRITEBYTECODE=1``)."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    if bytecode == "cached":
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(cache / "pycache")
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env.pop("PYTHONPYCACHEPREFIX", None)
+    return env
+
+
 def probe(script: str, db: Path, out: Path, *extra: str, spawn: bool = False) -> dict:
     """Run one probe process; returns what it wrote (or ``{"failed": ...}``)."""
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    env = PROBE_ENV or {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     argv = [sys.executable, str(PROBES / script), "--db", str(db), "--out", str(out), *extra]
     spawned = time.monotonic_ns()
     if spawn:
@@ -367,6 +402,9 @@ def start_rows(label: str, db: Path, args: argparse.Namespace, size_raw: dict) -
         out = Path(tmp) / "start.json"
         print(f"  {label}: starts, file cached...", flush=True)
         warm_page_cache(db)
+        for script in ("window_probe.py", "qsql_probe.py"):  # warm-up: fills the bytecode
+            out.unlink(missing_ok=True)
+            probe(script, db, out, "--task", "start", spawn=True)
         for _ in range(args.start_runs):
             for name, script in (("md_warm", "window_probe.py"), ("qsql_warm", "qsql_probe.py")):
                 out.unlink(missing_ok=True)
@@ -378,6 +416,7 @@ def start_rows(label: str, db: Path, args: argparse.Namespace, size_raw: dict) -
                 drop_from_page_cache(db)
                 runs[name].append(probe(script, db, out, "--task", "start", spawn=True))
     size_raw["starts"] = runs
+    print_start_stages(label, runs["md_warm"])
 
     def values(name: str, key: str) -> list[float]:
         return [r["start"][key] for r in runs[name] if "start" in r and r["start"][key]]
@@ -423,6 +462,21 @@ def start_rows(label: str, db: Path, args: argparse.Namespace, size_raw: dict) -
             ).judge((lambda r: r.median <= 250) if label == "1m" else None)
         )
     return rows
+
+
+def print_start_stages(label: str, runs: list[dict]) -> None:
+    """Where a cached start's time goes: the median ms from spawn at the end of each stage."""
+    stages = [r["start"].get("stages_ms") for r in runs if "start" in r]
+    stages = [s for s in stages if s]
+    if not stages:
+        return  # an older probe
+    names = ("qt_imported", "app", "created", "built", "painted")
+    cells = [
+        f"{name} {report.median([s[name] for s in stages if name in s]):.0f}"
+        for name in names
+        if any(name in s for s in stages)
+    ]
+    print(f"  {label}: cached start, ms from spawn at the end of: {', '.join(cells)}", flush=True)
 
 
 # -- persona ---------------------------------------------------------------------------------

@@ -4,28 +4,27 @@ menus and the status bar; the sources themselves live in a SourceRegistry."""
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
     QCloseEvent,
-    QDragEnterEvent,
-    QDropEvent,
     QKeySequence,
+    QShowEvent,
     QUndoGroup,
     QUndoStack,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QFileDialog,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QSplitter,
     QStackedWidget,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -39,8 +38,6 @@ from memory_desk.ui.live import MODE_POLLING, FolderWatcher
 from memory_desk.ui.live.indicator import LiveIndicator
 from memory_desk.ui.message_bar import MessageBar
 from memory_desk.ui.observations.page import ObservationsPage
-from memory_desk.ui.persona.page import PersonaPage
-from memory_desk.ui.review.desk import ReviewDesk
 from memory_desk.ui.sources.registry import (
     Source,
     SourceRegistry,
@@ -54,12 +51,18 @@ from memory_desk.ui.undo_focus import UndoKeyRouter
 from memory_desk.ui.welcome import WelcomePage
 
 if TYPE_CHECKING:
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+
     from memory_desk.core.observations import ObservationStore
     from memory_desk.core.persona import PersonaFolder
     from memory_desk.demo import Demo
     from memory_desk.ui.chats.page import ChatsPage
     from memory_desk.ui.overview.page import OverviewPage
+    from memory_desk.ui.persona.page import PersonaPage
     from memory_desk.ui.pruning.page import PruningPage
+    from memory_desk.ui.review.desk import ReviewDesk
+    from memory_desk.ui.review.page import ReviewPage
+    from memory_desk.ui.review.runner import JournalRunner
     from memory_desk.ui.shortcuts import ShortcutsDialog
 
 __all__ = ["MainWindow", "Source", "alisio_info", "file_id", "folder_label"]
@@ -69,6 +72,9 @@ __all__ = ["MainWindow", "Source", "alisio_info", "file_id", "folder_label"]
 # page, and building (and importing) the others cost a third of the start.
 DB_PAGE_NAMES = ("observations", "chats", "overview")
 LAZY_PAGE_NAMES = ("chats", "overview", "pruning")
+# The latest the pages held back for the first paint are built after the window is made,
+# should no first rows come to trigger it (an unreadable table, a hidden window).
+AFTER_FIRST_PAINT_LATEST_MS = 2000
 
 
 class MainWindow(QMainWindow):
@@ -80,6 +86,11 @@ class MainWindow(QMainWindow):
     The Chats, Overview and Pruning pages are built the first time something needs them
     (shown, or asked to show something): until then the window only remembers what it would
     have told them (store, plugin settings, source) and gives it to them when they are built.
+
+    The start shows the first rows before anything else: the persona page and the review
+    desk (the journal) are built, and the folder watcher started, right after the table first
+    paints rows (:meth:`_after_first_paint`), or at once when something asks for them
+    earlier (the ``persona_page`` and ``review`` properties build on first use).
     """
 
     def __init__(self) -> None:
@@ -120,6 +131,7 @@ class MainWindow(QMainWindow):
         # Floats over the top of the pages (MessageBar.cover): a message never moves the page.
         self.message_bar = MessageBar(central)
         self.registry = SourceRegistry(self)
+        self.registry.hold_watching()  # until the first rows are painted
         self.sidebar = SourceSidebar(self)
         self.sources = self.sidebar.tree
         self.source_info = self.sidebar.info
@@ -129,10 +141,13 @@ class MainWindow(QMainWindow):
         self.welcome_page = WelcomePage(self)
         self._page_undo: dict[QWidget, QUndoStack] = {}
         self.observations_page = ObservationsPage(self._new_undo_stack("observations"), self)
-        self.persona_page = PersonaPage(self._new_undo_stack("persona"), self)
-        for page in (self.observations_page, self.persona_page):
-            self._page_undo[page] = page.undo_stack
-        self._build_review()
+        self._page_undo[self.observations_page] = self.observations_page.undo_stack
+        # Built after the first paint, or on first use: the persona_page and review properties.
+        self._persona_page: PersonaPage | None = None
+        self._review: ReviewDesk | None = None
+        self._first_paint_done = False
+        self._first_paint_watch: _FirstRowsPainted | None = None
+        self._held_back: list[Callable[[], object]] = []  # the steps still to build
         # Built on first need: the chats_page, overview_page and pruning_page properties.
         self._chats_page: ChatsPage | None = None
         self._overview_page: OverviewPage | None = None
@@ -180,6 +195,7 @@ class MainWindow(QMainWindow):
         self._show_live_state()
         self.pages.setCurrentWidget(self.welcome_page)
         self._on_page_changed(self.pages.currentIndex())
+        self._watch_first_paint()
 
     def _connect_signals(self) -> None:
         """Every wire between the sources, the sidebar, the pages and the window, in one place."""
@@ -189,16 +205,11 @@ class MainWindow(QMainWindow):
         for page in self.content_pages:
             self._connect_page_messages(page)
         self.observations_page.status_changed.connect(self._on_observations_status)
-        self.persona_page.status_changed.connect(self._on_persona_status)
         # One page asks another to show something: the window only routes.
         self.observations_page.open_chat_requested.connect(self.show_chat)
         self.observations_page.timeline_requested.connect(self.show_timeline)
-        self.persona_page.file_written.connect(self.registry.expect_own_write)
         self.pages.currentChanged.connect(self._on_page_changed)
-        for page in (self.observations_page, self.persona_page):
-            unsaved = getattr(page, "unsaved_changed", None)  # a page that edits says so
-            if unsaved is not None:
-                unsaved.connect(self._show_unsaved)
+        self._connect_unsaved(self.observations_page)
 
         self.registry.added.connect(self._on_source_added)
         self.registry.changed.connect(self._on_source_written)
@@ -210,8 +221,11 @@ class MainWindow(QMainWindow):
         self.registry.info.connect(self.message_bar.show_info)
         self.sidebar.current_changed.connect(self._on_source_changed)
         self.live_indicator.toggled.connect(self.set_live)
-        self._connect_review()
-        self.review.connect_window()  # after the window's slots: its own run after them
+
+    def _connect_unsaved(self, page: QWidget) -> None:
+        unsaved = getattr(page, "unsaved_changed", None)  # a page that edits says so
+        if unsaved is not None:
+            unsaved.connect(self._show_unsaved)
 
     def _connect_page_messages(self, page: QWidget) -> None:
         page.error_raised.connect(lambda text, p=page: self._on_page_message(p, "error", text))
@@ -219,29 +233,126 @@ class MainWindow(QMainWindow):
 
     # -- since you last looked (the journal) -------------------------------------------------------
 
-    def _build_review(self) -> None:
-        """The journal and the review page, owned by one ReviewDesk; the window only shows
-        its count in the title."""
-        self.review = ReviewDesk(
-            self.registry,
-            self.sidebar,
-            self.observations_page,
-            self.persona_page,
-            self._new_undo_stack("review"),
-            self.show_page,
-            self.show_observation,
-            self,
-        )
-        self.review_page = self.review.page
-        self.journal_runner = self.review.runner
-        self._page_undo[self.review_page] = self.review_page.undo_stack
+    @property
+    def review(self) -> ReviewDesk:
+        """The journal and the review page, owned by one ReviewDesk (built after the first
+        paint, or here on first use); the window only shows its count in the title."""
+        if self._review is None:
+            from memory_desk.ui.review.desk import ReviewDesk
 
-    def _connect_review(self) -> None:
-        page = self.review_page
-        page.status_changed.connect(lambda text: self._on_page_status(page, text))
-        self.review.pending_changed.connect(self._show_waiting_changes)
-        self.review.error_raised.connect(self.message_bar.show_error)
-        self.review.info_raised.connect(self.message_bar.show_info)
+            persona_page = self.persona_page  # the desk marks its entries
+            desk = ReviewDesk(
+                self.registry,
+                self.sidebar,
+                self.observations_page,
+                persona_page,
+                self._new_undo_stack("review"),
+                self.show_page,
+                self.show_observation,
+                self,
+            )
+            self._review = desk
+            page = desk.page
+            self._page_undo[page] = page.undo_stack
+            self._connect_page_messages(page)
+            page.status_changed.connect(lambda text: self._on_page_status(page, text))
+            desk.pending_changed.connect(self._show_waiting_changes)
+            desk.error_raised.connect(self.message_bar.show_error)
+            desk.info_raised.connect(self.message_bar.show_info)
+            self._add_late_page(page)
+            desk.connect_window()  # after the window's slots: its own run after them
+            if self.observations_page.store is not None and not self.observations_page.is_busy():
+                desk.start()  # the first rows came before the desk: it missed ``refreshed``
+        return self._review
+
+    @property
+    def review_page(self) -> ReviewPage:
+        return self.review.page
+
+    @property
+    def journal_runner(self) -> JournalRunner:
+        return self.review.runner
+
+    @property
+    def persona_page(self) -> PersonaPage:
+        """The persona page, built (and its modules imported) after the first paint or on
+        first use; its entry actions fill the Entry menu then."""
+        if self._persona_page is None:
+            from memory_desk.ui.persona.page import PersonaPage
+
+            page = PersonaPage(self._new_undo_stack("persona"), self)
+            self._persona_page = page
+            self._page_undo[page] = page.undo_stack
+            self._connect_page_messages(page)
+            page.status_changed.connect(self._on_persona_status)
+            page.file_written.connect(self.registry.expect_own_write)
+            self._connect_unsaved(page)
+            for action in page.entry_actions.values():
+                self._entry_menu.addAction(action)
+            self._add_late_page(page)
+        return self._persona_page
+
+    def _add_late_page(self, page: QWidget) -> None:
+        """A page built after the window: in the stack, told whether it is in front, and
+        given the widget state saved at the last close."""
+        self.pages.addWidget(page)
+        page.set_current(page is self.pages.currentWidget())
+        if self._ui_state_restored:
+            self._restore_widget_state(page)
+
+    # -- the first paint ----------------------------------------------------------------------
+
+    def _watch_first_paint(self) -> None:
+        """Hold back what the first screen does not need until the table paints its first
+        rows (see the class docstring)."""
+        table = self.observations_page.findChild(QTableView, "observationsTable")
+        self._first_paint_watch = _FirstRowsPainted(table, self._after_first_paint_soon)
+        self.observations_page.refreshed.connect(self._on_first_answer)
+        QTimer.singleShot(AFTER_FIRST_PAINT_LATEST_MS, self, self._after_first_paint)
+
+    def _on_first_answer(self) -> None:
+        """An answer without rows paints no rows: the wait is over all the same."""
+        if self.observations_page.model.rowCount() == 0:
+            self._after_first_paint_soon()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
+        super().showEvent(event)
+        if self.pages.currentWidget() is not self.observations_page:
+            self._after_first_paint(at_once=True)  # no table rows to wait for: build now
+
+    def _after_first_paint_soon(self) -> None:
+        """Once the event being handled (the paint) is done."""
+        if not self._first_paint_done:
+            QTimer.singleShot(0, self, self._after_first_paint)
+
+    def _after_first_paint(self, *, at_once: bool = False) -> None:
+        """Build what the first screen did without: the persona page, the review desk and
+        its journal, the folder watcher's thread. Once; one step per turn of the event loop
+        (each is 30-40 ms here), so the window answers in between, unless ``at_once``."""
+        if self._first_paint_done or self._shut_down:
+            return
+        self._first_paint_done = True
+        if self._first_paint_watch is not None:
+            self._first_paint_watch.stop()
+            self._first_paint_watch = None
+        self.observations_page.refreshed.disconnect(self._on_first_answer)
+        self._held_back = [
+            lambda: self.persona_page,
+            lambda: self.review,
+            self.registry.start_watching,
+        ]
+        if at_once:
+            while self._held_back:
+                self._build_next_held_back()
+        else:
+            self._build_next_held_back()
+
+    def _build_next_held_back(self) -> None:
+        if self._shut_down or not self._held_back:
+            return
+        self._held_back.pop(0)()
+        if self._held_back:
+            QTimer.singleShot(0, self, self._build_next_held_back)
 
     def _show_waiting_changes(self, count: int) -> None:
         self._waiting_changes = count
@@ -330,9 +441,9 @@ class MainWindow(QMainWindow):
         """Every page that shows a source, among those built so far."""
         return (
             *self.db_pages,
-            self.persona_page,
+            *self._built(self._persona_page),
             *self._built(self._pruning_page),
-            self.review_page,
+            *self._built(None if self._review is None else self._review.page),
         )
 
     @staticmethod
@@ -620,11 +731,10 @@ class MainWindow(QMainWindow):
         )
 
     def _build_entry_menu(self) -> None:
-        """The persona page's own entry actions (the page enables them)."""
-        menu = self.menuBar().addMenu(translate("MainWindow", "E&ntry"))
-        menu.setObjectName("entryMenu")
-        for action in self.persona_page.entry_actions.values():
-            menu.addAction(action)
+        """The persona page's own entry actions (the page enables them); they are added when
+        the page is built (the ``persona_page`` property)."""
+        self._entry_menu = self.menuBar().addMenu(translate("MainWindow", "E&ntry"))
+        self._entry_menu.setObjectName("entryMenu")
 
     # -- opening sources ----------------------------------------------------------------------
 
@@ -858,7 +968,9 @@ class MainWindow(QMainWindow):
         source.stale = False
 
     def persona_page_folder(self):
-        return getattr(self.persona_page, "folder", lambda: None)()
+        if self._persona_page is None:
+            return None  # a page not built yet holds no folder
+        return getattr(self._persona_page, "folder", lambda: None)()
 
     def _page_names(self) -> dict[str, QWidget | None]:
         """The content pages by name; None for one not built yet."""
@@ -866,14 +978,14 @@ class MainWindow(QMainWindow):
             "observations": self.observations_page,
             "chats": self._chats_page,
             "overview": self._overview_page,
-            "persona": self.persona_page,
+            "persona": self._persona_page,
             "pruning": self._pruning_page,
-            "review": self.review_page,
+            "review": None if self._review is None else self._review.page,
         }
 
     def _page_named(self, name: str) -> QWidget | None:
         """The page called ``name``, built now if it was not yet (None: no such page)."""
-        if name in LAZY_PAGE_NAMES:
+        if name in (*LAZY_PAGE_NAMES, "persona", "review"):
             return getattr(self, f"{name}_page")
         return self._page_names().get(name)
 
@@ -937,6 +1049,8 @@ class MainWindow(QMainWindow):
     # -- person's actions ---------------------------------------------------------------------
 
     def on_open_database(self) -> None:
+        from PySide6.QtWidgets import QFileDialog  # dialogs: imported when opened
+
         path, _ = QFileDialog.getOpenFileName(
             self,
             translate("MainWindow", "Open an Alisio memory database"),
@@ -947,6 +1061,8 @@ class MainWindow(QMainWindow):
             self.open_database(Path(path))
 
     def on_open_folder(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         path = QFileDialog.getExistingDirectory(
             self, translate("MainWindow", "Open an agent's memory folder"), str(Path.home())
         )
@@ -1008,6 +1124,7 @@ class MainWindow(QMainWindow):
         """Help ▸ Keyboard shortcuts: read from the window's actions each time it opens."""
         from memory_desk.ui.shortcuts import ShortcutsDialog  # only when asked for
 
+        self.persona_page  # noqa: B018 - built now if not yet: its entry actions are listed too
         dialog = self.findChild(ShortcutsDialog, "shortcutsDialog")
         if dialog is None:
             dialog = ShortcutsDialog(self)
@@ -1018,6 +1135,8 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _on_about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         QMessageBox.about(
             self,
             translate("MainWindow", "About Memory Desk"),
@@ -1058,9 +1177,8 @@ class MainWindow(QMainWindow):
         """The title's mark (``[*]``): some page holds edits not yet saved. Any page, not
         only the one in front: a draft left on a hidden page is still unsaved, and closing
         the window asks about it."""
-        self.setWindowModified(
-            any(_has_unsaved_edits(page) for page in (self.observations_page, self.persona_page))
-        )
+        pages = (self.observations_page, *self._built(self._persona_page))
+        self.setWindowModified(any(_has_unsaved_edits(page) for page in pages))
 
     def _on_page_message(self, page: QWidget, kind: str, text: str) -> None:
         """Show a page's message if the page is in front; otherwise keep it for its return."""
@@ -1143,7 +1261,7 @@ class MainWindow(QMainWindow):
     # -- closing ------------------------------------------------------------------------------
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
-        if not self.persona_page.maybe_close():
+        if self._persona_page is not None and not self._persona_page.maybe_close():
             event.ignore()
             return
         self.save_ui_state()
@@ -1159,7 +1277,8 @@ class MainWindow(QMainWindow):
         self.sidebar.stop()
         for page in self.content_pages:
             page.shutdown()
-        self.review.shutdown()
+        if self._review is not None:
+            self._review.shutdown()
         self.registry.close_stores()
         if self._demo_dir is not None:
             self._demo_dir.cleanup()
@@ -1169,3 +1288,23 @@ class MainWindow(QMainWindow):
 def _has_unsaved_edits(page: QWidget) -> bool:
     has_unsaved = getattr(page, "has_unsaved_edits", None)
     return bool(has_unsaved()) if has_unsaved is not None else False
+
+
+class _FirstRowsPainted(QObject):
+    """Calls ``then`` when the table's viewport is about to paint its first rows (the call
+    should post its work: the paint runs right after it)."""
+
+    def __init__(self, table: QTableView, then) -> None:  # noqa: ANN001 - a callable
+        super().__init__(table)
+        self._table = table
+        self._then = then
+        table.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Paint and self._table.model().rowCount() > 0:
+            self._then()
+        return False
+
+    def stop(self) -> None:
+        self._table.viewport().removeEventFilter(self)
+        self.deleteLater()

@@ -21,12 +21,15 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings
 
 from memory_desk.core.appdirs import private_file, settings_dir, state_dir
-from memory_desk.core.journal import JournalLimits
-from memory_desk.core.persona import DEFAULT_TRASH_LIMITS, TrashLimits
+
+if TYPE_CHECKING:  # imported where used: settings are read before the first rows, these not
+    from memory_desk.core.journal import JournalLimits
+    from memory_desk.core.persona import TrashLimits
 
 TRASH_MAX_AGE_KEY = "trash/max_age_days"
 TRASH_MAX_SIZE_KEY = "trash/max_size_mb"
@@ -63,6 +66,8 @@ def trash_limits(settings: QSettings | None = None) -> TrashLimits:
     A missing, unreadable or non-positive value keeps its default (30 days, 100 MB): a typo
     must never empty the trash.
     """
+    from memory_desk.core.persona import DEFAULT_TRASH_LIMITS, TrashLimits
+
     settings = settings if settings is not None else app_settings()
     default = DEFAULT_TRASH_LIMITS
     days = _positive(settings.value(TRASH_MAX_AGE_KEY), default.max_age_days)
@@ -73,6 +78,8 @@ def trash_limits(settings: QSettings | None = None) -> TrashLimits:
 def journal_limits(settings: QSettings | None = None) -> JournalLimits:
     """The journal's limits (``[journal]`` in settings.ini); a missing or unreadable value
     keeps its default (on, 90 days, 100 MB)."""
+    from memory_desk.core.journal import JournalLimits
+
     settings = settings if settings is not None else app_settings()
     default = JournalLimits()
     enabled = settings.value(JOURNAL_ENABLED_KEY, default.enabled)

@@ -19,11 +19,12 @@ import logging
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from memory_desk.core.errors import StoreError
-from memory_desk.core.journal.model import ObservationState
-from memory_desk.core.persona.entry import NAME_RE
+
+if TYPE_CHECKING:
+    from memory_desk.core.journal.model import ObservationState
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +105,8 @@ class ObservationWatch:
 
 
 def _state(row: tuple) -> ObservationState:
+    from memory_desk.core.journal.model import ObservationState  # only with a journal set
+
     _id, _found, *columns = row  # the columns in from_columns' order (STATES_SQL)
     return ObservationState.from_columns(*columns)
 
@@ -125,11 +128,19 @@ def watch_observations(db: Path, conn: sqlite3.Connection) -> ObservationWatch |
     return ObservationWatch(journal, db, conn)
 
 
+def _is_entry_name(name: str) -> bool:
+    """An entry name the agent lists. Imported here, not at the top: every observations
+    write path imports this module, and the persona core is not needed for those."""
+    from memory_desk.core.persona.entry import NAME_RE
+
+    return NAME_RE.fullmatch(name) is not None
+
+
 def persona_write(path: Path, data: bytes | None) -> None:
     """The person is about to put ``data`` at the entry file ``path`` (None: remove it)."""
     journal = _journal
     name = path.name[:-3] if path.name.endswith(".md") else ""
-    if journal is None or not NAME_RE.fullmatch(name):
+    if journal is None or not _is_entry_name(name):
         return  # the journal only follows the entries the agent lists
     text = None if data is None else data.decode("utf-8", "surrogateescape")
     try:
@@ -146,7 +157,7 @@ def persona_renamed(source: Path, target: Path) -> None:
         return
     persona_write(source, None)
     name = target.name[:-3] if target.name.endswith(".md") else ""
-    if not NAME_RE.fullmatch(name):
+    if not _is_entry_name(name):
         return
     try:
         data = source.read_bytes()  # the file itself (a link: what the agent will read)

@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 from watchdog.events import (
@@ -46,12 +47,13 @@ from watchdog.events import (
     FileSystemEvent,
     FileSystemEventHandler,
 )
-from watchdog.observers import Observer
-from watchdog.observers.api import BaseObserver, ObservedWatch
-from watchdog.observers.polling import PollingObserver
 
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.live.stable import FileSignature, content_digest, file_signature
+
+if TYPE_CHECKING:  # the observers are imported when the first one starts (not before the
+    # window's first rows: see FolderWatcher.hold)
+    from watchdog.observers.api import BaseObserver, ObservedWatch
 
 MODE_NATIVE = "native"
 MODE_POLLING = "polling"
@@ -77,7 +79,7 @@ _OVERFLOW_LOGGER = "watchdog.observers.inotify_c"
 # Errors that are one folder's problem, not the observer's (unlike inotify limits).
 _FOLDER_ERRNOS = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EACCES, errno.EPERM})
 
-ObserverFactory = Callable[[], BaseObserver]
+ObserverFactory = Callable[[], "BaseObserver"]
 
 
 @dataclass(frozen=True)
@@ -201,8 +203,21 @@ def _read_digest(path: str) -> str | None:
         return None
 
 
+def _native_observer() -> BaseObserver:
+    """watchdog's observer for this system (inotify on Linux)."""
+    from watchdog.observers import Observer
+
+    return Observer()
+
+
+def _polling_observer(timeout: float) -> BaseObserver:
+    from watchdog.observers.polling import PollingObserver
+
+    return PollingObserver(timeout=timeout)
+
+
 def _default_polling_factory(timing: WatchTiming) -> ObserverFactory:
-    return partial(PollingObserver, timeout=timing.polling_interval_s)
+    return partial(_polling_observer, timing.polling_interval_s)
 
 
 class FolderWatcher(QObject):
@@ -235,10 +250,11 @@ class FolderWatcher(QObject):
         parent: QObject | None = None,
         *,
         timing: WatchTiming | None = None,
-        observer_factory: ObserverFactory = Observer,
+        observer_factory: ObserverFactory = _native_observer,
         polling_factory: ObserverFactory | None = None,
     ) -> None:
         super().__init__(parent)
+        self._held = False
         self._timing = timing or WatchTiming()
         self._observer_factory = observer_factory
         self._polling_factory = polling_factory or _default_polling_factory(self._timing)
@@ -304,11 +320,28 @@ class FolderWatcher(QObject):
         self._folders[key] = entry
         self._handlers[key] = _Handler(key, self._relay)
         entry.known = self._list_or_empty(entry)
+        if self._held:
+            return key  # release() starts the observer with every folder
         if self._observer is None:
             self._start()
         else:
             self._schedule_on_running(entry)
         return key
+
+    def hold(self) -> None:
+        """Start no observer until :meth:`release`: folders watched meanwhile are listed at
+        once and their events followed from the release on (the window holds it until its
+        first rows are painted; the rescan reports what changed in between)."""
+        self._held = True
+
+    def release(self) -> None:
+        """Start the observer held back by :meth:`hold`, if a folder is watched."""
+        if not self._held:
+            return
+        self._held = False
+        if self._folders and self._observer is None:
+            self._start()
+            self.rescan()  # what changed while held
 
     def unwatch(self, folder: str | os.PathLike[str]) -> None:
         """Stop watching ``folder`` once its last user lets go.

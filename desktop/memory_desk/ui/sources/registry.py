@@ -20,7 +20,6 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from memory_desk.core import StoreError
 from memory_desk.core.observations import ObservationStore
-from memory_desk.core.persona import PersonaFolder
 from memory_desk.ui import i18n
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
@@ -134,6 +133,8 @@ class SourceRegistry(QObject):
         existing = self.find("persona", path)
         if existing is not None:
             return existing
+        from memory_desk.core.persona import PersonaFolder  # not needed for a database alone
+
         try:
             folder = PersonaFolder(path, trash_limits=settings_module.trash_limits())
         except StoreError as exc:
@@ -148,6 +149,16 @@ class SourceRegistry(QObject):
         self._watch(source)
         self._sources.append(source)
         self.added.emit(source)
+
+    def hold_watching(self) -> None:
+        """Open sources without starting the folder watcher's thread (nor importing it) until
+        :meth:`start_watching`: the window holds it until its first rows are painted. The
+        databases' own checks (``PRAGMA data_version``) start at once all the same."""
+        self.folder_watcher.hold()
+
+    def start_watching(self) -> None:
+        """Start what :meth:`hold_watching` held back."""
+        self.folder_watcher.release()
 
     def start_checking(self) -> None:
         """Look again every few seconds for sources that appeared, vanished or were replaced."""

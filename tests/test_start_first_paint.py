@@ -1,0 +1,194 @@
+"""The first rows are painted before anything the first screen does not need is loaded.
+
+A start on a database shows the observations table: the persona page, the review desk and
+its journal (with numpy's id lists and the persona core behind them), the folder watcher's
+observer thread (watchdog's observers), the export code and the "Search as the agent"
+dialog cost a third of a start and show nothing there. The window builds them right after
+the table first paints rows (``MainWindow._after_first_paint``), or when something asks for
+them earlier. These tests prove it in a process of its own (a person's start imports
+everything afresh): which modules are loaded when the first rows are painted, and that
+everything held back is there right after, working (the Entry menu's actions, the review
+page, the folder watcher reporting an agent's write made while it was held).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QMenu
+
+from memory_desk.ui.live import FolderWatcher
+from window_helpers import entry_bytes, make_database, make_persona_folder, table
+
+pytest_plugins = ["window_fixture"]  # the open_window fixture
+
+HELD_BACK = (
+    "memory_desk.ui.persona.page",
+    "memory_desk.ui.review.desk",
+    "memory_desk.ui.review.page",
+    "memory_desk.core.journal.journal",
+    "memory_desk.ui.observations.agent_search",
+    "memory_desk.ui.export",
+    "watchdog.observers",
+)
+
+# `memory-desk --db DB` up to the first paint of the table with rows, watched as the
+# benchmark's probe watches it (an event filter on the viewport, installed after the window
+# is made); then what was loaded at that paint, and what is there once the events after it
+# have run. The window's fallback (build anyway after a while) is set out of reach, so only
+# the paint can trigger the build.
+START = """
+import json, sys, time
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication, QTableView, QMenu
+app = QApplication([])
+from memory_desk.ui import main_window
+main_window.AFTER_FIRST_PAINT_LATEST_MS = 600_000
+from memory_desk.app import create_main_window
+window = create_main_window(sys.argv[1:])
+view = window.findChild(QTableView, "observationsTable")
+seen = {}
+
+class Watch(QObject):
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.Paint and view.model().rowCount() and not seen:
+            seen["loaded"] = sorted(m for m in %(held)r if m in sys.modules)
+            seen["rows"] = view.model().rowCount()
+            seen["persona_page_built"] = window._persona_page is not None
+            seen["watcher"] = window.folder_watcher.mode
+            seen["entry_actions"] = len(window.findChild(QMenu, "entryMenu").actions())
+        return False
+
+watch = Watch()
+view.viewport().installEventFilter(watch)
+window.show()
+deadline = time.monotonic() + 60
+def after() -> bool:
+    return bool(seen) and window._persona_page is not None and window.folder_watcher.mode != "off"
+while not after() and time.monotonic() < deadline:
+    app.processEvents()
+    time.sleep(0.002)
+entry_menu = window.findChild(QMenu, "entryMenu")
+print(json.dumps({
+    "at_first_paint": seen,
+    "after": {
+        "loaded": sorted(m for m in %(held)r if m in sys.modules),
+        "entry_actions": len(entry_menu.actions()),
+        "review_page": window.findChild(QObject, "reviewPage") is not None,
+        "watcher": window.folder_watcher.mode,
+    },
+}))
+window.close()
+window.shutdown()
+"""
+
+
+def start_in_own_process(args: list[str]) -> dict:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}  # HOME and XDG: the test's own
+    result = subprocess.run(
+        [sys.executable, "-c", START % {"held": HELD_BACK}, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return make_database(tmp_path / "alisio" / "memory.sqlite")
+
+
+def test_the_first_rows_are_painted_before_the_held_back_parts_load(db: Path) -> None:
+    started = start_in_own_process(["--db", str(db)])
+    first = started["at_first_paint"]
+    assert first["rows"] == 2
+    assert first["loaded"] == []  # none of the held-back modules
+    assert first["persona_page_built"] is False
+    assert first["watcher"] == "off"  # no observer thread yet
+    assert first["entry_actions"] == 0  # the persona page brings them
+    after = started["after"]
+    built_after = set(HELD_BACK) - {"memory_desk.ui.observations.agent_search"}  # when asked
+    assert built_after - {"memory_desk.ui.export"} <= set(after["loaded"])  # the persona page
+    assert "memory_desk.ui.observations.agent_search" not in after["loaded"]  # brings export
+    assert after["review_page"] is True
+    assert after["watcher"] != "off"
+    assert after["entry_actions"] > 0
+
+
+def test_the_held_back_parts_are_built_once_the_rows_are_painted(open_window, qtbot, db):
+    window = open_window(["--db", str(db)])
+    qtbot.waitUntil(lambda: table(window).model().rowCount() == 2, timeout=10_000)
+    qtbot.waitUntil(lambda: window.folder_watcher.mode != "off", timeout=10_000)  # the last
+    entry_menu = window.findChild(QMenu, "entryMenu")
+    page_actions = list(window.persona_page.entry_actions.values())
+    assert page_actions and [a for a in entry_menu.actions() if not a.isSeparator()] == [
+        a for a in page_actions if not a.isSeparator()
+    ]
+    assert window.review_page.objectName() == "reviewPage"
+    assert window.folder_watcher.mode != "off"
+    assert window.pages.indexOf(window.persona_page) >= 0
+    assert window.pages.indexOf(window.review_page) >= 0
+
+
+def test_asking_for_a_held_back_page_builds_it_at_once(qtbot, db) -> None:
+    """Before the first paint (the window not even shown), the pages come when asked for."""
+    from memory_desk.app import create_main_window
+
+    window = create_main_window(["--db", str(db)])
+    try:
+        assert window._persona_page is None and window._review is None
+        window.show_page("review")
+        assert window.pages.currentWidget() is window.review_page
+        assert window._persona_page is not None  # the desk marks its entries
+        window.show_page("persona")
+        assert window.current_page_name() == "persona"
+    finally:
+        window.close()
+        window.shutdown()
+        window.deleteLater()
+
+
+def test_a_held_watcher_starts_no_thread_and_reports_what_changed_meanwhile(
+    qtbot, tmp_path: Path
+) -> None:
+    folder = make_persona_folder(tmp_path / "memory")
+    folder = Path(os.path.realpath(folder))
+    watcher = FolderWatcher()
+    try:
+        watcher.hold()
+        key = watcher.watch(folder)
+        assert watcher.mode == "off"  # no observer: nothing imported, no thread
+        (folder / "likes-sushi.md").write_bytes(entry_bytes("likes-sushi"))  # while held
+        with qtbot.waitSignal(watcher.paths_changed, timeout=5_000) as reported:
+            watcher.release()
+        assert watcher.mode != "off"
+        assert reported.args == [key, [str(folder / "likes-sushi.md")]]
+    finally:
+        watcher.stop()
+
+
+def test_the_held_back_parts_come_one_per_turn_of_the_event_loop(qtbot, db) -> None:
+    """Each part costs tens of milliseconds: built one at a time, with the window answering
+    (its events handled) in between, never as one long freeze right after the first rows."""
+    from memory_desk.app import create_main_window
+
+    window = create_main_window(["--db", str(db)])
+    try:
+        window._after_first_paint()  # what the first paint triggers
+        assert window._persona_page is not None
+        assert window._review is None and window.folder_watcher.mode == "off"
+        qtbot.waitUntil(lambda: window._review is not None, timeout=5_000)
+        qtbot.waitUntil(lambda: window.folder_watcher.mode != "off", timeout=5_000)
+    finally:
+        window.close()
+        window.shutdown()
+        window.deleteLater()
