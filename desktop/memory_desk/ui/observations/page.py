@@ -44,6 +44,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from datetime import date
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shiboken6
@@ -82,9 +83,8 @@ from PySide6.QtWidgets import (
 from memory_desk.core import StoreError, TopicConflict
 from memory_desk.core.observations import Observation, ObservationStore, Totals, WriteCancelled
 from memory_desk.core.observations.listing import Summary
-from memory_desk.ui import export, i18n
+from memory_desk.ui import i18n
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.observations.agent_search import AgentSearchDialog
 from memory_desk.ui.observations.background import BackgroundCall
 from memory_desk.ui.observations.columns import TableColumns
 from memory_desk.ui.observations.commands import (
@@ -110,11 +110,20 @@ from memory_desk.ui.observations.model import (
 )
 from memory_desk.ui.observations.query import Query, QueryResult, QueryRunner
 from memory_desk.ui.observations.row_diff import IdIndex
+from memory_desk.ui.observations.table_view import ObservationsTableView
 from memory_desk.ui.observations.topic import TopicAction, ask_topic_choice
 from memory_desk.ui.observations.write_banner import WriteWaitBanner
 from memory_desk.ui.observations.write_runner import Outcome, WriteRunner
 from memory_desk.ui.undo_focus import has_own_undo
 
+if TYPE_CHECKING:
+    from memory_desk.ui.observations.agent_search import AgentSearchDialog
+
+# A live refresh's follow-up (counts, detail pane, actions) runs this long after the table
+# painted the new rows (a timer: the event loop turns in between), or at most this long after
+# the rows were applied when nothing was painted.
+LIVE_FINISH_AFTER_PAINT_MS = 1
+LIVE_FINISH_AT_MOST_MS = 40
 # Above this many selected rows, the action states are guessed from the cached rows only.
 _SUMMARY_LIMIT = 2000
 # After a new query, restore at most this many selected ids (beyond, only the current row).
@@ -234,6 +243,12 @@ class ObservationsPage(QWidget):
         self._build_actions()
         self._build_layout()
 
+        # A live refresh's follow-up, run once its rows are painted (see _on_results).
+        self._finish: Callable[[], None] | None = None
+        self._finish_timer = QTimer(self)
+        self._finish_timer.setSingleShot(True)
+        self._finish_timer.timeout.connect(self._finish_now)
+        self.table.painted.connect(self._on_table_painted)
         self._runner = QueryRunner(self)
         self._runner.finished.connect(self._on_results)
         self._runner.first.connect(self._on_first_rows)
@@ -270,7 +285,7 @@ class ObservationsPage(QWidget):
     # -- building -------------------------------------------------------------------------------
 
     def _build_table(self) -> QTableView:
-        table = QTableView(self)
+        table = ObservationsTableView(self)  # paints its rows itself (see table_view)
         table.setObjectName("observationsTable")
         table.setAccessibleName(translate("ObservationsPage", "Observations"))
         table.setAccessibleDescription(
@@ -515,6 +530,8 @@ class ObservationsPage(QWidget):
         if self._writes.is_busy():
             self._writes.abandon()  # its store may be closed next: never write it half-way
         self._store = store
+        self._finish_timer.stop()
+        self._finish = None  # the last store's follow-up
         self._summary.cancel()  # the last store's counts (or its failure) are nobody's news now
         self._projects = []
         self.model.set_store(store)
@@ -545,6 +562,8 @@ class ObservationsPage(QWidget):
     def shutdown(self) -> None:
         """Stop timers and the query thread; called when the window closes."""
         self._clock.stop()
+        self._finish_timer.stop()
+        self._finish = None
         self.model.clear_marks()
         self.filters.stop()
         self._runner.stop()
@@ -565,7 +584,10 @@ class ObservationsPage(QWidget):
     def is_busy(self) -> bool:
         """True while a search is pending (typing not settled, or the answer not back yet)."""
         return (
-            self.filters.has_pending_search() or self._runner.is_busy() or self._summary.is_busy()
+            self.filters.has_pending_search()
+            or self._runner.is_busy()
+            or self._finish is not None
+            or self._summary.is_busy()
         )
 
     def is_writing(self) -> bool:
@@ -662,6 +684,7 @@ class ObservationsPage(QWidget):
     def _on_results(self, result: QueryResult) -> None:
         if self._store is None:
             return
+        self._finish_now()  # the last answer's follow-up, if its paint has not come yet
         new_query = self._pending_reset
         if new_query:
             self._note_answer_time()  # how soon a new question shows rows
@@ -686,21 +709,47 @@ class ObservationsPage(QWidget):
             self._scroll_to_id(self._pending_select)
             self._pending_select = None
         self._go_on_after_triage()
+        self._showing = len(result.ids)
+        # A write of ours in flight may commit before its outcome is back: its own change is
+        # neither "changed by another program" nor a conflict with the form it saves.
+        writing = self._writes.is_busy()
+        if new_query:
+            self._finish_results(new_query=True, writing=writing)
+            return
+        # A live refresh: the rows first. What is not the rows (the counts' query, the
+        # detail pane, the actions) waits for the table's next paint, in a turn of its own,
+        # so no turn of the event loop holds both (LIVE_FINISH_AT_MOST_MS if no paint comes).
+        self._finish = lambda: self._finish_results(new_query=False, writing=writing)
+        self._finish_timer.start(LIVE_FINISH_AT_MOST_MS)
+
+    def _finish_results(self, *, new_query: bool, writing: bool) -> None:
+        """After an answer's rows: the index check, the counts (on their own thread), the
+        detail pane and the actions."""
+        if self._store is None:
+            return
         if self._check_after_first_answer:
             self._check_after_first_answer = False
             self._index_health.check(self._store)
-        self._showing = len(result.ids)
         # The counts and projects come after the rows, from their own thread: read again only
         # when the file changed, they cost a scan of the table (a second on a million rows).
         store = self._store
         self._summary.submit(lambda: (store, store.summary()))
-        # A write of ours in flight may commit before its outcome is back: its own change is
-        # neither "changed by another program" nor a conflict with the form it saves.
-        writing = self._writes.is_busy()
         self._show_current(announce=not new_query and not writing)
         if not writing:
             self._follow_edited_row()
         self._update_actions()
+
+    def _on_table_painted(self) -> None:
+        """The table painted: a live refresh's follow-up runs at the loop's next turn."""
+        if self._finish is not None:
+            self._finish_timer.start(LIVE_FINISH_AFTER_PAINT_MS)
+
+    def _finish_now(self) -> None:
+        """Run the follow-up of the last live refresh now (if it is still waiting)."""
+        self._finish_timer.stop()
+        finish, self._finish = self._finish, None
+        if finish is not None:
+            finish()
 
     def _on_summary(self, _generation: int, answer: tuple[ObservationStore, Summary]) -> None:
         """The counts and projects beside the rows just shown: the answer is complete."""
@@ -1159,6 +1208,8 @@ class ObservationsPage(QWidget):
         if self._store is None:
             return
         if self.agent_search is None:
+            from memory_desk.ui.observations.agent_search import AgentSearchDialog  # when asked
+
             self.agent_search = AgentSearchDialog(self)
             self.agent_search.observation_activated.connect(self.show_observation_id)
         self.agent_search.set_store(
@@ -1196,6 +1247,8 @@ class ObservationsPage(QWidget):
         ids = self.selected_ids() if which == "selected" else None
         if ids is not None and not ids:
             return
+        from memory_desk.ui import export  # only when the person exports
+
         export.start_observations_export(self, self._store, ids, fmt)
 
     def show_saved_on(self, day: date) -> None:

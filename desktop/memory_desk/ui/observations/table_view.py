@@ -28,7 +28,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPointF, QRect, QSize, Qt
+from PySide6.QtCore import QPointF, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -102,7 +102,13 @@ class ObservationsTableView(QTableView):
 
     Every call of ``QTableView`` works as before; on another model, with a grid, spans, right
     to left or a style that paints items its own way, it paints as a ``QTableView`` does.
+
+    Signals:
+        painted(): the viewport was just painted (the page finishes a live refresh after
+            the new rows are on screen, not before)
     """
+
+    painted = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -120,12 +126,14 @@ class ObservationsTableView(QTableView):
         model = self.model()
         if not isinstance(model, ObservationTableModel) or not self._can_paint_fast():
             super().paintEvent(event)
+            self.painted.emit()
             return
         painter = QPainter(self.viewport())
         try:
             self._paint_rows(painter, model, event.rect())
         finally:
             painter.end()
+        self.painted.emit()
 
     def _on_theme_changed(self) -> None:
         """A new palette or style: check the fast path again, and repaint."""

@@ -21,6 +21,7 @@ Signals:
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -44,6 +45,12 @@ if TYPE_CHECKING:
     from memory_desk.ui.sources.sidebar import SourceSidebar
 
 JOURNAL_START_MS = 1500  # the journal's first look, if no rows are awaited before
+# A scan of the database the observations page is re-reading waits for the page's answer,
+# then this long (its status and counts are painted first) ...
+SCAN_AFTER_REFRESH_MS = 50
+# ... but never longer than this after it was asked for (an agent saving without a pause
+# keeps the page busy; the inbox must still follow).
+SCAN_WAIT_AT_MOST_MS = 2000
 
 
 class ReviewDesk(QObject):
@@ -85,6 +92,11 @@ class ReviewDesk(QObject):
         self._stopped = False
         self._was_live = registry.is_live()
         self._snapshot: ReviewSnapshot | None = None
+        # Scans put off while the observations page re-reads the same database (path: since).
+        self._waiting: dict[str, tuple[Source, float]] = {}
+        self._waiting_timer = QTimer(self)
+        self._waiting_timer.setSingleShot(True)
+        self._waiting_timer.timeout.connect(self._scan_waiting)
         self.page = ReviewPage(
             undo_stack,
             self.runner,
@@ -165,6 +177,7 @@ class ReviewDesk(QObject):
         self._sidebar.current_changed.connect(lambda _source, _previous: self._mark_entries())
         # The first look waits for the first rows: start speed matters more than the inbox.
         self._observations.refreshed.connect(self.start)
+        self._observations.refreshed.connect(self._after_refresh)
         QTimer.singleShot(JOURNAL_START_MS, self, self.start)
 
     def start(self) -> None:
@@ -183,8 +196,40 @@ class ReviewDesk(QObject):
             return
         if source.kind == "db" and source.file_id is None:
             return  # nothing at its path now
+        if self._put_off(source):
+            return
         kind = "db" if source.kind == "db" else "persona"
         self.runner.scan(StoreToScan(kind, source.path, source.label))
+
+    def _put_off(self, source: Source) -> bool:
+        """A scan of the database the observations page is re-reading waits for its answer.
+
+        An agent's commit reaches both at once. The scan is a Python loop on a worker: it
+        holds the GIL in slices of the switch interval (5 ms) while the page plans, applies
+        and paints the new row, and that made the live refresh stall. The inbox can come a
+        few hundred ms later; the row cannot. True when the scan was put off (it runs after
+        the page's ``refreshed``, or after SCAN_WAIT_AT_MOST_MS at most)."""
+        if source.kind != "db" or source.store is not self._observations.store:
+            return False
+        key = str(source.path)
+        since = self._waiting.get(key, (source, time.monotonic()))[1]
+        waited_ms = (time.monotonic() - since) * 1000
+        if not self._observations.is_busy() or waited_ms >= SCAN_WAIT_AT_MOST_MS:
+            self._waiting.pop(key, None)
+            return False
+        self._waiting[key] = (source, since)
+        self._waiting_timer.start(max(1, int(SCAN_WAIT_AT_MOST_MS - waited_ms)))
+        return True
+
+    def _after_refresh(self) -> None:
+        """The page's answer is in: the scans it held back run once its paint is done."""
+        if self._waiting:
+            self._waiting_timer.start(SCAN_AFTER_REFRESH_MS)
+
+    def _scan_waiting(self) -> None:
+        waiting = [source for source, _since in self._waiting.values()]
+        for source in waiting:
+            self.scan(source)
 
     def scan_all(self) -> None:
         for source in self._registry.sources():
@@ -300,6 +345,8 @@ class ReviewDesk(QObject):
         if self._stopped:
             return
         self._stopped = True
+        self._waiting_timer.stop()
+        self._waiting.clear()
         self.runner.stop()
         journal = self.runner.journal
         if journal is not None:
