@@ -261,3 +261,26 @@ def test_a_newer_folder_drops_the_older_listing(
     qtbot.wait(50)  # (the older worker's answer, had it been taken, would be in by now)
     assert row_keys(page.model._rows) == fresh_rows(second)
     assert not page.is_listing()
+
+
+def test_the_sidebar_takes_the_pages_count_instead_of_listing_the_folder_beside_it(
+    qtbot, tmp_path: Path, open_window, monkeypatch
+) -> None:
+    """A second listing beside the page's fought it for the interpreter (the first screen
+    took 1.5 s at 20,000 entries): the sidebar waits, and the page's listing counts."""
+    from memory_desk.ui.sources import sidebar as sidebar_module
+
+    folder_path = write_folder(tmp_path / "memory")
+    (folder_path / "Bad Name.md").write_bytes(b"no header at all\n")  # a problem to count
+    counted: list[str] = []
+    real_counts = sidebar_module.folder_counts
+    monkeypatch.setattr(
+        sidebar_module, "folder_counts", lambda path: counted.append(str(path)) or real_counts(path)
+    )
+    window = open_window(["--persona", str(folder_path)])
+    page = window.persona_page
+    wait_persona_read(window)
+    assert counted == []  # the page counted it; the sidebar never listed the folder
+    item = window.sidebar.tree.currentItem()
+    assert item.text(1) == f"{len(page.entries()):,} ⚠"
+    assert not window.sidebar.is_counting()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import QLocale, QObject, Qt, Signal
+from PySide6.QtCore import QLocale, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -95,6 +95,10 @@ def _folder_counts(path: Path) -> tuple[int, int]:
     return folder_counts(path)
 
 
+# How long a folder's background count waits for the persona page to count it first.
+FOLDER_COUNT_DELAY_MS = 2500
+
+
 class SourceSidebar(QWidget):
     """A row per source (label and count) under its kind's group, and a details panel.
 
@@ -128,6 +132,7 @@ class SourceSidebar(QWidget):
         self.details_toggle.toggled.connect(self._on_details_toggled)
         theme.notifier().changed.connect(self._paint_rows)
         self._folder_problems: dict[int, int] = {}  # per folder, from its background count
+        self._counts_later: dict[int, QTimer] = {}  # folder counts waiting for the page's
         self._counts = DatabaseCounts(self)
         self._counts.counted.connect(self._on_counted)
         self._counts.failed.connect(self._on_count_failed)
@@ -334,6 +339,7 @@ class SourceSidebar(QWidget):
                 item.setToolTip(1, describe_totals(totals))
             else:
                 if entries is not None:
+                    self._cancel_count_later(source)  # the page counted it
                     count = len(entries)
                     problems = sum(1 for entry in entries if entry.problems)
                 else:
@@ -342,7 +348,7 @@ class SourceSidebar(QWidget):
                     count = len(source.store.names())
                     known = source.store.problem_count()
                     if known is None:
-                        self._counts.count(source)
+                        self._count_later(source)
                         known = self._folder_problems.get(id(source))  # the last count's
                     problems = known or 0
                 item.setText(1, i18n.number(count) + (" ⚠" if problems else ""))
@@ -376,12 +382,44 @@ class SourceSidebar(QWidget):
         return item.text(2) if item is not None else ""
 
     def is_counting(self) -> bool:
-        """True while a database's counts are being read in the background."""
-        return self._counts.is_counting()
+        """True while a source's counts are being read in the background, or wait to be."""
+        return bool(self._counts_later) or self._counts.is_counting()
 
     def stop(self) -> None:
         """Wait for the counts being read; count no more (the window is closing)."""
+        for key in list(self._counts_later):
+            self._counts_later.pop(key).stop()
         self._counts.stop()
+
+    def _count_later(self, source: Source) -> None:
+        """Count a folder's problems in the background, but not at once.
+
+        The persona page is usually listing that very folder (at start, or after the agent
+        wrote): its listing gives the counts, and a second listing running beside it fought
+        it for the interpreter (20,000 lstat calls, each giving up the GIL), so the page's
+        first screen took 1.5 s instead of 0.3. If the page has not counted it by then, the
+        count runs (and takes the page's parses from the shared cache)."""
+        key = id(source)
+        if key in self._counts_later:
+            return
+        timer = QTimer(self)
+        timer.setSingleShot(True)
+        timer.setInterval(FOLDER_COUNT_DELAY_MS)
+
+        def count() -> None:
+            if self._counts_later.pop(key, None) is not None:
+                timer.deleteLater()
+                self._counts.count(source)
+
+        timer.timeout.connect(count)
+        self._counts_later[key] = timer
+        timer.start()
+
+    def _cancel_count_later(self, source: Source) -> None:
+        timer = self._counts_later.pop(id(source), None)
+        if timer is not None:
+            timer.stop()
+            timer.deleteLater()
 
     def _on_counted(self, source: Source, store: object, counted: object) -> None:
         item = self._item_for(source)
