@@ -18,18 +18,7 @@ import pytest
 from memory_desk.core.persona import PROMPT_LIMIT, PersonaFolder
 from memory_desk.core.persona.scan import SHARED, SharedEntries, folder_lock
 from memory_desk.ui.sources.sidebar import _folder_counts
-
-
-def agent_file(name: str, description: str, updated: str, body: str, type_: str = "user") -> bytes:
-    """One entry exactly as agent-kit writes it."""
-    return (
-        f"---\nname: {name}\ndescription: {description}\ntype: {type_}\nupdated: {updated}\n"
-        f"---\n\n{body}\n"
-    ).encode()
-
-
-def stamp(n: int) -> str:
-    return f"2025-{1 + n % 12:02d}-{1 + n % 28:02d}T{n % 24:02d}:{n % 60:02d}:00.{n % 7:03d}Z"
+from persona_files import agent_file, stamp
 
 
 def write_folder(path: Path, count: int, seed: int = 3) -> Path:

@@ -26,20 +26,13 @@ from memory_desk.ui.persona import listing as page_listing
 from memory_desk.ui.persona.model import Separator, build_rows
 from memory_desk.ui.persona.page import Counts
 from memory_desk.ui.persona.rename import RenameDialog
+from persona_files import agent_file
 from window_helpers import wait_persona_read, wait_until
 
 pytest_plugins = ["window_fixture"]
 
 COUNT = 2000
 WORDS = ("tea", "coffee", "garden", "night", "early", "short", "river", "stone", "fish")
-
-
-def agent_file(name: str, description: str, updated: str, body: str, type_: str = "user") -> bytes:
-    """One entry exactly as agent-kit writes it."""
-    return (
-        f"---\nname: {name}\ndescription: {description}\ntype: {type_}\nupdated: {updated}\n"
-        f"---\n\n{body}\n"
-    ).encode()
 
 
 def write_folder(path: Path, count: int = COUNT, seed: int = 5) -> Path:

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QPlainTextEdit, QPus
 from memory_desk.core.persona import PROMPT_LIMIT, PersonaFolder
 from memory_desk.ui.persona import model as list_model
 from memory_desk.ui.persona.model import PersonaListModel, Separator, build_rows
+from persona_files import agent_file, stamp
 from window_helpers import wait_persona_read
 
 pytest_plugins = ["window_fixture"]
@@ -39,18 +40,6 @@ WORDS = [
     "river",
     "stone",
 ]
-
-
-def agent_file(name: str, description: str, updated: str, body: str, type_: str = "user") -> bytes:
-    """One entry exactly as agent-kit writes it."""
-    return (
-        f"---\nname: {name}\ndescription: {description}\ntype: {type_}\nupdated: {updated}\n"
-        f"---\n\n{body}\n"
-    ).encode()
-
-
-def stamp(n: int) -> str:
-    return f"2025-{1 + n % 12:02d}-{1 + n % 28:02d}T{n % 24:02d}:{n % 60:02d}:00.{n % 7:03d}Z"
 
 
 def write_folder(path: Path, count: int, seed: int = 1) -> Path:

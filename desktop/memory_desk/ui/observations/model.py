@@ -405,18 +405,16 @@ class ObservationTableModel(QAbstractTableModel):
     def cell(self, row: int, column: int) -> Cell | None:
         """What the cell at (row, column) paints, in one call; None while it cannot be read
         (the delegate then asks ``data()`` as any view would)."""
-        if not 0 <= row < len(self._ids):
+        painted = self.paint_row(row)
+        if painted is None:
             return None
-        oid = int(self._ids[row])
-        record = self._record(row, oid)
-        if record is None:
-            return None
+        record, mark = painted
         return Cell(
-            self._text(oid, record, column),
+            self._text(record.observation.id, record, column),
             _ALIGNMENTS[column],
             self._forgotten_font if record.forgotten else None,
             self._foreground(record, column),
-            self._mark_brush if self._marks and oid in self._marks else None,
+            mark,
             record,
         )
 
