@@ -97,6 +97,8 @@ def _folder_counts(path: Path) -> tuple[int, int]:
 
 # How long a folder's background count waits for the persona page to count it first.
 FOLDER_COUNT_DELAY_MS = 2500
+# A folder with no more entry files than this is counted at once (the page lists it at once).
+FOLDER_COUNT_AT_ONCE = 300
 
 
 class SourceSidebar(QWidget):
@@ -347,8 +349,10 @@ class SourceSidebar(QWidget):
                     # parse): the names are counted now, the problems in the background.
                     count = len(source.store.names())
                     known = source.store.problem_count()
-                    if known is None:
+                    if known is None and count > FOLDER_COUNT_AT_ONCE:
                         self._count_later(source)
+                    elif known is None:
+                        self._counts.count(source)  # small: counted in a blink, at once
                         known = self._folder_problems.get(id(source))  # the last count's
                     problems = known or 0
                 item.setText(1, i18n.number(count) + (" ⚠" if problems else ""))
