@@ -335,3 +335,26 @@ def test_read_when_stable_reads_a_file_just_written(tmp_path):
     entry = tmp_path / "fresh.md"
     entry.write_bytes(NEW.encode())  # mtime is now: it takes two agreeing reads
     assert read_when_stable(entry) == NEW.encode()
+
+
+def test_a_rescan_lists_the_folder_off_the_windows_thread(make_watcher, folder, qtbot, monkeypatch):
+    """20,000 lstat calls on the window's thread froze it every 30 s, and at start."""
+    from memory_desk.ui.live import folders as folders_module
+
+    (folder / "edited.md").write_text(OLD, encoding="utf-8")
+    watcher = make_watcher(observer_factory=_deaf_observer)
+    recorder = Recorder(watcher)
+    watcher.watch(folder)
+    threads: list[str] = []
+    real = folders_module._list_signatures
+
+    def spy(path: str):  # noqa: ANN202
+        threads.append(threading.current_thread().name)
+        return real(path)
+
+    monkeypatch.setattr(folders_module, "_list_signatures", spy)
+    (folder / "edited.md").write_text(NEW, encoding="utf-8")  # no event: the observer is deaf
+    watcher.rescan()
+    qtbot.waitUntil(lambda: str(folder / "edited.md") in recorder.paths, timeout=5_000)
+    assert threads and threading.main_thread().name not in threads
+    assert recorder.contents[str(folder / "edited.md")] == NEW.encode()
