@@ -13,17 +13,14 @@ page, the folder watcher reporting an agent's write made while it was held).
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QMenu
 
 from memory_desk.ui.live import FolderWatcher
-from window_helpers import entry_bytes, make_database, make_persona_folder, table
+from window_helpers import entry_bytes, make_database, make_persona_folder, run_python_json, table
 
 pytest_plugins = ["window_fixture"]  # the open_window fixture
 
@@ -89,17 +86,7 @@ window.shutdown()
 
 
 def start_in_own_process(args: list[str]) -> dict:
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}  # HOME and XDG: the test's own
-    result = subprocess.run(
-        [sys.executable, "-c", START % {"held": HELD_BACK}, *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return run_python_json(START % {"held": HELD_BACK}, args)
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QSplitter, QTableView, QWidget
 
 from memory_desk.ui.shortcuts import collect_shortcuts
-from window_helpers import agent_save, make_database, make_persona_folder, table
+from window_helpers import agent_save, make_database, make_persona_folder, run_python_json, table
 
 pytest_plugins = ["window_fixture"]  # the open_window fixture
 
@@ -66,17 +66,7 @@ window.shutdown()
 
 
 def start_in_own_process(args: list[str]) -> dict:
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}  # HOME and XDG: the test's own
-    result = subprocess.run(
-        [sys.executable, "-c", START % (LAZY_PACKAGES,), *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return run_python_json(START % (LAZY_PACKAGES,), args)
 
 
 @pytest.mark.parametrize("what", ["db", "persona", "both"])

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -163,3 +166,19 @@ def writes_done(window: MainWindow, timeout_s: float = 10.0) -> None:
     while window.observations_page.is_writing():
         assert time.monotonic() < deadline, "a background write did not finish"
         QTest.qWait(2)
+
+
+def run_python_json(code: str, args: list[str]) -> dict:
+    """Run ``code`` in a Python process of its own (offscreen; HOME and XDG are the test's)
+    with ``args``, and return the JSON object its last line of output prints."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
