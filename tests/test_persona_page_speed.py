@@ -270,6 +270,7 @@ def test_the_sidebar_takes_the_pages_count_instead_of_listing_the_folder_beside_
     monkeypatch.setattr(
         sidebar_module, "folder_counts", lambda path: counted.append(str(path)) or real_counts(path)
     )
+    monkeypatch.setattr(sidebar_module, "FOLDER_COUNT_DELAY_MS", 60_000)  # (a slow machine)
     window = open_window(["--persona", str(folder_path)])
     page = window.persona_page
     wait_persona_read(window)
@@ -277,3 +278,33 @@ def test_the_sidebar_takes_the_pages_count_instead_of_listing_the_folder_beside_
     item = window.sidebar.tree.currentItem()
     assert item.text(1) == f"{len(page.entries()):,} ⚠"
     assert not window.sidebar.is_counting()
+
+
+def test_undo_waits_while_the_folder_is_listed_with_the_object_it_writes_through(
+    qtbot, tmp_path: Path, open_window, monkeypatch
+) -> None:
+    """The listing worker reads with the page's own folder object, which the page's undo
+    commands write through: Undo waits until every entry is in, even across a page switch."""
+    folder_path = write_folder(tmp_path / "memory")
+    window = open_window(["--persona", str(folder_path)])
+    page = window.persona_page
+    wait_persona_read(window)
+    assert window.undo_group.activeStack() is page.undo_stack
+    first = page.folder()
+    other = write_folder(tmp_path / "other", count=3, seed=9)
+    page.set_folder(PersonaFolder(other))
+    wait_persona_read(window)
+    held = HeldListing(monkeypatch)
+    page.set_folder(first)  # the person comes back to it: listed again, with the same object
+    wait_until(lambda: held.first_screen.is_set())
+    try:
+        assert page.holds_undo()
+        assert window.undo_group.activeStack() is None
+        window.show_page("observations")
+        window.show_page("persona")
+        assert window.undo_group.activeStack() is None  # a page switch does not give it back
+    finally:
+        held.release.set()
+    wait_persona_read(window)
+    assert not page.holds_undo()
+    assert window.undo_group.activeStack() is page.undo_stack

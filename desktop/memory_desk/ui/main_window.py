@@ -1156,7 +1156,9 @@ class MainWindow(QMainWindow):
             self._db_page = page
         for each in self.content_pages:
             each.set_current(each is page)
-        self.undo_group.setActiveStack(self._page_undo.get(page))
+        stack = self._page_undo.get(page)
+        holds = getattr(page, "holds_undo", None)
+        self.undo_group.setActiveStack(None if holds is not None and holds() else stack)
         self.status_label.setText(self._page_status.get(page, ""))
         left = self._shown_page
         self._shown_page = page

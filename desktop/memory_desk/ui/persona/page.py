@@ -141,6 +141,7 @@ class PersonaPage(QWidget):
         self.undo_stack = undo_stack  # this page's own history (the window's Undo acts on it)
         self._folder: PersonaFolder | None = None
         self._listing = False  # the folder's first listing is still being read on a worker
+        self._in_front = False  # the page the person sees (see set_current)
         self._keys: StatKeys | None = None  # the folder's files as last scanned
         self._reload_pending = False  # the agent wrote while the listing was read
         self._pending_names: set[str] = set()  # changed by undo while the listing was read
@@ -349,6 +350,19 @@ class PersonaPage(QWidget):
         """The window calls this when the page comes to the front (True) or leaves it: the
         Entry menu acts only on the page the person sees."""
         self.page_actions.setEnabled(current)
+        self._in_front = current
+
+    def holds_undo(self) -> bool:
+        """True while Undo and Redo must wait: the folder's listing is being read on a
+        worker with the folder object the page's commands write through. The window leaves
+        the page's undo stack inactive meanwhile; the page makes it active once all are in."""
+        return self._listing
+
+    def _hold_undo(self, hold: bool) -> None:
+        if hold and self._undo_stack.isActive():
+            self._undo_stack.setActive(False)
+        elif not hold and self._in_front and not self._undo_stack.isActive():
+            self._undo_stack.setActive(True)
 
     def _set_tab_order(self) -> None:
         """Tab follows the page as it reads: the filter, the list, the entry's buttons above
@@ -503,6 +517,7 @@ class PersonaPage(QWidget):
             self._on_listed(self._lister.generation, listed)
             return
         self._listing = True
+        self._hold_undo(True)
         self._set_reading(None)
         self._folder_problems = []
         self._show([])
@@ -548,6 +563,7 @@ class PersonaPage(QWidget):
         if not self._listing or not isinstance(listed, Listed):
             return
         self._listing = False
+        self._hold_undo(False)
         self.reading.hide()
         self._keys = listed.keys
         self._folder_problems = listed.problems
@@ -566,6 +582,7 @@ class PersonaPage(QWidget):
 
     def _on_listing_failed(self, _generation: int, message: str) -> None:
         self._listing = False
+        self._hold_undo(False)
         self.reading.hide()
         self.error_raised.emit(message)
         self._show([])
