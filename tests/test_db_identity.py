@@ -141,8 +141,13 @@ def wait_rows(qtbot, window, count: int) -> None:
 
 
 def select_first(qtbot, window) -> None:
+    """Select the first row once the window has settled: its counts and the sidebar's are
+    read on threads of their own after the rows, and a thread that opens its connection
+    while the test replaces the file rightly says so, before the write under test could."""
+    page = window.observations_page
+    qtbot.waitUntil(lambda: not page.is_busy() and not window.sidebar.is_counting())
     table(window).selectRow(0)
-    qtbot.waitUntil(lambda: window.observations_page.pin_action.isEnabled())
+    qtbot.waitUntil(lambda: page.pin_action.isEnabled())
 
 
 def test_window_refuses_a_pin_after_rename_over_then_shows_the_new_file(
