@@ -9,7 +9,7 @@ words, so a filter word matches a realistic share of the entries, not all of the
 measured in the same process:
 
 - ``listed``: ``create_main_window(["--persona", folder])`` to the first paint of the entry
-  list holding rows (a fresh window each time, so every file is read; the page shows the
+  list holding rows (the time the paint event reached the list) (a fresh window each time, so every file is read; the page shows the
   newest entries first while it reads the others); reference ``raw_list``: ``os.scandir`` and
   reading every entry file's bytes.
 - ``listed_all``: the same window, to the first paint of the list holding every entry (the
@@ -206,34 +206,64 @@ def _child(window, kind, name: str):
 
 
 class _PaintWatch:
-    """Counts paints of a widget (the entry list's viewport) through an event filter."""
+    """Counts paints of a widget (the entry list's viewport) through an event filter, and
+    keeps, per paint, when it came and what ``state()`` said then (if given)."""
 
-    def __init__(self, widget) -> None:
+    def __init__(self, widget, state: Callable[[], object] | None = None) -> None:
         from PySide6.QtCore import QEvent, QObject
 
         class Filter(QObject):
             def eventFilter(inner, _obj, event) -> bool:  # noqa: N802, N805
                 if event.type() == QEvent.Type.Paint:
                     self.paints += 1
+                    if state is not None:
+                        self.marks.append((time.perf_counter(), state()))
                 return False
 
         self.paints = 0
+        self.marks: list[tuple[float, object]] = []
         self._filter = Filter()
         self._widget = widget
         widget.installEventFilter(self._filter)
+
+    def first(self, wanted: Callable[[object], bool]) -> float | None:
+        """When the first paint whose state is ``wanted`` came (None: none yet)."""
+        return next((at for at, state in self.marks if wanted(state)), None)
 
     def remove(self) -> None:
         self._widget.removeEventFilter(self._filter)
 
 
 def _wait(condition: Callable[[], bool], timeout_s: float = 30.0) -> None:
-    """Process events until ``condition`` holds (events only: no sleeping in between)."""
-    app = _app()
+    """Run the event loop until ``condition`` holds, checked every millisecond.
+
+    The loop sleeps between events, as the app's own loop does. (Until 2026-12-04 this
+    called ``processEvents()`` in a busy loop: a Python spinner on the window's thread that
+    the app does not have, which took the interpreter's lock from the page's workers and
+    made every listing several times slower.)"""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    if condition():
+        return
+    loop = QEventLoop()
     deadline = time.perf_counter() + timeout_s
-    while not condition():
-        if time.perf_counter() > deadline:
-            raise TimeoutError("the window did not get there in time")
-        app.processEvents()
+    timed_out = []
+
+    def check() -> None:
+        if condition():
+            loop.quit()
+        elif time.perf_counter() > deadline:
+            timed_out.append(True)
+            loop.quit()
+
+    timer = QTimer()
+    timer.setInterval(1)
+    timer.timeout.connect(check)
+    timer.start()
+    loop.exec()
+    timer.stop()
+    if timed_out:
+        raise TimeoutError("the window did not get there in time")
 
 
 def _close(window) -> None:
@@ -265,13 +295,18 @@ def time_listed(folder: Path) -> tuple[float, float, float]:
     window.show()
     view = _child(window, QAbstractItemView, "personaList")
     page = window.persona_page
-    watch = _PaintWatch(view.viewport())
-    _wait(lambda: view.model().rowCount() > 0 and watch.paints > 0)
-    first = (time.perf_counter() - start) * 1000
-    _wait(lambda: view.model().rowCount() >= total and not page.is_listing())
-    painted = watch.paints
-    _wait(lambda: watch.paints > painted)
-    whole = (time.perf_counter() - start) * 1000
+    watch = _PaintWatch(view.viewport(), lambda: (view.model().rowCount(), page.is_listing()))
+
+    def rows(state) -> bool:
+        return state[0] > 0
+
+    def every(state) -> bool:
+        return state[0] >= total and not state[1]
+
+    _wait(lambda: watch.first(rows) is not None)
+    _wait(lambda: watch.first(every) is not None)
+    first = (watch.first(rows) - start) * 1000
+    whole = (watch.first(every) - start) * 1000
     watch.remove()
     try:
         at_open = time_saves(window, folder, 1)[0][0]
