@@ -17,13 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from memory_desk.core import ConflictError, StoreError
+from memory_desk.core import ConflictError, StoreError, folder_stats
 from memory_desk.core.persona import (
     FolderProblem,
     PersonaFolder,
     listing_failure,
     prompt_section,
 )
+from memory_desk.core.persona.folder_problems import listing_problems
 from persona_corpus import build_corpus, snapshot
 from test_ui_persona import write_entry
 
@@ -51,7 +52,11 @@ def unix_socket(memory: Path) -> Iterator[Path]:
 
 
 def _problems(memory: Path) -> list[FolderProblem]:
-    return PersonaFolder(memory).problems()
+    """The folder's problems, the same whether it is listed for them or they are taken from
+    a pass over it made for the page's listing (memory_desk.core.folder_stats)."""
+    listed = PersonaFolder(memory).problems()
+    assert listing_problems(memory, folder_stats.take(memory)) == listed
+    return listed
 
 
 def _codes(memory: Path) -> list[tuple[str, str]]:

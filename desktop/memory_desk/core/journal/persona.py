@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memory_desk.core import folder_stats
 from memory_desk.core.errors import StoreError
 from memory_desk.core.journal import records as rec
 from memory_desk.core.journal.db import JournalDB, pack_version
@@ -40,16 +41,18 @@ def listed(folder: Path) -> dict[str, str]:
     """{entry name: stat stamp} of the files the agent lists in ``folder``."""
     found: dict[str, str] = {}
     try:
-        with os.scandir(folder) as it:
-            for item in it:
-                if not is_entry_file_name(item.name) or not NAME_RE.fullmatch(item.name[:-3]):
-                    continue
+        # One pass at a time with the folder's other readers (memory_desk.core.folder_stats).
+        listing = folder_stats.take(os.path.realpath(folder))
+        for name, st in listing.items:
+            if not is_entry_file_name(name) or not NAME_RE.fullmatch(name[:-3]):
+                continue
+            if not isinstance(st, OSError) and stat.S_ISLNK(st.st_mode):
                 try:
-                    st = item.stat()  # follows links, as the agent does
+                    st = os.stat(os.path.join(folder, name))  # follows links, as the agent does
                 except OSError:
                     continue
-                if stat.S_ISREG(st.st_mode):
-                    found[item.name[:-3]] = _stamp(st)
+            if not isinstance(st, OSError) and stat.S_ISREG(st.st_mode):
+                found[name[:-3]] = _stamp(st)
     except FileNotFoundError:
         return {}
     except OSError as exc:

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from memory_desk.core.errors import ConflictError, StoreError
+from memory_desk.core.folder_stats import FolderStats
 from memory_desk.core.journal import witness
 from memory_desk.core.messages import msg
 from memory_desk.core.persona.atomic import (
@@ -125,7 +126,13 @@ class PersonaFolder:
 
     # ------------------------------------------------------------------ reading
 
-    def entries(self, *, progress: Progress | None = None, first: int = 300) -> list[PersonaEntry]:
+    def entries(
+        self,
+        *,
+        progress: Progress | None = None,
+        first: int = 300,
+        listing: FolderStats | None = None,
+    ) -> list[PersonaEntry]:
         """Every entry: the agent's in its order, then those the agent cannot see, by name.
 
         Entries beyond the first ``PROMPT_LIMIT`` the agent sees carry a warning that its prompt
@@ -139,6 +146,7 @@ class PersonaFolder:
         beyond-the-prompt marks as far as they are known then (an entry marked then is marked
         in the end). The result is the same either way. Safe on a worker thread when no other
         thread uses this folder object meanwhile; the object may then go to another thread.
+        ``listing``: the pass over the folder to read from (a fresh one without it).
         """
         loaded, self._cache = scan_folder(
             self.path,
@@ -147,6 +155,7 @@ class PersonaFolder:
             progress=progress,
             first=first,
             partial=self._listing.preview,
+            listing=listing,
         )
         with gc_paused():  # (thousands of marked copies: see gc_paused)
             self._listing.replace_all(loaded)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from memory_desk.core import wording
 from memory_desk.core.errors import StoreError
+from memory_desk.core.folder_stats import FolderStats, Stat
 from memory_desk.core.messages import msg
 from memory_desk.core.persona.entry import NAME_RE, could_not_list, os_message
 
@@ -56,20 +57,36 @@ class FolderFix:
     moved_to: Path
 
 
-def listing_problems(folder: Path) -> list[FolderProblem]:
+def listing_problems(folder: Path, listing: FolderStats | None = None) -> list[FolderProblem]:
     """What in ``folder`` stops the agent reading its memory at all, by file name.
 
-    Cheap (one listing and a stat per entry name the agent reads; no file is read).
+    Cheap (one listing and a stat per entry name the agent reads; no file is read). With
+    ``listing`` (a pass over the folder just taken, :mod:`memory_desk.core.folder_stats`),
+    the folder is not listed again.
     """
-    try:
-        with os.scandir(folder) as it:
-            names = sorted(
-                d.name for d in it if _is_agent_file_name(d.name) and _may_stop_listing(d)
-            )
-    except OSError as exc:
-        raise StoreError(could_not_list(str(folder), exc)) from exc
+    if listing is not None:
+        names = sorted(
+            name
+            for name, lst in listing.items
+            if _is_agent_file_name(name) and _may_stop(str(folder), name, lst)
+        )
+    else:
+        try:
+            with os.scandir(folder) as it:
+                names = sorted(
+                    d.name for d in it if _is_agent_file_name(d.name) and _may_stop_listing(d)
+                )
+        except OSError as exc:
+            raise StoreError(could_not_list(str(folder), exc)) from exc
     found = (_listing_problem(folder, name) for name in names)
     return [problem for problem in found if problem is not None]
+
+
+def _may_stop(folder: str, name: str, lst: Stat) -> bool:
+    """:func:`_may_stop_listing` from a pass's ``lstat``."""
+    if isinstance(lst, OSError) or not stat.S_ISREG(lst.st_mode):
+        return True
+    return not os.access(os.path.join(folder, name), os.R_OK)
 
 
 def problems_of(folder: Path, file_names: Iterable[str]) -> list[FolderProblem]:

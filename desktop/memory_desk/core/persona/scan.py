@@ -18,13 +18,16 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import heapq
 import os
 import stat
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from memory_desk.core import folder_stats
 from memory_desk.core.errors import StoreError
+from memory_desk.core.folder_stats import FolderStats, Stat
 from memory_desk.core.persona.entry import PersonaEntry, could_not_list, unreadable_folder
 from memory_desk.core.persona.listing import problem_count
 from memory_desk.core.persona.reading import (
@@ -116,18 +119,15 @@ class _Found:
 
     __slots__ = ("name", "path", "lst", "error")
 
-    def __init__(self, item: os.DirEntry) -> None:
-        self.name = item.name[:-3]
-        self.path = item.path
+    def __init__(self, prefix: str, file_name: str, lst: Stat) -> None:
+        self.name = file_name[:-3]
+        self.path = prefix + file_name  # (``prefix`` ends with the separator)
         self.lst: os.stat_result | None = None
         self.error: OSError | None = None
-        try:
-            self.lst = item.stat(follow_symlinks=False)
-        except OSError as exc:
-            self.error = exc
-
-    def mtime(self) -> int:
-        return self.lst.st_mtime_ns if self.lst is not None else 0
+        if isinstance(lst, OSError):
+            self.error = lst
+        else:
+            self.lst = lst
 
 
 def scan_folder(
@@ -138,6 +138,7 @@ def scan_folder(
     progress: Progress | None = None,
     first: int = 300,
     partial: Callable[[list[PersonaEntry]], list[PersonaEntry]] | None = None,
+    listing: FolderStats | None = None,
 ) -> tuple[list[PersonaEntry], Cache]:
     """Every entry of ``folder`` (absolute; its real path is ``real``), in one pass over its
     listing, and the folder's cache for the next pass.
@@ -146,26 +147,38 @@ def scan_folder(
     cache) is not read again; the stat comes from the listing itself (no second call per
     file). With ``progress``, the files are read newest first and ``progress(read, total,
     partial(entries read))`` is called once, after the first ``first`` (or all, if fewer).
+    ``listing`` is the pass over the folder to read from (:mod:`memory_desk.core.folder_stats`);
+    without it, a fresh pass is taken.
     """
+    items = _list(folder, real, listing)
+    prefix = os.path.join(str(folder), "")
     kept: Cache = {}
     loaded: list[PersonaEntry] = []
     if progress is None:
         with folder_lock(real), gc_paused():
-            _read_all(_list(folder), folder, real, cache, kept, loaded)
+            found = [_Found(prefix, name, lst) for name, lst in items]
+            _read_all(found, folder, real, cache, kept, loaded)
         return loaded, kept
     # The first screen does not wait for another listing of the folder (the sidebar's count
     # starts first and holds the lock for seconds at 20,000 files): its few hundred files
     # are read without the lock, at worst parsed twice; the rest waits and takes the cache.
+    # Only the newest ``first`` are picked out before it (not 20,000 objects made and sorted).
     with gc_paused():
-        found = _list(folder)
-        found.sort(key=_Found.mtime, reverse=True)
-        head = found[:first]
+        newest = heapq.nlargest(first, items, key=_mtime_of)
+        head = [_Found(prefix, name, lst) for name, lst in newest]
         _read_all(head, folder, real, cache, kept, loaded)
     shown = partial(loaded) if partial is not None else list(loaded)
-    progress(len(head), len(found), shown)  # (outside the lock: it may take its time)
+    progress(len(head), len(items), shown)  # (outside the lock: it may take its time)
     with folder_lock(real), gc_paused():
-        _read_all(found[len(head) :], folder, real, cache, kept, loaded)
+        taken = {name for name, _lst in newest}
+        rest = [_Found(prefix, name, lst) for name, lst in items if name not in taken]
+        _read_all(rest, folder, real, cache, kept, loaded)
     return loaded, kept
+
+
+def _mtime_of(item: tuple[str, Stat]) -> int:
+    lst = item[1]
+    return 0 if isinstance(lst, OSError) else lst.st_mtime_ns
 
 
 _gc_pauses = 0
@@ -209,17 +222,15 @@ def folder_counts(path: str | os.PathLike[str]) -> tuple[int, int]:
     return len(loaded), problem_count(loaded)
 
 
-def _list(folder: Path) -> list[_Found]:
-    """The folder's entry files (a folder named like an entry is a folder problem, left out)."""
-    try:
-        with os.scandir(folder) as it:
-            return [
-                _Found(item)
-                for item in it
-                if is_entry_file_name(item.name) and not item.is_dir(follow_symlinks=False)
-            ]
-    except OSError as exc:
-        raise StoreError(could_not_list(folder, exc)) from exc
+def _list(folder: Path, real: Path, listing: FolderStats | None) -> list[tuple[str, Stat]]:
+    """The folder's entry files and their ``lstat`` (a folder named like an entry is a folder
+    problem, left out)."""
+    if listing is None:
+        try:
+            listing = folder_stats.take(real)
+        except OSError as exc:
+            raise StoreError(could_not_list(folder, exc)) from exc
+    return [item for item in listing.regular_or_link(".md") if is_entry_file_name(item[0])]
 
 
 def _read_all(

@@ -49,6 +49,7 @@ from watchdog.events import (
     FileSystemEventHandler,
 )
 
+from memory_desk.core import folder_stats
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.live.stable import FileSignature, content_digest, file_signature
 
@@ -177,16 +178,16 @@ class _OverflowHook(logging.Handler):
             pass
 
 
-def _list_signatures(folder: str) -> dict[str, FileSignature]:
-    """Every entry of ``folder`` (not recursive) with its signature: the rescan's view."""
+def _list_signatures(folder: str, *, fresh: bool = True) -> dict[str, FileSignature]:
+    """Every entry of ``folder`` (not recursive) with its signature: the rescan's view.
+
+    A rescan needs a ``fresh`` pass (it looks for what changed before it was asked for); a
+    baseline may share a pass under way or just done (an older baseline reports more, never
+    less), such as the persona page's listing of the same folder."""
     listing: dict[str, FileSignature] = {}
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            try:
-                st = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue  # vanished between listing and stat
-            listing[entry.name] = (st.st_size, st.st_mtime_ns, st.st_ino)
+    for name, st in folder_stats.take(folder, fresh=fresh).items:
+        if not isinstance(st, OSError):  # (vanished between listing and stat)
+            listing[name] = (st.st_size, st.st_mtime_ns, st.st_ino)
     return listing
 
 
@@ -623,7 +624,7 @@ class FolderWatcher(QObject):
 
     def _list_or_empty(self, entry: _Folder) -> dict[str, FileSignature]:
         try:
-            return _list_signatures(entry.path)
+            return _list_signatures(entry.path, fresh=False)
         except OSError:
             return {}
 

@@ -15,14 +15,14 @@ changing (file times have a coarse clock): it counts as changed at the next scan
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memory_desk.core import StoreError
+from memory_desk.core import StoreError, folder_stats
 from memory_desk.core.persona import FolderProblem, PersonaEntry, PersonaFolder, reading
 from memory_desk.core.persona.entry import could_not_list
+from memory_desk.core.persona.folder_problems import listing_problems
 from memory_desk.core.persona.reading import is_entry_file_name, stat_key
 from memory_desk.ui.persona.model import haystacks
 
@@ -71,44 +71,58 @@ def is_small(path: Path, limit: int = SMALL_FOLDER) -> bool:
 def list_folder(folder: PersonaFolder, report: Callable[[FirstScreen], None] | None) -> Listed:
     """Every entry of ``folder`` (its listing order), telling ``report`` of the first screen.
 
-    Called on a worker that alone uses ``folder`` meanwhile. The stat keys are taken after the
-    entries are read; a file whose size or time differs from what was read is marked as
-    changed, so the next reload reads it again."""
+    Called on a worker that alone uses ``folder`` meanwhile. The entries are read from one
+    pass over the folder (:mod:`memory_desk.core.folder_stats`), joined with the watcher's
+    baseline when that is under way or just done: the watcher then reports whatever changed
+    since. The page's stat keys come from the same pass: a file read in a version other than
+    the pass saw, or that the pass saw but the listing left out, is marked as changed, so the
+    next reload reads it again."""
     progress = None
     if report is not None:
 
         def progress(read: int, total: int, entries: list[PersonaEntry]) -> None:
             report(FirstScreen(read, total, entries))
 
-    entries = folder.entries(progress=progress, first=FIRST_SCREEN)
-    keys = scan_keys(folder.path)
+    try:
+        listing = folder_stats.take(os.path.realpath(folder.path), fresh=False)
+    except OSError:
+        listing = None  # (the folder's own listing says what is wrong)
+    entries = folder.entries(progress=progress, first=FIRST_SCREEN, listing=listing)
+    keys = keys_of(listing) if listing is not None else scan_keys(folder.path)
+    listed_names = set()
     for entry in entries:
         file_name = f"{entry.name}.md"
+        listed_names.add(file_name)
         known = keys.get(file_name)
         fingerprint = entry.fingerprint
         if known is not None and known[2] != (fingerprint.size, fingerprint.mtime_ns):
             keys[file_name] = (None, True, known[2])
-    return Listed(entries, haystacks(entries), folder.problems(), keys)
+    for file_name in keys.keys() - listed_names:
+        keys[file_name] = (None, True, keys[file_name][2])
+    problems = folder.problems() if listing is None else listing_problems(folder.path, listing)
+    return Listed(entries, haystacks(entries), problems, keys)
 
 
 def scan_keys(path: Path) -> StatKeys:
-    """The stat key of every file of ``path`` named like an entry (one ``stat`` each)."""
-    keys: StatKeys = {}
-    racy_after = time.time_ns() - reading.RACY_NS  # (the core's rule, as set now)
+    """The stat key of every file of ``path`` named like an entry, from a fresh pass."""
     try:
-        with os.scandir(path) as it:
-            for item in it:
-                if not is_entry_file_name(item.name):
-                    continue
-                try:
-                    st = item.stat(follow_symlinks=False)
-                except OSError:
-                    keys[item.name] = (None, True, (-1, -1))
-                    continue
-                racy = max(st.st_mtime_ns, st.st_ctime_ns) > racy_after
-                keys[item.name] = (stat_key(st), racy, (st.st_size, st.st_mtime_ns))
+        return keys_of(folder_stats.take(os.path.realpath(path)))
     except OSError as exc:
         raise StoreError(could_not_list(path, exc)) from exc
+
+
+def keys_of(listing: folder_stats.FolderStats) -> StatKeys:
+    """The stat keys of the files named like an entry in one pass over a folder."""
+    keys: StatKeys = {}
+    racy_after = listing.started_ns - reading.RACY_NS  # (the core's rule, as set now)
+    for name, st in listing.regular_or_link(".md"):
+        if not is_entry_file_name(name):
+            continue
+        if isinstance(st, OSError):
+            keys[name] = (None, True, (-1, -1))
+            continue
+        racy = max(st.st_mtime_ns, st.st_ctime_ns) > racy_after
+        keys[name] = (stat_key(st), racy, (st.st_size, st.st_mtime_ns))
     return keys
 
 
