@@ -133,6 +133,7 @@ class MainWindow(QMainWindow):
         self.registry = SourceRegistry(self)
         self.registry.hold_watching()  # until the first rows are painted
         self.sidebar = SourceSidebar(self)
+        self.sidebar.set_listing_probe(self._persona_page_lists)
         self.sources = self.sidebar.tree
         self.source_info = self.sidebar.info
 
@@ -966,6 +967,12 @@ class MainWindow(QMainWindow):
         else:
             self.persona_page.set_folder(source.store)
         source.stale = False
+
+    def _persona_page_lists(self, source: Source) -> bool:
+        """Whether the persona page is listing ``source``'s folder now (the sidebar's count
+        of it then waits for the page's)."""
+        page = self._persona_page
+        return page is not None and page.is_listing() and page.folder() is source.store
 
     def persona_page_folder(self):
         if self._persona_page is None:

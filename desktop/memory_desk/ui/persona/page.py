@@ -125,6 +125,7 @@ class PersonaPage(QWidget):
             lose (the window marks its title bar)
         filter_applied(str): the list now shows the entries matching this filter text (the
             filter waits for a pause in the typing)
+        listed(): the folder's listing is done (every entry in, or it failed)
     """
 
     status_changed = Signal(str)
@@ -133,6 +134,7 @@ class PersonaPage(QWidget):
     file_written = Signal(str)
     unsaved_changed = Signal(bool)
     filter_applied = Signal(str)
+    listed = Signal()
 
     def __init__(self, undo_stack: QUndoStack, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -579,6 +581,7 @@ class PersonaPage(QWidget):
         if self._reload_pending or any(key is None for key, *_ in listed.keys.values()):
             self._reload_pending = False
             self.reload()
+        self.listed.emit()
 
     def _on_listing_failed(self, _generation: int, message: str) -> None:
         self._listing = False
@@ -586,6 +589,7 @@ class PersonaPage(QWidget):
         self.reading.hide()
         self.error_raised.emit(message)
         self._show([])
+        self.listed.emit()
 
     def _apply_change(
         self,

@@ -51,6 +51,9 @@ SCAN_AFTER_REFRESH_MS = 50
 # ... but never longer than this after it was asked for (an agent saving without a pause
 # keeps the page busy; the inbox must still follow).
 SCAN_WAIT_AT_MOST_MS = 2000
+# A look at the folder the persona page is listing waits for the listing to end, at most this
+# long: both read every file (20,000 parses, on two workers, made each take twice as long).
+PERSONA_WAIT_AT_MOST_MS = 15_000
 
 
 class ReviewDesk(QObject):
@@ -178,6 +181,7 @@ class ReviewDesk(QObject):
         # The first look waits for the first rows: start speed matters more than the inbox.
         self._observations.refreshed.connect(self.start)
         self._observations.refreshed.connect(self._after_refresh)
+        self._persona.listed.connect(self._after_refresh)
         QTimer.singleShot(JOURNAL_START_MS, self, self.start)
 
     def start(self) -> None:
@@ -202,23 +206,33 @@ class ReviewDesk(QObject):
         self.runner.scan(StoreToScan(kind, source.path, source.label))
 
     def _put_off(self, source: Source) -> bool:
-        """A scan of the database the observations page is re-reading waits for its answer.
+        """A scan of a store a page is reading waits for the page's answer.
 
-        An agent's commit reaches both at once. The scan is a Python loop on a worker: it
-        holds the GIL in slices of the switch interval (5 ms) while the page plans, applies
-        and paints the new row, and that made the live refresh stall. The inbox can come a
-        few hundred ms later; the row cannot. True when the scan was put off (it runs after
-        the page's ``refreshed``, or after SCAN_WAIT_AT_MOST_MS at most)."""
-        if source.kind != "db" or source.store is not self._observations.store:
-            return False
+        The database the observations page is re-reading: an agent's commit reaches both at
+        once. The scan is a Python loop on a worker: it holds the GIL in slices of the switch
+        interval (5 ms) while the page plans, applies and paints the new row, and that made
+        the live refresh stall. The folder the persona page is listing: both would read every
+        file at once. The inbox can come later; the rows cannot. True when the scan was put
+        off (it runs after the page's ``refreshed`` or ``listed``, or after
+        SCAN_WAIT_AT_MOST_MS or PERSONA_WAIT_AT_MOST_MS at most)."""
+        if source.kind == "db":
+            if source.store is not self._observations.store:
+                return False
+            busy, limit = self._observations.is_busy(), SCAN_WAIT_AT_MOST_MS
+        else:
+            persona = self._persona
+            busy = persona.is_listing() and persona.folder() is source.store
+            limit = PERSONA_WAIT_AT_MOST_MS
         key = str(source.path)
         since = self._waiting.get(key, (source, time.monotonic()))[1]
         waited_ms = (time.monotonic() - since) * 1000
-        if not self._observations.is_busy() or waited_ms >= SCAN_WAIT_AT_MOST_MS:
+        if not busy or waited_ms >= limit:
             self._waiting.pop(key, None)
             return False
         self._waiting[key] = (source, since)
-        self._waiting_timer.start(max(1, int(SCAN_WAIT_AT_MOST_MS - waited_ms)))
+        remaining = max(1, int(limit - waited_ms))
+        if not self._waiting_timer.isActive() or self._waiting_timer.remainingTime() > remaining:
+            self._waiting_timer.start(remaining)
         return True
 
     def _after_refresh(self) -> None:

@@ -14,6 +14,7 @@ in front.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QLocale, QObject, Qt, QTimer, Signal
@@ -134,6 +135,7 @@ class SourceSidebar(QWidget):
         self.details_toggle.toggled.connect(self._on_details_toggled)
         theme.notifier().changed.connect(self._paint_rows)
         self._folder_problems: dict[int, int] = {}  # per folder, from its background count
+        self._listed_elsewhere: Callable[[Source], bool] = lambda _source: False
         self._counts_later: dict[int, QTimer] = {}  # folder counts waiting for the page's
         self._counts = DatabaseCounts(self)
         self._counts.counted.connect(self._on_counted)
@@ -411,6 +413,9 @@ class SourceSidebar(QWidget):
         timer.setInterval(FOLDER_COUNT_DELAY_MS)
 
         def count() -> None:
+            if self._listed_elsewhere(source):
+                timer.start()  # the page is still listing it: its counts come with it
+                return
             if self._counts_later.pop(key, None) is not None:
                 timer.deleteLater()
                 self._counts.count(source)
@@ -418,6 +423,12 @@ class SourceSidebar(QWidget):
         timer.timeout.connect(count)
         self._counts_later[key] = timer
         timer.start()
+
+    def set_listing_probe(self, probe: Callable[[Source], bool]) -> None:
+        """``probe(source)`` tells whether another part of the window is listing the source's
+        folder right now (the persona page: its listing brings the counts). A count held back
+        by :meth:`_count_later` then waits again instead of listing the folder beside it."""
+        self._listed_elsewhere = probe
 
     def _cancel_count_later(self, source: Source) -> None:
         timer = self._counts_later.pop(id(source), None)

@@ -1,0 +1,106 @@
+"""At start, the readers of a persona folder do not list it beside each other.
+
+A pass over 20,000 files is 20,000 ``lstat`` calls, each giving up the interpreter's lock:
+passes beside each other and beside Python work took seconds each. The page's first listing
+shares the watcher's baseline pass and takes its stat keys from that same pass (no second
+pass); the sidebar's count and the journal's first look wait while the page lists the folder.
+Counts, not times.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication
+
+from memory_desk.core import folder_stats
+from memory_desk.core.persona import PersonaFolder
+from memory_desk.ui.persona import listing as page_listing
+from test_persona_page_speed import HeldListing, write_folder
+from window_helpers import wait_persona_read, wait_until
+
+pytest_plugins = ["window_fixture"]
+
+
+class ScandirCount:
+    """Counts real ``os.scandir`` calls on one folder (they run unchanged)."""
+
+    def __init__(self, monkeypatch, folder: Path) -> None:
+        self.calls = 0
+        real, wanted = os.scandir, os.path.realpath(folder)
+
+        def counting(path=".", *args, **kwargs):
+            if os.path.realpath(os.fspath(path)) == wanted:
+                self.calls += 1
+            return real(path, *args, **kwargs)
+
+        monkeypatch.setattr(os, "scandir", counting)
+
+
+def test_a_listing_takes_its_stat_keys_from_the_pass_it_read_and_shares_a_pass_just_done(
+    tmp_path: Path, monkeypatch
+) -> None:
+    folder_path = write_folder(tmp_path / "memory", count=400)
+    folder_stats.PASSES.forget()
+    count = ScandirCount(monkeypatch, folder_path)
+    listed = page_listing.list_folder(PersonaFolder(folder_path), None)
+    assert count.calls == 1  # one pass: the entries and the keys (was two)
+    assert len(listed.keys) == 401 and all(key is not None for key, *_ in listed.keys.values())
+    folder_stats.take(os.path.realpath(folder_path), fresh=False)  # the watcher's baseline
+    again = count.calls
+    page_listing.list_folder(PersonaFolder(folder_path), None)
+    assert count.calls == again  # the page shares the pass just taken
+
+
+def test_a_file_the_pass_saw_but_the_listing_did_not_read_counts_as_changed(
+    tmp_path: Path,
+) -> None:
+    folder_path = write_folder(tmp_path / "memory", count=400)
+    folder_stats.PASSES.forget()
+    folder_stats.take(os.path.realpath(folder_path), fresh=False)  # the watcher's baseline
+    (folder_path / "entry-00007.md").unlink()  # gone before the page reads it
+    listed = page_listing.list_folder(PersonaFolder(folder_path), None)
+    assert "entry-00007" not in {entry.name for entry in listed.entries}
+    assert listed.keys["entry-00007.md"][0] is None  # the next look settles it
+    later, changed = page_listing.scan_changes(folder_path, listed.keys)
+    assert "entry-00007.md" in changed and "entry-00007.md" not in later
+
+
+def test_the_sidebar_and_the_journal_wait_while_the_page_lists_the_folder(
+    qtbot, tmp_path: Path, open_window, monkeypatch
+) -> None:
+    from memory_desk.ui.sources import sidebar as sidebar_module
+
+    folder_path = write_folder(tmp_path / "memory")
+    counted: list[str] = []
+    real_counts = sidebar_module.folder_counts
+    monkeypatch.setattr(
+        sidebar_module, "folder_counts", lambda path: counted.append(str(path)) or real_counts(path)
+    )
+    monkeypatch.setattr(sidebar_module, "FOLDER_COUNT_DELAY_MS", 1)  # due at once
+    held = HeldListing(monkeypatch)
+    window = open_window(["--persona", str(folder_path)])
+    page = window.persona_page
+    wait_until(lambda: held.first_screen.is_set())
+    desk = window.review
+    scanned: list[str] = []
+    real_scan = desk.runner.scan
+    monkeypatch.setattr(
+        desk.runner, "scan", lambda store: scanned.append(store.kind) or real_scan(store)
+    )
+    try:
+        desk.start()
+        for _ in range(20):  # the sidebar's timer is due many times over
+            qtbot.wait(5)
+            QApplication.processEvents()
+        assert page.is_listing()
+        assert counted == [] and window.sidebar.is_counting()  # waiting, not listing
+        assert "persona" not in scanned  # the journal's first look waits too
+    finally:
+        held.release.set()
+    wait_persona_read(window)
+    wait_until(lambda: "persona" in scanned)  # once listed, the journal looks
+    wait_until(lambda: not window.sidebar.is_counting())
+    assert counted == []  # the page counted it
+    assert window.sidebar.tree.currentItem().text(1).startswith(f"{len(page.entries()):,}")
