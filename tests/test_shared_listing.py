@@ -104,3 +104,62 @@ def test_the_sidebar_and_the_journal_wait_while_the_page_lists_the_folder(
     wait_until(lambda: not window.sidebar.is_counting())
     assert counted == []  # the page counted it
     assert window.sidebar.tree.currentItem().text(1).startswith(f"{len(page.entries()):,}")
+
+
+def test_the_sidebar_does_not_list_a_big_folders_names_on_the_windows_thread(
+    qtbot, tmp_path: Path, open_window, monkeypatch
+) -> None:
+    """20,000 names took 20-60 ms of a start: a big folder shows "…" until it is counted off
+    the window's thread (here, by the page's listing)."""
+    import threading
+
+    from memory_desk.ui.sources import sidebar as sidebar_module
+
+    folder_path = write_folder(tmp_path / "memory")
+    named_on_main: list[str] = []
+    real_names = PersonaFolder.names
+
+    def names(folder):
+        if threading.current_thread() is threading.main_thread():
+            named_on_main.append(str(folder.path))
+        return real_names(folder)
+
+    monkeypatch.setattr(PersonaFolder, "names", names)
+    monkeypatch.setattr(sidebar_module, "FOLDER_COUNT_DELAY_MS", 60_000)
+    held = HeldListing(monkeypatch)
+    window = open_window(["--persona", str(folder_path)])
+    wait_until(lambda: held.first_screen.is_set())
+    try:
+        assert window.sidebar.tree.currentItem().text(1) == "…"
+    finally:
+        held.release.set()
+    wait_persona_read(window)
+    page = window.persona_page
+    wait_until(lambda: window.sidebar.tree.currentItem().text(1) != "…")
+    assert window.sidebar.tree.currentItem().text(1).startswith(f"{len(page.entries()):,}")
+    assert named_on_main == []
+
+
+def test_a_big_listing_is_set_aside_from_the_collector_before_it_comes_back(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The collector's first passes after a listing of 20,000 files walked all it made (70,
+    120 and 200 ms holding the interpreter's lock): a listing that made more than
+    FREEZE_AFTER objects freezes them first; a small one does not."""
+    import gc
+
+    from memory_desk.core.persona import scan
+
+    folder_path = write_folder(tmp_path / "memory", count=400)
+    scan.SHARED.clear()
+    monkeypatch.setattr(scan, "FREEZE_AFTER", 10**9)
+    gc.unfreeze()
+    PersonaFolder(folder_path).entries()
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+    scan.SHARED.clear()
+    monkeypatch.setattr(scan, "FREEZE_AFTER", 1000)
+    try:
+        entries = PersonaFolder(folder_path).entries()
+        assert gc.get_freeze_count() > 10 * len(entries) and gc.isenabled()
+    finally:
+        gc.unfreeze()

@@ -14,7 +14,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from memory_desk.core.errors import ConflictError, StoreError
-from memory_desk.core.folder_stats import FolderStats
 from memory_desk.core.journal import witness
 from memory_desk.core.messages import msg
 from memory_desk.core.persona.atomic import (
@@ -78,7 +77,7 @@ from memory_desk.core.persona.reading import (
     sha256,
 )
 from memory_desk.core.persona.rewrites import edited_text, fixed_text, renamed_bytes
-from memory_desk.core.persona.scan import Progress, gc_paused, load_entry, scan_folder
+from memory_desk.core.persona.scan import Progress, Stats, gc_paused, load_entry, scan_folder
 from memory_desk.core.persona.trash import (
     DEFAULT_TRASH_LIMITS,
     TrashedEntry,
@@ -127,17 +126,14 @@ class PersonaFolder:
     # ------------------------------------------------------------------ reading
 
     def entries(
-        self,
-        *,
-        progress: Progress | None = None,
-        first: int = 300,
-        listing: FolderStats | None = None,
+        self, *, progress: Progress | None = None, first: int = 300, stats: Stats = None
     ) -> list[PersonaEntry]:
         """Every entry: the agent's in its order, then those the agent cannot see, by name.
 
         Entries beyond the first ``PROMPT_LIMIT`` the agent sees carry a warning that its prompt
         does not list them. The folder keeps this listing: a file unchanged since it was last
-        read (by this folder or any listing in the process) is not read again.
+        read (by this folder or any listing in the process) is not read again. ``stats``: the
+        pass over the folder to read from (:mod:`memory_desk.core.folder_stats`; else a fresh one).
 
         With ``progress``, the files are read newest (by modification time) first, and
         ``progress(read, total, entries)`` is called exactly once, from the calling thread,
@@ -146,16 +142,9 @@ class PersonaFolder:
         beyond-the-prompt marks as far as they are known then (an entry marked then is marked
         in the end). The result is the same either way. Safe on a worker thread when no other
         thread uses this folder object meanwhile; the object may then go to another thread.
-        ``listing``: the pass over the folder to read from (a fresh one without it).
         """
         loaded, self._cache = scan_folder(
-            self.path,
-            self._real,
-            self._cache,
-            progress=progress,
-            first=first,
-            partial=self._listing.preview,
-            listing=listing,
+            self.path, self._real, self._cache, progress, first, self._listing.preview, stats
         )
         with gc_paused():  # (thousands of marked copies: see gc_paused)
             self._listing.replace_all(loaded)

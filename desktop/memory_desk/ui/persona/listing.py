@@ -24,6 +24,7 @@ from memory_desk.core.persona import FolderProblem, PersonaEntry, PersonaFolder,
 from memory_desk.core.persona.entry import could_not_list
 from memory_desk.core.persona.folder_problems import listing_problems
 from memory_desk.core.persona.reading import is_entry_file_name, stat_key
+from memory_desk.core.persona.scan import has_at_most
 from memory_desk.ui.persona.model import haystacks
 
 FIRST_SCREEN = 300  # entries the page shows before the rest are read
@@ -54,18 +55,9 @@ class Listed:
 
 
 def is_small(path: Path, limit: int = SMALL_FOLDER) -> bool:
-    """Whether ``path`` holds at most ``limit`` entry files: the listing stops counting past
-    it, so a folder of any size costs at most ``limit`` names here."""
-    try:
-        with os.scandir(path) as it:
-            count = 0
-            for item in it:
-                count += is_entry_file_name(item.name)
-                if count > limit:
-                    return False
-    except OSError:
-        return True  # (the listing itself says what is wrong)
-    return True
+    """Whether ``path`` holds at most ``limit`` entry files (at most ``limit`` names looked
+    at, whatever the folder's size)."""
+    return has_at_most(path, limit)
 
 
 def list_folder(folder: PersonaFolder, report: Callable[[FirstScreen], None] | None) -> Listed:
@@ -87,7 +79,7 @@ def list_folder(folder: PersonaFolder, report: Callable[[FirstScreen], None] | N
         listing = folder_stats.take(os.path.realpath(folder.path), fresh=False)
     except OSError:
         listing = None  # (the folder's own listing says what is wrong)
-    entries = folder.entries(progress=progress, first=FIRST_SCREEN, listing=listing)
+    entries = folder.entries(progress=progress, first=FIRST_SCREEN, stats=listing)
     keys = keys_of(listing) if listing is not None else scan_keys(folder.path)
     listed_names = set()
     for entry in entries:

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from memory_desk.core import StoreError
 from memory_desk.core.observations import Totals
-from memory_desk.core.persona.scan import folder_counts
+from memory_desk.core.persona.scan import folder_counts, has_at_most
 from memory_desk.ui import i18n, theme
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
@@ -134,7 +134,8 @@ class SourceSidebar(QWidget):
         self.tree.currentItemChanged.connect(self._on_current_item_changed)
         self.details_toggle.toggled.connect(self._on_details_toggled)
         theme.notifier().changed.connect(self._paint_rows)
-        self._folder_problems: dict[int, int] = {}  # per folder, from its background count
+        # per folder: (entries, with a problem) of its last background count
+        self._folder_problems: dict[int, tuple[int, int]] = {}
         self._listed_elsewhere: Callable[[Source], bool] = lambda _source: False
         self._counts_later: dict[int, QTimer] = {}  # folder counts waiting for the page's
         self._counts = DatabaseCounts(self)
@@ -348,15 +349,28 @@ class SourceSidebar(QWidget):
                     problems = sum(1 for entry in entries if entry.problems)
                 else:
                     # No file is read on the main thread (20,000 entries take seconds to
-                    # parse): the names are counted now, the problems in the background.
-                    count = len(source.store.names())
-                    known = source.store.problem_count()
-                    if known is None and count > FOLDER_COUNT_AT_ONCE:
+                    # parse). A small folder's names are counted now, its problems in the
+                    # background at once; a big one is not even listed here (20,000 names
+                    # took 20-60 ms of a start): it shows its last listing's counts (or
+                    # "…") until a count a little later (the page's listing may come first).
+                    store = source.store
+                    problems = store.problem_count()
+                    if has_at_most(store.path, FOLDER_COUNT_AT_ONCE):
+                        count = len(store.names())
+                        if problems is None:
+                            self._counts.count(source)
+                            problems = self._folder_problems.get(id(source), (0, 0))[1]
+                    else:
                         self._count_later(source)
-                    elif known is None:
-                        self._counts.count(source)  # small: counted in a blink, at once
-                        known = self._folder_problems.get(id(source))  # the last count's
-                    problems = known or 0
+                        last = self._folder_problems.get(id(source))
+                        if problems is not None:
+                            count = store.entry_count()
+                        elif last is not None:
+                            count, problems = last
+                        else:
+                            item.setText(1, "…")
+                            item.setToolTip(1, translate("SourceSidebar", "Counting…"))
+                            return
                 item.setText(1, i18n.number(count) + (" ⚠" if problems else ""))
                 item.setToolTip(1, describe_entries(count, problems))
         except StoreError as exc:
@@ -444,7 +458,7 @@ class SourceSidebar(QWidget):
             self.recount(source, totals=counted)
             return
         count, problems = counted
-        self._folder_problems[id(source)] = problems
+        self._folder_problems[id(source)] = (count, problems)
         item.setText(1, i18n.number(count) + (" ⚠" if problems else ""))
         item.setToolTip(1, describe_entries(count, problems))
         if self.current() is source:
