@@ -89,8 +89,10 @@ def list_folder(folder: PersonaFolder, report: Callable[[FirstScreen], None] | N
         fingerprint = entry.fingerprint
         if known is not None and known[2] != (fingerprint.size, fingerprint.mtime_ns):
             keys[file_name] = (None, True, known[2])
-    for file_name in keys.keys() - listed_names:
-        keys[file_name] = (None, True, keys[file_name][2])
+    if listing is not None:  # (a folder named like an entry is never listed: left as it is)
+        for file_name, _lst in listing.regular_or_link(".md"):
+            if file_name in keys and file_name not in listed_names:
+                keys[file_name] = (None, True, keys[file_name][2])
     problems = folder.problems() if listing is None else listing_problems(folder.path, listing)
     return Listed(entries, haystacks(entries), problems, keys)
 
@@ -104,10 +106,11 @@ def scan_keys(path: Path) -> StatKeys:
 
 
 def keys_of(listing: folder_stats.FolderStats) -> StatKeys:
-    """The stat keys of the files named like an entry in one pass over a folder."""
+    """The stat keys of the files named like an entry in one pass over a folder (a folder
+    named so too: it comes and goes as one of the folder's problems)."""
     keys: StatKeys = {}
     racy_after = listing.started_ns - reading.RACY_NS  # (the core's rule, as set now)
-    for name, st in listing.regular_or_link(".md"):
+    for name, st in listing.items:
         if not is_entry_file_name(name):
             continue
         if isinstance(st, OSError):
