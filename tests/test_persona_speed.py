@@ -185,13 +185,13 @@ def test_typing_more_of_a_filter_looks_only_at_what_the_shorter_text_matched(
     texts = ("g", "ga", "gar", "ga", "g", "gar")
     slow = {text: [_row_key(r) for r in build_rows(entries, text)] for text in texts}
     looked = Counter()
-    real = list_model._matches
+    real = list_model._matching
 
-    def counting(hay: str, needle: str) -> bool:
-        looked[needle] += 1
-        return real(hay, needle)
+    def counting(hays: list[str], candidates, needle: str) -> list[int]:
+        looked[needle] += len(candidates)  # the entries this text is tested against
+        return real(hays, candidates, needle)
 
-    monkeypatch.setattr(list_model, "_matches", counting)
+    monkeypatch.setattr(list_model, "_matching", counting)
     for text in texts:
         model.set_filter(text)
         assert [_row_key(r) for r in model._rows] == slow[text]  # the same rows as the slow path
@@ -286,7 +286,14 @@ def test_the_list_asks_only_for_the_rows_in_sight(
         asked.add(index.row())
         return real(self, index, role)
 
+    real_row = PersonaListModel.row_at
+
+    def row_at(self, row: int):  # (the list paints its rows from this, not from data())
+        asked.add(row)
+        return real_row(self, row)
+
     monkeypatch.setattr(PersonaListModel, "data", data)
+    monkeypatch.setattr(PersonaListModel, "row_at", row_at)
     folder_path = write_folder(tmp_path / "memory", 2000)
     window = open_window(["--persona", str(folder_path)])
     page = window.persona_page

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -26,6 +26,12 @@ from PySide6.QtWidgets import (
 from memory_desk.core.persona import ENTRY_TYPES
 from memory_desk.ui import theme
 from memory_desk.ui.i18n import translate
+from memory_desk.ui.persona.list_painting import (
+    BADGE_PADDING,
+    EntryRowPainter,
+    badge_colours,  # noqa: F401 (its home was here; callers may still import it)
+    paint_badge,
+)
 from memory_desk.ui.persona.model import (
     COLUMNS,
     DESCRIPTION,
@@ -37,15 +43,6 @@ from memory_desk.ui.persona.model import (
     PersonaListModel,
     relative_time,
 )
-
-BADGE_PADDING = 12  # the pill's width beyond its text
-
-
-def badge_colours(type_name: str) -> tuple[str, str]:
-    """(background, text) of a type's badge in the theme in effect now."""
-    badges = theme.colors().persona_badges
-    return badges.get(type_name, badges[""])
-
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -102,22 +99,7 @@ class EntryDelegate(QStyledItemDelegate):
                 QStyle.PrimitiveElement.PE_PanelItemViewItem, option, painter, option.widget
             )
         text = index.data(Qt.ItemDataRole.DisplayRole) or ""
-        background, foreground = badge_colours(text)
-        painter.save()
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        metrics = painter.fontMetrics()
-        pill = QRect(
-            option.rect.left() + 4,
-            option.rect.top() + 3,
-            metrics.horizontalAdvance(text) + BADGE_PADDING,
-            option.rect.height() - 6,
-        )
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor(background))
-        painter.drawRoundedRect(pill, 6, 6)
-        painter.setPen(QColor(foreground))
-        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, text)
-        painter.restore()
+        paint_badge(painter, option.rect, text, painter.fontMetrics())
 
 
 class EntryListView(QTableView):
@@ -125,7 +107,9 @@ class EntryListView(QTableView):
 
     A table, not a tree: a tree view lays out every row of the model whenever rows come or go
     (20,000 entries took most of a second per save or keystroke), a table only the rows in
-    sight. Rows have one fixed height (see :class:`EntryDelegate`), so none is measured.
+    sight. Rows have one fixed height (see :class:`EntryDelegate`), so none is measured. The
+    rows are painted in one Python call per paint (:mod:`~memory_desk.ui.persona.list_painting`,
+    the delegate's pixels), not cell by cell through the delegate.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -155,14 +139,30 @@ class EntryListView(QTableView):
             )
         )
         self._spanned: list[int] = []
+        self.rows_painter = EntryRowPainter(self)
         theme.notifier().changed.connect(self._on_theme_changed)
 
     def header(self) -> QHeaderView:
         """The column headers (the name a tree view gives them)."""
         return self.horizontalHeader()
 
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
+        """The rows in one Python call (``list_painting``), or as ``QTableView`` paints them
+        when that way would not give the style's pixels."""
+        model = self.model()
+        if not isinstance(model, PersonaListModel) or not self.rows_painter.can_paint():
+            super().paintEvent(event)
+            return
+        painter = QPainter(self.viewport())
+        try:
+            self.rows_painter.paint(painter, model, event.rect())
+        finally:
+            painter.end()
+
     def _on_theme_changed(self) -> None:
-        """Badges are painted with the theme's colours: paint them again in the new ones."""
+        """Badges are painted with the theme's colours, and the palette may be new: check the
+        own painting again and paint the rows in the new colours."""
+        self.rows_painter.forget_checks()
         self.viewport().update()
 
     def setModel(self, model: PersonaListModel) -> None:  # noqa: N802 (Qt override)

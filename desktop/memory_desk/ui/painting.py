@@ -1,0 +1,151 @@
+"""What a view needs to paint its cells itself with the style's exact pixels.
+
+Why: a ``QTableView`` paints each cell through its delegate and the style; from Python that is
+a trip into the delegate and two into the style per cell, tens of milliseconds per full
+repaint. A view that paints its rows in one Python call needs the same few things the style
+does: a cell's text laid out and elided as ``QCommonStyle`` lays it out (kept, so a repaint
+lays out nothing it laid out before), the palette's colours in the colour groups the style
+picks, and a way to tell the texts the style lays out differently (line breaks, controls,
+right-to-left), which go through the style as before.
+
+The entry list (``ui/persona/entry_list.py``) paints with it; the observations table
+(``ui/observations/table_view.py``) holds the same mechanism in its own module for now.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QFontMetricsF,
+    QImage,
+    QPalette,
+    QStaticText,
+)
+from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QWidget
+
+SLOW = object()  # a text the style lays out differently (line breaks, controls): its path
+TEXTS_KEPT = 4096  # laid-out texts kept: more than ten screens
+
+_ACTIVE = QStyle.StateFlag.State_Active
+_ENABLED = QStyle.StateFlag.State_Enabled
+_FOCUS_MARGIN = QStyle.PixelMetric.PM_FocusFrameHMargin
+_RIGHT = Qt.AlignmentFlag.AlignRight.value
+_HCENTER = Qt.AlignmentFlag.AlignHCenter.value
+_NOT_LEFT_TO_RIGHT = frozenset({"R", "AL", "AN", "RLE", "RLO", "LRE", "LRO", "RLI", "LRI", "FSI"})
+
+
+def needs_the_style(text: str) -> bool:
+    """Text that ``QStaticText`` would not lay out as the style's ``QTextLayout`` does: line
+    breaks and other controls, and right-to-left or bidi-controlled text (its direction)."""
+    if any(ord(char) < 0x20 or char in "\u2028\u2029" for char in text):
+        return True
+    return not text.isascii() and any(
+        unicodedata.bidirectional(char) in _NOT_LEFT_TO_RIGHT for char in text
+    )
+
+
+def lay_out_text(
+    text: str, width: int, height: int, font: QFont, align: int, style: QStyle, view: QWidget
+) -> tuple[QStaticText, float, float]:
+    """What ``QCommonStyle`` does to a cell's text: a margin of the focus frame's plus one on
+    each side, elided to the rest when wider, centred vertically on the line's height.
+    Returns the laid-out text and its (x, y) in a text area of ``width`` × ``height``."""
+    margin = style.pixelMetric(_FOCUS_MARGIN, None, view) + 1
+    room = width - 2 * margin
+    exact = QFontMetricsF(font)
+    if exact.horizontalAdvance(text) > room:
+        text = QFontMetrics(font).elidedText(text, view.textElideMode(), max(room, 0))
+    static = QStaticText(text)
+    static.setTextFormat(Qt.TextFormat.PlainText)
+    static.prepare(font=font)
+    shown = static.size().width()
+    if align & _RIGHT:
+        x = margin + room - shown
+    elif align & _HCENTER:
+        x = margin + (room - shown) / 2
+    else:
+        x = margin
+    y = (height - (exact.ascent() + exact.descent())) / 2
+    return static, x, y
+
+
+class TextCache:
+    """Cell texts laid out once per (text, width, height, font, alignment) and kept.
+
+    A full screen's texts stay laid out between paints, so scrolling back, a selection change
+    or a row moving to the top lays out nothing again; past ``TEXTS_KEPT`` the cache starts
+    over (a screen never holds that many)."""
+
+    def __init__(self) -> None:
+        self.texts: dict[tuple, object] = {}
+        self.layouts = 0  # texts laid out (the tests read it)
+
+    def get(
+        self,
+        text: str,
+        width: int,
+        height: int,
+        font: QFont,
+        font_key: str,
+        align: int,
+        style: QStyle,
+        view: QWidget,
+    ) -> object:
+        """``(QStaticText, x, y)`` of ``text`` in a text area of this size, or ``SLOW``."""
+        key = (text, width, height, font_key, align)
+        known = self.texts.get(key)
+        if known is not None:
+            return known
+        self.layouts += 1
+        if needs_the_style(text):
+            known = SLOW
+        else:
+            known = lay_out_text(text, width, height, font, align, style, view)
+        if len(self.texts) >= TEXTS_KEPT:
+            self.texts.clear()
+        self.texts[key] = known
+        return known
+
+    def clear(self) -> None:
+        self.texts.clear()
+
+
+class CellColours:
+    """The palette's colours for one paint, in the colour groups the style uses."""
+
+    def __init__(self, option: QStyleOptionViewItem, enabled: bool) -> None:
+        palette = option.palette
+        group = QPalette.ColorGroup
+        active = bool(option.state & _ACTIVE)
+        panel = group.Normal if enabled else group.Disabled
+        if panel == group.Normal and not active:
+            panel = group.Inactive
+        text = group.Normal if option.state & _ENABLED else group.Disabled
+        if text == group.Normal and not active:
+            text = group.Inactive
+        self.highlight = palette.brush(panel, QPalette.ColorRole.Highlight)
+        self.alternate = palette.brush(panel, QPalette.ColorRole.AlternateBase)
+        self.text = palette.color(text, QPalette.ColorRole.Text)
+        self.highlighted_text = palette.color(text, QPalette.ColorRole.HighlightedText)
+
+    def background(self, selected: bool, alternate: bool) -> tuple[QBrush, ...]:
+        """The brushes the style fills a cell with (none: the viewport's base shows)."""
+        if selected:
+            return (self.highlight,)
+        return (self.alternate,) if alternate else ()
+
+    def ink(self, selected: bool) -> QColor:
+        return self.highlighted_text if selected else self.text
+
+
+def blank_image(size: QSize, palette: QPalette) -> QImage:
+    """An image of ``size`` filled with the palette's base, to paint a sample cell on."""
+    image = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(palette.color(QPalette.ColorRole.Base))
+    return image
