@@ -85,8 +85,14 @@ window.shutdown()
 """
 
 
-def start_in_own_process(args: list[str]) -> dict:
-    return run_python_json(START % {"held": HELD_BACK}, args)
+def start_in_own_process(
+    args: list[str], held: tuple[str, ...] = HELD_BACK, setup: str = ""
+) -> dict:
+    script = START % {"held": held}
+    if setup:  # (after the window module's import, before the window is made)
+        anchor = "from memory_desk.app import create_main_window\n"
+        script = script.replace(anchor, setup + "\n" + anchor, 1)
+    return run_python_json(script, args)
 
 
 @pytest.fixture
@@ -109,6 +115,19 @@ def test_the_first_rows_are_painted_before_the_held_back_parts_load(db: Path) ->
     assert after["review_page"] is True
     assert after["watcher"] != "off"
     assert after["entry_actions"] > 0
+
+
+def test_the_newest_rows_of_a_big_file_are_painted_before_numpy_is_imported(db: Path) -> None:
+    """A big file's first answer (its newest rows) comes as a plain array and is painted
+    before numpy (100 ms of a start) is imported; the whole answer then brings it."""
+    started = start_in_own_process(
+        ["--db", str(db)],
+        held=("numpy",),
+        setup="from memory_desk.ui.observations import query\nquery.FIRST_ROWS_WORTH_BYTES = 0",
+    )
+    assert started["at_first_paint"]["rows"] == 2
+    assert started["at_first_paint"]["loaded"] == []
+    assert started["after"]["loaded"] == ["numpy"]
 
 
 def test_the_held_back_parts_are_built_once_the_rows_are_painted(open_window, qtbot, db):
@@ -179,3 +198,39 @@ def test_the_held_back_parts_come_one_per_turn_of_the_event_loop(qtbot, db) -> N
         window.close()
         window.shutdown()
         window.deleteLater()
+
+
+IDS_BEFORE_NUMPY = """
+import json, sys
+from memory_desk.core import lazy_numpy
+from memory_desk.core.observations import ObservationStore, listing
+from memory_desk.ui.observations.model import ObservationTableModel
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+store = ObservationStore(sys.argv[1])
+before = store.search_id_array()
+model = ObservationTableModel()
+model.set_store(store)
+model.reset_ids(before)
+out = {"numpy_before": "numpy" in sys.modules, "kind_before": type(before).__name__,
+       "ids_before": before.tolist(), "empty": listing.parse_ids(None).tolist()}
+out["rows"] = [model.row_of(oid) for oid in before]  # a numpy operation: numpy comes now
+out["applied"] = model.apply_ids(list(reversed(before.tolist())))
+lazy_numpy.load()
+after = store.search_id_array()
+out.update(kind_after=type(after).__name__, ids_after=after.tolist(), shown=model.ids())
+store.close()
+print(json.dumps(out))
+"""
+
+
+def test_ids_read_before_numpy_is_imported_are_the_same_and_work_as_numpy_arrays(
+    db: Path,
+) -> None:
+    """Until numpy is imported, the ids come as an ``array('q')`` parsed in Python: the same
+    ids, and every numpy operation of the table works on them (numpy is imported then)."""
+    out = run_python_json(IDS_BEFORE_NUMPY, [str(db)])
+    assert out["numpy_before"] is False and out["kind_before"] == "array"
+    assert out["kind_after"] == "ndarray" and out["ids_after"] == out["ids_before"]
+    assert out["empty"] == [] and out["rows"] == [0, 1]
+    assert out["applied"] is True and out["shown"] == list(reversed(out["ids_before"]))

@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
 )
 
 from memory_desk import __version__
-from memory_desk.core import StoreError
-from memory_desk.ui import i18n, theme
+from memory_desk.core import StoreError, lazy_numpy
+from memory_desk.ui import heap, i18n, theme
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.live import MODE_POLLING, FolderWatcher
@@ -328,8 +328,8 @@ class MainWindow(QMainWindow):
 
     def _after_first_paint(self, *, at_once: bool = False) -> None:
         """Build what the first screen did without: the persona page, the review desk and
-        its journal, the folder watcher's thread. Once; one step per turn of the event loop
-        (each is 30-40 ms here), so the window answers in between, unless ``at_once``."""
+        its journal, the folder watcher's thread, numpy. Once; one step per turn of the event
+        loop (each is 30-40 ms here), so the window answers in between, unless ``at_once``."""
         if self._first_paint_done or self._shut_down:
             return
         self._first_paint_done = True
@@ -341,6 +341,7 @@ class MainWindow(QMainWindow):
             lambda: self.persona_page,
             lambda: self.review,
             self.registry.start_watching,
+            lazy_numpy.load,  # the table's id arrays next (its first answer did without)
         ]
         if at_once:
             while self._held_back:
@@ -354,6 +355,8 @@ class MainWindow(QMainWindow):
         self._held_back.pop(0)()
         if self._held_back:
             QTimer.singleShot(0, self, self._build_next_held_back)
+        else:
+            heap.freeze_the_start()  # later full collections skip it: no 50 ms scroll frames
 
     def _show_waiting_changes(self, count: int) -> None:
         self._waiting_changes = count

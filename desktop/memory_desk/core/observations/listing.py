@@ -21,28 +21,37 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from array import array
 from dataclasses import dataclass
 
-import numpy as np
-
+from memory_desk.core import lazy_numpy
+from memory_desk.core.lazy_numpy import np
 from memory_desk.core.observations.rows import Totals
 from memory_desk.core.observations.search import Filter
 
 FIRST_ROWS = 200  # about five screens: enough to show, scroll a little and pick a row
 
 
-def id_array(conn: sqlite3.Connection, sql: str, params: dict[str, object]) -> np.ndarray:
-    """The ids ``sql`` (selecting one column of ids, in order) returns, as an int64 array."""
+def id_array(conn: sqlite3.Connection, sql: str, params: dict[str, object]) -> np.ndarray | array:
+    """The ids ``sql`` (selecting one column of ids, in order) returns, as an int64 array
+    (see :func:`parse_ids`)."""
     row = conn.execute(f"SELECT group_concat(id, ',') FROM ({sql})", params).fetchall()[0]
     return parse_ids(row[0])
 
 
-def parse_ids(joined: str | None) -> np.ndarray:
-    """``"3,1,2"`` as ``array([3, 1, 2])``; None (no row) as an empty array."""
+def parse_ids(joined: str | None) -> np.ndarray | array:
+    """``"3,1,2"`` as ``array([3, 1, 2])``; None (no row) as an empty array.
+
+    numpy's array, parsed in C (10x faster than splitting into a million Python strings,
+    which holds the GIL the window needs to paint). Until numpy is imported, an
+    ``array('q')`` parsed in Python instead: at start the window paints its first rows
+    before numpy's import (100 ms) and imports it right after (core/lazy_numpy); an answer
+    read meanwhile costs a few ms per 100,000 ids more than with numpy.
+    """
+    if not lazy_numpy.loaded():
+        return array("q", map(int, joined.split(","))) if joined else array("q")
     if not joined:
         return np.empty(0, dtype=np.int64)
-    # Parsed in C (10x faster than splitting into a million Python strings, which holds the
-    # GIL the window needs to paint).
     return np.fromstring(joined, dtype=np.int64, sep=",")
 
 

@@ -10,14 +10,14 @@ agent's checkpoints are never held back. SQL is built in :mod:`.search`, written
 from __future__ import annotations
 
 import os
+from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar, Unpack
 
-import numpy as np
-
 from memory_desk.core import alisio, appdirs
 from memory_desk.core.errors import StoreDamaged, message_of
+from memory_desk.core.lazy_numpy import np
 from memory_desk.core.messages import msg
 from memory_desk.core.observations import agent_run, health, listing, schema, search, writes
 from memory_desk.core.observations import agent_search as agent
@@ -104,9 +104,9 @@ class ObservationStore:
         sort: str | None = None,
         descending: bool = True,
         **filters: Unpack[FilterArgs],
-    ) -> np.ndarray:
+    ) -> np.ndarray | array:
         """Every matching id in display order, as int64: what a lazily loading table holds,
-        read as one row (:mod:`.listing`)."""
+        read as one row (:mod:`.listing`; an ``array('q')`` until numpy is imported)."""
         query = search.build_filter(text, **filters)
         sql = search.ids_sql(query, sort=sort, descending=descending)
         with self._db.translate(msg("DatabaseAction", "search")):

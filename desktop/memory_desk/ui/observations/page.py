@@ -46,7 +46,6 @@ from collections.abc import Callable, Sequence
 from datetime import date
 from typing import TYPE_CHECKING
 
-import numpy as np
 import shiboken6
 from PySide6.QtCore import (
     QEvent,
@@ -81,10 +80,12 @@ from PySide6.QtWidgets import (
 )
 
 from memory_desk.core import StoreError, TopicConflict
+from memory_desk.core.lazy_numpy import np
 from memory_desk.core.observations import Observation, ObservationStore, Totals, WriteCancelled
 from memory_desk.core.observations.listing import Summary
 from memory_desk.ui import i18n
 from memory_desk.ui.i18n import translate
+from memory_desk.ui.observations import row_diff
 from memory_desk.ui.observations.background import BackgroundCall
 from memory_desk.ui.observations.columns import TableColumns
 from memory_desk.ui.observations.commands import (
@@ -565,6 +566,7 @@ class ObservationsPage(QWidget):
         self._finish_timer.stop()
         self._finish = None
         self.model.clear_marks()
+        self.model.shutdown()  # its read ahead, before the stores close
         self.filters.stop()
         self._runner.stop()
         self._summary.stop()
@@ -816,9 +818,10 @@ class ObservationsPage(QWidget):
             arrived = [int(oid) for oid in plan.arrived]
         else:
             # Planned against other ids (rare), or too scattered: plan here, or reset.
-            arrived = [int(oid) for oid in result.ids[~self.model.contains_many(result.ids)]]
-            if not self.model.apply_ids(result.ids):
-                self._show_new_query(result.ids)
+            ids = row_diff.as_ids(result.ids)
+            arrived = [int(oid) for oid in ids[~self.model.contains_many(ids)]]
+            if not self.model.apply_ids(ids):
+                self._show_new_query(ids)
         if anchor is not None and self.model.row_of(anchor) >= 0:
             self._keep_on_screen(anchor, offset)
         if current is not None and before is not None and self.model.row_of(current) < 0:
@@ -888,7 +891,7 @@ class ObservationsPage(QWidget):
         return self.model.id_at(index.row()) if index.isValid() else None
 
     def _select_ids(self, ids: Sequence[int], current: int | None) -> None:
-        rows = sorted(int(row) for row in self.model.rows_of(ids) if row >= 0)
+        rows = sorted(int(row) for row in self.model.rows_of(ids) if row >= 0) if ids else []
         selection = QItemSelection()
         last_column = len(Column) - 1
         start = previous = None

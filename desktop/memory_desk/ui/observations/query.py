@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import os
 import time
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
-import numpy as np
 from PySide6.QtCore import QObject, Signal
 
+from memory_desk.core.lazy_numpy import np
 from memory_desk.core.observations import ObservationStore
 from memory_desk.ui.observations import row_diff
 from memory_desk.ui.observations.background import BackgroundCall
@@ -79,7 +80,7 @@ class QueryResult:
 
     generation: int
     query: Query
-    ids: np.ndarray = field(repr=False)
+    ids: np.ndarray | array = field(repr=False)  # (array('q'): the newest matches, first)
     first: bool = False
     plan: RowPlan | None = field(default=None, repr=False)
     based_on: int | None = None
@@ -92,7 +93,7 @@ class _Answer:
     """What the pool's thread reads; the runner adds the generation on the main thread."""
 
     query: Query
-    ids: np.ndarray = field(repr=False)
+    ids: np.ndarray | array = field(repr=False)
     first: bool = False
     plan: RowPlan | None = field(default=None, repr=False)
     based_on: int | None = None
@@ -100,7 +101,7 @@ class _Answer:
     index: IdIndex | None = field(default=None, repr=False)
 
 
-Snapshot = tuple[int, np.ndarray]  # the table model's ids version and its ids
+Snapshot = tuple[int, "np.ndarray"]  # the table model's ids version and its ids
 
 
 # Before any answer was measured, a file this big is worth a first look (about 5,000 rows).
@@ -132,14 +133,17 @@ def _run_query(
     against ``previous``."""
     filters = query.filters()
     if first and report is not None:
-        newest = np.array(store.first_ids(query.text, **filters), dtype=np.int64)
-        report(_Answer(query, newest, first=True, index=IdIndex(newest)))
+        # array('q'): at start the model shows it before numpy is imported (core/lazy_numpy).
+        report(_Answer(query, array("q", store.first_ids(query.text, **filters)), first=True))
     started = time.perf_counter()
     ids = store.search_id_array(query.text, **filters, sort=query.sort, descending=query.descending)
     elapsed_ms = (time.perf_counter() - started) * 1000
     if previous is None:  # a new question: the table resets to these ids and their index
-        return _Answer(query, ids, elapsed_ms=elapsed_ms, index=IdIndex(ids))
+        # (read before numpy was imported, as at start: the model indexes them when asked)
+        index = None if isinstance(ids, array) else IdIndex(ids)
+        return _Answer(query, ids, elapsed_ms=elapsed_ms, index=index)
     version, old = previous
+    ids = row_diff.as_ids(ids)
     return _Answer(
         query, ids, plan=row_diff.plan(old, ids), based_on=version, elapsed_ms=elapsed_ms
     )

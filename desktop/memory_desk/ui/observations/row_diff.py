@@ -22,18 +22,21 @@ more than a reset that restores the selection by id: :func:`plan` returns None t
 from __future__ import annotations
 
 import bisect
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
+from memory_desk.core.lazy_numpy import np
 
 MAX_RUNS = 500
 _PRUNING_ROUNDS = 4
-_EMPTY = np.empty(0, dtype=np.int64)
 
 
 def as_ids(ids: Sequence[int] | np.ndarray) -> np.ndarray:
-    """``ids`` as a one-dimensional int64 array (no Python loop; no copy when it already is)."""
+    """``ids`` as a one-dimensional int64 array (no Python loop; no copy when it already is,
+    nor for an ``array('q')``, which it shares)."""
+    if isinstance(ids, array):
+        return np.frombuffer(ids, dtype=np.int64) if len(ids) else np.empty(0, dtype=np.int64)
     if isinstance(ids, np.ndarray):
         return ids.astype(np.int64, copy=False).reshape(-1)
     if isinstance(ids, range):
@@ -210,7 +213,7 @@ def _positions(ids: np.ndarray, order: np.ndarray) -> np.ndarray:
     """
     count = len(order)
     if not count:
-        return _EMPTY
+        return np.empty(0, dtype=np.int64)
     low, high = int(order.min()), int(order.max())
     if high - low <= 8 * count + 1_000_000:
         table = np.empty(high - low + 1, dtype=np.int64)

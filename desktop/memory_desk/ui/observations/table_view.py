@@ -25,6 +25,7 @@ unchanged: only ``paintEvent`` is replaced.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -56,7 +57,8 @@ from memory_desk.ui.observations.model import (
     RowRecord,
 )
 
-_TEXTS_KEPT = 4096  # laid-out texts kept: more than ten screens
+# Laid-out texts kept, in two generations of half this each: more than ten screens.
+_TEXTS_KEPT = 4096
 _ID = int(Column.ID)
 _TITLE = int(Column.TITLE)
 _TYPE = int(Column.TYPE)
@@ -87,13 +89,14 @@ _SAMPLE = QSize(120, 24)
 def _needs_the_style(text: str) -> bool:
     """Text that ``QStaticText`` would not lay out as the style's ``QTextLayout`` does: line
     breaks and other controls, and right-to-left or bidi-controlled text (its direction)."""
-    if any(ord(char) < 0x20 or char in "\u2028\u2029" for char in text):
+    if _CONTROLS.search(text) is not None:
         return True
     return not text.isascii() and any(
         unicodedata.bidirectional(char) in _NOT_LEFT_TO_RIGHT for char in text
     )
 
 
+_CONTROLS = re.compile("[\x00-\x1f\u2028\u2029]")  # one search in C, not a loop per character
 _NOT_LEFT_TO_RIGHT = frozenset({"R", "AL", "AN", "RLE", "RLO", "LRE", "LRO", "RLI", "LRI", "FSI"})
 
 
@@ -112,7 +115,12 @@ class ObservationsTableView(QTableView):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._texts: dict[tuple, object] = {}  # (text, width, height, font, align) -> laid out
+        # (text, width, height, font, align) -> laid out. Two generations: when the newer is
+        # full it becomes the older one and the oldest go; a text found in the older one moves
+        # back. Emptying one cache at once made the next frame lay out every text on screen
+        # again (a page-jump frame in a hundred, 2-3x the others: the scroll's p99).
+        self._texts: dict[tuple, object] = {}
+        self._older_texts: dict[tuple, object] = {}
         self._fonts: dict[str, QFont] = {}  # a forgotten row's font, per view font
         self._checked: dict[tuple, bool] = {}  # (style, palette, font) -> the fast path matches
         self._styles: list[QStyle] = []  # keeps every checked style alive, so ids stay unique
@@ -124,16 +132,29 @@ class ObservationsTableView(QTableView):
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
         model = self.model()
-        if not isinstance(model, ObservationTableModel) or not self._can_paint_fast():
+        if not isinstance(model, ObservationTableModel):
             super().paintEvent(event)
             self.painted.emit()
             return
-        painter = QPainter(self.viewport())
-        try:
-            self._paint_rows(painter, model, event.rect())
-        finally:
-            painter.end()
+        if self._can_paint_fast():
+            painter = QPainter(self.viewport())
+            try:
+                self._paint_rows(painter, model, event.rect())
+            finally:
+                painter.end()
+        else:
+            super().paintEvent(event)
+        self._read_ahead(model)
         self.painted.emit()
+
+    def _read_ahead(self, model: ObservationTableModel) -> None:
+        """Have the rows a few pages beyond those in view read on a worker meanwhile, so a
+        page jump finds them cached (see ``ObservationTableModel.read_ahead``)."""
+        first = self.rowAt(0)
+        if first < 0:
+            return
+        last = self.rowAt(self.viewport().height() - 1)
+        model.read_ahead(first, model.rowCount() - 1 if last < 0 else last)
 
     def _on_theme_changed(self) -> None:
         """A new palette or style: check the fast path again, and repaint."""
@@ -338,9 +359,17 @@ class ObservationsTableView(QTableView):
                 fast += 1
                 continue
             align = _ALIGN_VALUES[column]
-            laid = texts.get((text, width, height, font_key, align))
+            key = (text, width, height, font_key, align)
+            laid = texts.get(key)
             if laid is None:
-                laid = self._lay_out(text, width, height, row_font, font_key, align, paint.style)
+                laid = self._older_texts.get(key)
+                if laid is None:
+                    laid = self._lay_out(
+                        text, width, height, row_font, font_key, align, paint.style
+                    )
+                else:
+                    self._keep_text(key, laid)
+                texts = self._texts
             if laid is _SLOW:
                 slow.append((column, x, width, chosen))
                 continue
@@ -492,10 +521,15 @@ class ObservationsTableView(QTableView):
             known: object = _SLOW
         else:
             known = _lay_out(text, width, height, font, align, style, self)
-        if len(self._texts) >= _TEXTS_KEPT:
-            self._texts.clear()
-        self._texts[(text, width, height, font_key, align)] = known
+        self._keep_text((text, width, height, font_key, align), known)
         return known
+
+    def _keep_text(self, key: tuple, laid: object) -> None:
+        """Keep a laid-out text in the newer generation (see ``__init__``)."""
+        if len(self._texts) >= _TEXTS_KEPT // 2:
+            self._older_texts = self._texts
+            self._texts = {}
+        self._texts[key] = laid
 
 
 def _lay_out(
