@@ -282,6 +282,23 @@ def _close(window) -> None:
         QMessageBox.question = original
 
 
+def _forget_what_was_read() -> None:
+    """Empty the process-wide parse cache and the shared folder passes (where the code
+    measured has them: an older checkout may not)."""
+    try:
+        from memory_desk.core.persona.scan import SHARED
+    except ImportError:
+        pass
+    else:
+        SHARED.clear()
+    try:
+        from memory_desk.core import folder_stats
+    except ImportError:
+        pass
+    else:
+        folder_stats.PASSES.forget()
+
+
 def time_listed(folder: Path) -> tuple[float, float, float]:
     """ms from ``create_main_window`` to the first paint of the list holding rows, to the
     first paint of the list holding every entry, and (settled: the sidebar's count done)
@@ -289,12 +306,9 @@ def time_listed(folder: Path) -> tuple[float, float, float]:
     from PySide6.QtWidgets import QAbstractItemView
 
     from memory_desk.app import create_main_window
-    from memory_desk.core import folder_stats
-    from memory_desk.core.persona.scan import SHARED
 
     total = sum(1 for name in os.listdir(folder) if name.endswith(".md"))
-    SHARED.clear()  # every file parsed, as in a person's start (a process of its own)
-    folder_stats.PASSES.forget()
+    _forget_what_was_read()  # every file parsed, as in a person's start (a process of its own)
     start = time.perf_counter()
     window = create_main_window(["--persona", str(folder)])
     window.show()
