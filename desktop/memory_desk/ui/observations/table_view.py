@@ -25,8 +25,6 @@ unchanged: only ``paintEvent`` is replaced.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRect, QSize, Qt, Signal
@@ -35,12 +33,9 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QFontMetrics,
-    QFontMetricsF,
-    QImage,
     QPainter,
     QPaintEvent,
     QPalette,
-    QStaticText,
 )
 from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QTableView, QWidget
 
@@ -55,6 +50,16 @@ from memory_desk.ui.observations.model import (
     Column,
     ObservationTableModel,
     RowRecord,
+)
+from memory_desk.ui.painting import (
+    SLOW,
+    CellColours,
+    blank_image,
+    columns_in,
+    focus_cell,
+    lay_out_text,
+    needs_the_style,
+    selected_columns,
 )
 
 # Laid-out texts kept, in two generations of half this each: more than ten screens.
@@ -82,22 +87,7 @@ _RIGHT_VCENTER = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _TEXT_AREA = QStyle.SubElement.SE_ItemViewItemText
 _FOCUS_MARGIN = QStyle.PixelMetric.PM_FocusFrameHMargin
 _DECORATION_SELECTED = QStyle.StyleHint.SH_ItemView_ShowDecorationSelected
-_SLOW = object()  # a text the style lays out differently (line breaks, controls): its path
 _SAMPLE = QSize(120, 24)
-
-
-def _needs_the_style(text: str) -> bool:
-    """Text that ``QStaticText`` would not lay out as the style's ``QTextLayout`` does: line
-    breaks and other controls, and right-to-left or bidi-controlled text (its direction)."""
-    if _CONTROLS.search(text) is not None:
-        return True
-    return not text.isascii() and any(
-        unicodedata.bidirectional(char) in _NOT_LEFT_TO_RIGHT for char in text
-    )
-
-
-_CONTROLS = re.compile("[\x00-\x1f\u2028\u2029]")  # one search in C, not a loop per character
-_NOT_LEFT_TO_RIGHT = frozenset({"R", "AL", "AN", "RLE", "RLO", "LRE", "LRO", "RLI", "LRI", "FSI"})
 
 
 class ObservationsTableView(QTableView):
@@ -205,7 +195,7 @@ class ObservationsTableView(QTableView):
             ("📌", Qt.AlignmentFlag.AlignCenter, font, False, False),
         ]
         for text, alignment, sample_font, alternate, selected in samples:
-            by_style = _blank(option.palette)
+            by_style = blank_image(_SAMPLE, option.palette)
             painter = QPainter(by_style)
             sample = QStyleOptionViewItem(option)
             sample.rect = QRect(0, 0, _SAMPLE.width(), _SAMPLE.height())
@@ -221,7 +211,7 @@ class ObservationsTableView(QTableView):
             style.drawPrimitive(_ROW_STYLE, sample, painter, self)
             style.drawControl(_ITEM, sample, painter, self)
             painter.end()
-            ours = _blank(option.palette)
+            ours = blank_image(_SAMPLE, option.palette)
             painter = QPainter(ours)
             colours = _Colours(option, self.isEnabled())
             rect = sample.rect
@@ -233,7 +223,7 @@ class ObservationsTableView(QTableView):
             laid = self._lay_out(
                 text, rect.width(), rect.height(), sample_font, sample_font.key(), align, style
             )
-            if laid is not _SLOW:
+            if laid is not SLOW:
                 static, dx, dy = laid  # type: ignore[misc]
                 painter.drawStaticText(QPointF(dx, dy), static)
             painter.end()
@@ -251,7 +241,7 @@ class ObservationsTableView(QTableView):
         last = self.rowAt(dirty.bottom())
         if last < 0:
             last = model.rowCount() - 1
-        columns = self._columns_in(dirty)
+        columns = columns_in(self, dirty)
         if not columns:
             return
         paint = self._paint_context(model, columns, first, last)
@@ -285,8 +275,8 @@ class ObservationsTableView(QTableView):
             columns=columns,
             height=height,
             fonts=((font, font.key()), (forgotten_font, forgotten_font.key())),
-            selected=self._selected_columns(first, last),
-            focus=self._focus_cell(),
+            selected=selected_columns(self, first, last),
+            focus=focus_cell(self),
             alternating=self.alternatingRowColors(),
             badges=badges if isinstance(badges, TypeBadgeDelegate) else None,
             projects=projects if isinstance(projects, ProjectDelegate) else None,
@@ -370,7 +360,7 @@ class ObservationsTableView(QTableView):
                 else:
                     self._keep_text(key, laid)
                 texts = self._texts
-            if laid is _SLOW:
+            if laid is SLOW:
                 slow.append((column, x, width, chosen))
                 continue
             static, dx, dy = laid  # type: ignore[misc]
@@ -445,40 +435,6 @@ class ObservationsTableView(QTableView):
 
     # -- what a paint works out once -------------------------------------------------------
 
-    def _columns_in(self, dirty: QRect) -> list[tuple[int, int, int]]:
-        """(column, x, width) of the shown columns crossing ``dirty``, left to right."""
-        header = self.horizontalHeader()
-        left = header.visualIndexAt(dirty.left())
-        right = header.visualIndexAt(dirty.right())
-        left = 0 if left < 0 else left
-        right = header.count() - 1 if right < 0 else right
-        columns = []
-        for visual in range(left, right + 1):
-            column = header.logicalIndex(visual)
-            if header.isSectionHidden(column):
-                continue
-            columns.append((column, self.columnViewportPosition(column), self.columnWidth(column)))
-        return columns
-
-    def _selected_columns(self, first: int, last: int) -> dict[int, frozenset[int]]:
-        """Per row between ``first`` and ``last``: its selected columns (from the ranges)."""
-        selected: dict[int, set[int]] = {}
-        for each in self.selectionModel().selection():
-            top, bottom = max(each.top(), first), min(each.bottom(), last)
-            if top > bottom:
-                continue
-            span = range(each.left(), each.right() + 1)
-            for row in range(top, bottom + 1):
-                selected.setdefault(row, set()).update(span)
-        return {row: frozenset(columns) for row, columns in selected.items()}
-
-    def _focus_cell(self) -> tuple[int, int] | None:
-        """(row, column) of the cell the style draws a focus frame on, if any."""
-        if not (self.hasFocus() or self.viewport().hasFocus()):
-            return None
-        current = self.currentIndex()
-        return (current.row(), current.column()) if current.isValid() else None
-
     def _forgotten_font(self, model: ObservationTableModel, font: QFont) -> QFont:
         key = font.key()
         known = self._fonts.get(key)
@@ -516,11 +472,11 @@ class ObservationsTableView(QTableView):
         style: QStyle,
     ) -> object:
         """``(QStaticText, x, y in the cell)`` of a text as the style lays it out in a cell
-        of ``width`` × ``height`` (elided, aligned), or ``_SLOW``; kept for the next paint."""
-        if _needs_the_style(text):
-            known: object = _SLOW
+        of ``width`` × ``height`` (elided, aligned), or ``SLOW``; kept for the next paint."""
+        if needs_the_style(text):
+            known: object = SLOW
         else:
-            known = _lay_out(text, width, height, font, align, style, self)
+            known = lay_out_text(text, width, height, font, align, style, self)
         self._keep_text((text, width, height, font_key, align), known)
         return known
 
@@ -532,55 +488,20 @@ class ObservationsTableView(QTableView):
         self._texts[key] = laid
 
 
-def _lay_out(
-    text: str, width: int, height: int, font: QFont, align: int, style: QStyle, view: QWidget
-) -> tuple[QStaticText, float, float]:
-    """What ``QCommonStyle`` does to a cell's text: a margin of the focus frame's plus one on
-    each side, elided to the rest when wider, centred vertically on the line's height."""
-    margin = style.pixelMetric(_FOCUS_MARGIN, None, view) + 1
-    room = width - 2 * margin
-    exact = QFontMetricsF(font)
-    if exact.horizontalAdvance(text) > room:
-        text = QFontMetrics(font).elidedText(text, view.textElideMode(), max(room, 0))
-    static = QStaticText(text)
-    static.setTextFormat(Qt.TextFormat.PlainText)
-    static.prepare(font=font)
-    shown = static.size().width()
-    if align & _RIGHT:
-        x = margin + room - shown
-    elif align & _HCENTER:
-        x = margin + (room - shown) / 2
-    else:
-        x = margin
-    y = (height - (exact.ascent() + exact.descent())) / 2
-    return static, x, y
-
-
-class _Colours:
-    """The palette's colours for one paint, in the colour groups the style uses."""
+class _Colours(CellColours):
+    """The palette's colours for one paint (see :class:`CellColours`), with the Normal
+    group's text colours the badge and project delegates read (``QTableView::drawCell``
+    sets an enabled cell's palette to Normal), and a mark's translucent fill."""
 
     def __init__(self, option: QStyleOptionViewItem, enabled: bool) -> None:
-        palette = option.palette
-        group = QPalette.ColorGroup
-        active = bool(option.state & _ACTIVE)
-        panel = group.Normal if enabled else group.Disabled
-        if panel == group.Normal and not active:
-            panel = group.Inactive
-        text = group.Normal if option.state & _ENABLED else group.Disabled
-        if text == group.Normal and not active:
-            text = group.Inactive
-        self.highlight = palette.brush(panel, _HIGHLIGHT)
-        self.alternate = palette.brush(panel, _ALTERNATE_BASE)
-        self.text = palette.color(text, _TEXT)
-        self.highlighted_text = palette.color(text, _HIGHLIGHTED_TEXT)
-        # The badge and project delegates read the cell's palette in its current group, which
-        # QTableView::drawCell sets to Normal for an enabled cell.
-        self.normal_text = palette.color(group.Normal, _TEXT)
-        self.normal_highlighted_text = palette.color(group.Normal, _HIGHLIGHTED_TEXT)
+        super().__init__(option, enabled)
+        palette, normal = option.palette, QPalette.ColorGroup.Normal
+        self.normal_text = palette.color(normal, _TEXT)
+        self.normal_highlighted_text = palette.color(normal, _HIGHLIGHTED_TEXT)
         self._backgrounds: dict[tuple, tuple[QBrush, ...]] = {}
 
     def background(
-        self, selected: bool, alternate: bool, mark: QBrush | None
+        self, selected: bool, alternate: bool, mark: QBrush | None = None
     ) -> tuple[QBrush, ...]:
         """The brushes the style fills a cell with, in order (none: the viewport's base
         shows): the selection; else the alternate row's, then a mark's translucent one."""
@@ -637,12 +558,6 @@ def _project_cell(
 
 def _colour(foreground: QBrush | QColor | None) -> QColor | None:
     return foreground.color() if isinstance(foreground, QBrush) else foreground
-
-
-def _blank(palette: QPalette) -> QImage:
-    image = QImage(_SAMPLE, QImage.Format.Format_ARGB32_Premultiplied)
-    image.fill(palette.color(QPalette.ColorRole.Base))
-    return image
 
 
 _ALIGN_VALUES = [int(alignment.value) for alignment in CELL_ALIGNMENTS]

@@ -27,7 +27,15 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QTableView
 
 from memory_desk.ui import theme
-from memory_desk.ui.painting import SLOW, CellColours, TextCache, blank_image
+from memory_desk.ui.painting import (
+    SLOW,
+    CellColours,
+    TextCache,
+    blank_image,
+    columns_in,
+    focus_cell,
+    selected_columns,
+)
 from memory_desk.ui.persona.model import (
     COLUMNS,
     NAME,
@@ -232,7 +240,7 @@ class EntryRowPainter:
         last = view.rowAt(dirty.bottom())
         if last < 0:
             last = model.rowCount() - 1
-        columns = self._columns_in(dirty)
+        columns = columns_in(self.view, dirty)
         if not columns:
             return
         paint = self._paint_context(model, columns, first, last)
@@ -260,8 +268,8 @@ class EntryRowPainter:
             font=font,
             font_key=font.key(),
             metrics=QFontMetrics(font),
-            selected=self._selected_columns(first, last),
-            focus=self._focus_cell(),
+            selected=selected_columns(self.view, first, last),
+            focus=focus_cell(self.view),
             alternating=view.alternatingRowColors(),
             unsaved=model.unsaved(),
             badges={},
@@ -412,42 +420,6 @@ class EntryRowPainter:
                 self._icon_cells.clear()
             known = self._icon_cells[key] = _icon_cell(paint.style, option, self.view)
         return known
-
-    def _columns_in(self, dirty: QRect) -> list[tuple[int, int, int]]:
-        """(column, x, width) of the shown columns crossing ``dirty``, left to right."""
-        view = self.view
-        header = view.horizontalHeader()
-        left = header.visualIndexAt(dirty.left())
-        right = header.visualIndexAt(dirty.right())
-        left = 0 if left < 0 else left
-        right = header.count() - 1 if right < 0 else right
-        columns = []
-        for visual in range(left, right + 1):
-            column = header.logicalIndex(visual)
-            if header.isSectionHidden(column):
-                continue
-            columns.append((column, view.columnViewportPosition(column), view.columnWidth(column)))
-        return columns
-
-    def _selected_columns(self, first: int, last: int) -> dict[int, frozenset[int]]:
-        """Per row between ``first`` and ``last``: its selected columns (from the ranges)."""
-        selected: dict[int, set[int]] = {}
-        for each in self.view.selectionModel().selection():
-            top, bottom = max(each.top(), first), min(each.bottom(), last)
-            if top > bottom:
-                continue
-            span = range(each.left(), each.right() + 1)
-            for row in range(top, bottom + 1):
-                selected.setdefault(row, set()).update(span)
-        return {row: frozenset(columns) for row, columns in selected.items()}
-
-    def _focus_cell(self) -> tuple[int, int] | None:
-        """(row, column) of the cell the style draws a focus frame on, if any."""
-        view = self.view
-        if not (view.hasFocus() or view.viewport().hasFocus()):
-            return None
-        current = view.currentIndex()
-        return (current.row(), current.column()) if current.isValid() else None
 
 
 def _badge_look(text: str, metrics: QFontMetrics) -> tuple[int, QColor, QColor]:
