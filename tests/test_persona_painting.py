@@ -29,6 +29,7 @@ from memory_desk.ui.persona.model import (
     Separator,
     build_rows,
 )
+from persona_files import agent_file
 from test_paint_calls import changed_pixels
 from window_helpers import wait_persona_read
 
@@ -41,14 +42,6 @@ LONG = 44
 UNSAVED = 47
 WAITING = (41, 52)
 SELECTED = 53  # beyond the prompt: its warning icon is drawn selected
-
-
-def agent_entry(name: str, description: str, type_: str, updated: str, body: str) -> bytes:
-    """One entry file exactly as agent-kit writes it."""
-    return (
-        f"---\nname: {name}\ndescription: {description}\ntype: {type_}\nupdated: {updated}\n"
-        f"---\n\n{body}\n"
-    ).encode()
 
 
 def entry_name(n: int) -> str:
@@ -66,9 +59,9 @@ def folder(tmp_path: Path) -> Path:
         elif n == LONG:
             description = "A description far too long for its column " * 6
         updated = f"2026-11-{28 - n // 3:02d}T{23 - n % 3:02d}:00:00.000Z"
-        data = agent_entry(entry_name(n), description, TYPES[n % 4], updated, f"Body {n}.")
+        data = agent_file(entry_name(n), description, updated, f"Body {n}.", TYPES[n % 4])
         (path / f"{entry_name(n)}.md").write_bytes(data)
-    never = agent_entry("Never_Seen", "Not a name the agent reads", "user", updated, "Body.")
+    never = agent_file("Never_Seen", "Not a name the agent reads", updated, "Body.")
     (path / "Never_Seen.md").write_bytes(never)
     return path
 
