@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import (
@@ -195,3 +196,39 @@ def focus_cell(view: QTableView) -> tuple[int, int] | None:
         return None
     current = view.currentIndex()
     return (current.row(), current.column()) if current.isValid() else None
+
+
+def base_option(view: QTableView) -> QStyleOptionViewItem:
+    """The view's item option as it starts every cell's (palette, font, state)."""
+    option = QStyleOptionViewItem()
+    view.initViewItemOption(option)
+    return option
+
+
+class StyleChecks:
+    """Whether a view's own painting matches its style, asked once per (style, palette, font,
+    state): ``check(style, option)`` paints sample cells both ways and compares them.
+
+    Keeps every style it checked alive, so the ``id`` in its keys stays that style's."""
+
+    def __init__(self, check: Callable[[QStyle, QStyleOptionViewItem], bool]) -> None:
+        self._check = check
+        self._known: dict[tuple, bool] = {}
+        self._styles: list[QStyle] = []
+
+    def matches(self, view: QTableView) -> bool:
+        """Whether ``view``'s style, palette, font and state now match its own painting."""
+        style = view.style()
+        option = base_option(view)
+        key = (id(style), option.palette.cacheKey(), option.font.key(), option.state.value)
+        known = self._known.get(key)
+        if known is None:
+            if style not in self._styles:
+                self._styles.append(style)
+            known = self._known[key] = self._check(style, option)
+        return known
+
+    def forget(self) -> None:
+        """A new palette or style: check again before the next paint."""
+        self._known.clear()
+        self._styles.clear()

@@ -54,6 +54,8 @@ from memory_desk.ui.observations.model import (
 from memory_desk.ui.painting import (
     SLOW,
     CellColours,
+    StyleChecks,
+    base_option,
     blank_image,
     columns_in,
     focus_cell,
@@ -112,8 +114,7 @@ class ObservationsTableView(QTableView):
         self._texts: dict[tuple, object] = {}
         self._older_texts: dict[tuple, object] = {}
         self._fonts: dict[str, QFont] = {}  # a forgotten row's font, per view font
-        self._checked: dict[tuple, bool] = {}  # (style, palette, font) -> the fast path matches
-        self._styles: list[QStyle] = []  # keeps every checked style alive, so ids stay unique
+        self._checks = StyleChecks(self._matches_the_style)
         self.painted_fast = 0  # cells painted by the fast path (the tests read it)
         self.painted_by_style = 0  # cells the delegates and the style painted
         theme.notifier().changed.connect(self._on_theme_changed)
@@ -148,8 +149,7 @@ class ObservationsTableView(QTableView):
 
     def _on_theme_changed(self) -> None:
         """A new palette or style: check the fast path again, and repaint."""
-        self._checked.clear()
-        self._styles.clear()
+        self._checks.forget()
         self.viewport().update()
 
     # -- when the fast path applies ----------------------------------------------------------
@@ -159,20 +159,7 @@ class ObservationsTableView(QTableView):
             return False
         if self.wordWrap():
             return False
-        style = self.style()
-        option = self._base_option()
-        key = (id(style), option.palette.cacheKey(), option.font.key(), option.state.value)
-        known = self._checked.get(key)
-        if known is None:
-            if style not in self._styles:
-                self._styles.append(style)
-            known = self._checked[key] = self._matches_the_style(style, option)
-        return known
-
-    def _base_option(self) -> QStyleOptionViewItem:
-        option = QStyleOptionViewItem()
-        self.initViewItemOption(option)
-        return option
+        return self._checks.matches(self)
 
     def _matches_the_style(self, style: QStyle, option: QStyleOptionViewItem) -> bool:
         """Paint sample cells with the style and with the fast path: the same pixels?"""
@@ -261,7 +248,7 @@ class ObservationsTableView(QTableView):
         last: int,
     ) -> _Paint:
         """What every row of one paint shares, worked out once."""
-        option = self._base_option()
+        option = base_option(self)
         style = self.style()
         height = self.rowHeight(first)
         font = option.font

@@ -30,7 +30,9 @@ from memory_desk.ui import theme
 from memory_desk.ui.painting import (
     SLOW,
     CellColours,
+    StyleChecks,
     TextCache,
+    base_option,
     blank_image,
     columns_in,
     focus_cell,
@@ -122,16 +124,14 @@ class EntryRowPainter:
     def __init__(self, view: QTableView) -> None:
         self.view = view
         self.texts = TextCache()
-        self._checked: dict[tuple, bool] = {}  # (style, palette, font, state) -> it matches
-        self._styles: list[QStyle] = []  # keeps every checked style alive, so ids stay unique
+        self._checks = StyleChecks(self._matches_the_style)
         self._icon_cells: dict[tuple, _IconCell] = {}  # (icon, width, height, style, font)
         self.painted_fast = 0  # cells painted by the fast path (the tests read it)
         self.painted_by_style = 0  # cells the delegate and the style painted
 
     def forget_checks(self) -> None:
         """A new palette or style: check the fast path again before using it."""
-        self._checked.clear()
-        self._styles.clear()
+        self._checks.forget()
         self._icon_cells.clear()
 
     # -- when the fast path applies ----------------------------------------------------------
@@ -142,20 +142,7 @@ class EntryRowPainter:
             return False
         if not isinstance(view.model(), PersonaListModel):
             return False
-        style = view.style()
-        option = self._base_option()
-        key = (id(style), option.palette.cacheKey(), option.font.key(), option.state.value)
-        known = self._checked.get(key)
-        if known is None:
-            if style not in self._styles:
-                self._styles.append(style)
-            known = self._checked[key] = self._matches_the_style(style, option)
-        return known
-
-    def _base_option(self) -> QStyleOptionViewItem:
-        option = QStyleOptionViewItem()
-        self.view.initViewItemOption(option)
-        return option
+        return self._checks.matches(view)
 
     def _matches_the_style(self, style: QStyle, option: QStyleOptionViewItem) -> bool:
         """Paint sample cells with the style and with the fast path: the same pixels?"""
@@ -257,7 +244,7 @@ class EntryRowPainter:
         self, model: PersonaListModel, columns: list[tuple[int, int, int]], first: int, last: int
     ) -> _Paint:
         view = self.view
-        option = self._base_option()
+        option = base_option(self.view)
         font = option.font
         return _Paint(
             option=option,
