@@ -16,8 +16,7 @@ import pytest
 
 from memory_desk.core import alisio
 from memory_desk.core.observations import ObservationStore
-from memory_desk.ui import heap
-from memory_desk.ui.observations import table_view
+from memory_desk.ui import heap, painting
 from memory_desk.ui.observations.model import Column, ObservationTableModel, format_row
 from window_helpers import table
 
@@ -222,28 +221,27 @@ def test_a_full_text_cache_keeps_the_texts_on_screen(
 ) -> None:
     """A full cache of laid-out texts drops its oldest half, never the texts just painted:
     a repaint after any page jump lays out nothing again."""
-    monkeypatch.setattr(table_view, "_TEXTS_KEPT", 400)
+    monkeypatch.setattr(painting, "TEXTS_KEPT", 400)
     window = open_window(["--db", str(db)])
     window.resize(1280, 800)
     view = table(window)
     qtbot.waitUntil(lambda: view.model().rowCount() == ROWS)
+    cache = view._text_cache
     layouts = [0]
-    original = view._lay_out
 
-    def counted(*args):
-        layouts[0] += 1
-        return original(*args)
+    def counted() -> int:
+        layouts[0] = cache.layouts
+        return layouts[0]
 
-    view._lay_out = counted  # type: ignore[method-assign]
     bar = view.verticalScrollBar()
     again: list[int] = []
     for _ in range(60):
         bar.setValue(bar.value() + bar.pageStep())
         view.viewport().repaint()
-        before = layouts[0]
+        before = counted()
         view.viewport().repaint()
-        again.append(layouts[0] - before)
-    assert layouts[0] > 400  # the cache filled up many times over
+        again.append(counted() - before)
+    assert counted() > 400  # the cache filled up many times over
     assert again == [0] * 60
 
 

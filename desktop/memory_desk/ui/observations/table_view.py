@@ -55,17 +55,15 @@ from memory_desk.ui.painting import (
     SLOW,
     CellColours,
     StyleChecks,
+    TextCache,
     base_option,
     blank_image,
     columns_in,
     focus_cell,
-    lay_out_text,
-    needs_the_style,
     selected_columns,
 )
 
 # Laid-out texts kept, in two generations of half this each: more than ten screens.
-_TEXTS_KEPT = 4096
 _ID = int(Column.ID)
 _TITLE = int(Column.TITLE)
 _TYPE = int(Column.TYPE)
@@ -107,12 +105,10 @@ class ObservationsTableView(QTableView):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        # (text, width, height, font, align) -> laid out. Two generations: when the newer is
-        # full it becomes the older one and the oldest go; a text found in the older one moves
-        # back. Emptying one cache at once made the next frame lay out every text on screen
-        # again (a page-jump frame in a hundred, 2-3x the others: the scroll's p99).
-        self._texts: dict[tuple, object] = {}
-        self._older_texts: dict[tuple, object] = {}
+        # (text, width, height, font, align) -> laid out, in two generations (ui/painting):
+        # emptying one cache at once made the next frame lay out every text on screen again
+        # (a page-jump frame in a hundred, 2-3x the others: the scroll's p99).
+        self._text_cache = TextCache()
         self._fonts: dict[str, QFont] = {}  # a forgotten row's font, per view font
         self._checks = StyleChecks(self._matches_the_style)
         self.painted_fast = 0  # cells painted by the fast path (the tests read it)
@@ -207,8 +203,15 @@ class ObservationsTableView(QTableView):
             painter.setPen(colours.highlighted_text if selected else colours.text)
             painter.setFont(sample_font)
             align = int(alignment.value)
-            laid = self._lay_out(
-                text, rect.width(), rect.height(), sample_font, sample_font.key(), align, style
+            laid = self._text_cache.get(
+                text,
+                rect.width(),
+                rect.height(),
+                sample_font,
+                sample_font.key(),
+                align,
+                style,
+                self,
             )
             if laid is not SLOW:
                 static, dx, dy = laid  # type: ignore[misc]
@@ -304,7 +307,7 @@ class ObservationsTableView(QTableView):
         focus = paint.focus
         slow: list[tuple[int, int, int, bool]] = []
         pen: QColor | None = None
-        texts = self._texts
+        cache = self._text_cache
         fast = 0
         for column, x, width in paint.columns:
             chosen = column in row_selection
@@ -337,16 +340,9 @@ class ObservationsTableView(QTableView):
                 continue
             align = _ALIGN_VALUES[column]
             key = (text, width, height, font_key, align)
-            laid = texts.get(key)
+            laid = cache.texts.get(key)
             if laid is None:
-                laid = self._older_texts.get(key)
-                if laid is None:
-                    laid = self._lay_out(
-                        text, width, height, row_font, font_key, align, paint.style
-                    )
-                else:
-                    self._keep_text(key, laid)
-                texts = self._texts
+                laid = cache.get(text, width, height, row_font, font_key, align, paint.style, self)
             if laid is SLOW:
                 slow.append((column, x, width, chosen))
                 continue
@@ -447,32 +443,6 @@ class ObservationsTableView(QTableView):
         area = style.subElementRect(_TEXT_AREA, sample, self)
         margin = style.pixelMetric(_FOCUS_MARGIN, None, self)
         return area.adjusted(margin + 1, 0, -(margin + 1), 0)
-
-    def _lay_out(
-        self,
-        text: str,
-        width: int,
-        height: int,
-        font: QFont,
-        font_key: str,
-        align: int,
-        style: QStyle,
-    ) -> object:
-        """``(QStaticText, x, y in the cell)`` of a text as the style lays it out in a cell
-        of ``width`` × ``height`` (elided, aligned), or ``SLOW``; kept for the next paint."""
-        if needs_the_style(text):
-            known: object = SLOW
-        else:
-            known = lay_out_text(text, width, height, font, align, style, self)
-        self._keep_text((text, width, height, font_key, align), known)
-        return known
-
-    def _keep_text(self, key: tuple, laid: object) -> None:
-        """Keep a laid-out text in the newer generation (see ``__init__``)."""
-        if len(self._texts) >= _TEXTS_KEPT // 2:
-            self._older_texts = self._texts
-            self._texts = {}
-        self._texts[key] = laid
 
 
 class _Colours(CellColours):
