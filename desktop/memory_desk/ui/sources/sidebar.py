@@ -32,7 +32,6 @@ from PySide6.QtWidgets import (
 
 from memory_desk.core import StoreError
 from memory_desk.core.observations import Totals
-from memory_desk.core.persona.scan import folder_counts, has_at_most
 from memory_desk.ui import i18n, theme
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
@@ -93,6 +92,8 @@ class DatabaseCounts(QObject):
 def _folder_counts(path: Path) -> tuple[int, int]:
     """(entries, entries with a problem) of the persona folder at ``path``, read afresh: a
     file the page's listing already parsed (and did not change since) is not parsed again."""
+    from memory_desk.core.persona.scan import folder_counts  # (not imported for a database)
+
     return folder_counts(path)
 
 
@@ -353,6 +354,8 @@ class SourceSidebar(QWidget):
                     # background at once; a big one is not even listed here (20,000 names
                     # took 20-60 ms of a start): it shows its last listing's counts (or
                     # "…") until a count a little later (the page's listing may come first).
+                    from memory_desk.core.persona.scan import has_at_most  # (see _folder_counts)
+
                     store = source.store
                     problems = store.problem_count()
                     if has_at_most(store.path, FOLDER_COUNT_AT_ONCE):
