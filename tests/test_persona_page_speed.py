@@ -266,9 +266,11 @@ def test_the_sidebar_takes_the_pages_count_instead_of_listing_the_folder_beside_
     folder_path = write_folder(tmp_path / "memory")
     (folder_path / "Bad Name.md").write_bytes(b"no header at all\n")  # a problem to count
     counted: list[str] = []
-    real_counts = sidebar_module.folder_counts
+    from memory_desk.core.persona import scan  # (the sidebar imports its count from there)
+
+    real_counts = scan.folder_counts
     monkeypatch.setattr(
-        sidebar_module, "folder_counts", lambda path: counted.append(str(path)) or real_counts(path)
+        scan, "folder_counts", lambda path: counted.append(str(path)) or real_counts(path)
     )
     monkeypatch.setattr(sidebar_module, "FOLDER_COUNT_DELAY_MS", 60_000)  # (a slow machine)
     window = open_window(["--persona", str(folder_path)])

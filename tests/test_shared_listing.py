@@ -74,9 +74,11 @@ def test_the_sidebar_and_the_journal_wait_while_the_page_lists_the_folder(
 
     folder_path = write_folder(tmp_path / "memory")
     counted: list[str] = []
-    real_counts = sidebar_module.folder_counts
+    from memory_desk.core.persona import scan  # (the sidebar imports its count from there)
+
+    real_counts = scan.folder_counts
     monkeypatch.setattr(
-        sidebar_module, "folder_counts", lambda path: counted.append(str(path)) or real_counts(path)
+        scan, "folder_counts", lambda path: counted.append(str(path)) or real_counts(path)
     )
     monkeypatch.setattr(sidebar_module, "FOLDER_COUNT_DELAY_MS", 1)  # due at once
     held = HeldListing(monkeypatch)

@@ -244,19 +244,18 @@ def test_the_periodic_check_notices_stores_without_reading_entries(
 ) -> None:
     """Recounting every folder every few seconds kept an idle window busy (4 % of a core with
     5,000 entries): the periodic check only looks for sources that appear or vanish."""
-    from memory_desk.core.persona import PersonaFolder
-    from memory_desk.ui.sources import sidebar
+    from memory_desk.core.persona import PersonaFolder, scan
 
     make_persona_folder(private_home / ".miyagi/memory")
     make_persona_folder(private_home / ".padawan/memory")
     window = open_window([])
     source_rows(window)  # the first counts are done (they run in the background)
     reads = []
-    entries, counts = PersonaFolder.entries, sidebar.folder_counts
+    entries, counts = PersonaFolder.entries, scan.folder_counts  # (the sidebar's count)
     monkeypatch.setattr(
         PersonaFolder, "entries", lambda self, **kw: reads.append(self.path) or entries(self, **kw)
     )
-    monkeypatch.setattr(sidebar, "folder_counts", lambda path: reads.append(path) or counts(path))
+    monkeypatch.setattr(scan, "folder_counts", lambda path: reads.append(path) or counts(path))
 
     shutil.rmtree(private_home / ".padawan")
     make_persona_folder(private_home / ".yoda/memory", ("a", "b"))
