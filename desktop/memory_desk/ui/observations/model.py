@@ -31,7 +31,6 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import partial
 from typing import NamedTuple
 
 from PySide6.QtCore import (
@@ -52,7 +51,6 @@ from memory_desk.ui import dates, i18n, theme
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations import row_diff
 from memory_desk.ui.observations.display import now_ms, pin_glyph
-from memory_desk.ui.observations.prefetch import ReadAhead
 from memory_desk.ui.observations.row_diff import IdIndex, RowPlan
 from memory_desk.ui.plain import as_shown
 
@@ -301,11 +299,13 @@ class ObservationTableModel(QAbstractTableModel):
 
     fetch_failed = Signal(str)
 
-    BLOCK = 200  # rows fetched around a cache miss: about five screens
+    # Rows fetched around a cache miss, on the window's thread: about two screens, 1 ms
+    # (``get_many`` and formatting: 25 us a row). Fetching 200 (5 ms) put every tenth page
+    # jump over a frame's 16 ms, and reading them ahead on a worker cost more than it
+    # saved: the worker's Python took the interpreter's lock from the frames it was meant
+    # to spare (page-jump frame p99 18.7-24.6 ms with it, 15.2-15.6 without, at 100,000).
+    BLOCK = 40
     CACHE_LIMIT = 2000  # rows kept; the oldest-used go first
-    # After a paint, the rows up to this far beyond the view are read ahead on a worker when
-    # any within half of it is not cached (0: no reading ahead). See :mod:`.prefetch`.
-    READ_AHEAD = 200
     MARK_MS = 4000  # how long a row that just arrived or changed stays highlighted
 
     def __init__(self, parent=None) -> None:
@@ -316,10 +316,6 @@ class ObservationTableModel(QAbstractTableModel):
         self._version = 0  # changes whenever the ids change (snapshot / apply_plan)
         self._unsaved_id: int | None = None  # the row whose edit form holds unsaved edits
         self._cache: OrderedDict[int, RowRecord] = OrderedDict()
-        # Bumped whenever cached rows may be stale (reload, retain, another store): a row read
-        # ahead before the bump is never taken in (see _take_read_ahead).
-        self._epoch = 0
-        self._read_ahead = ReadAhead(self)
         self._failed = False  # stop retrying a broken store on every paint until the next reload
         self._clock = 0  # relative times of cached rows are rewritten when read after a tick
         self._clock_now = 0
@@ -478,11 +474,9 @@ class ObservationTableModel(QAbstractTableModel):
     def set_store(self, store: ObservationStore | None) -> None:
         """Show another database: empty until its first query's ids arrive."""
         self.beginResetModel()
-        self._read_ahead.drop()  # waits for a read of the last store, which may close next
         self._store = store
         self._set_ids(array("q"))
         self._cache.clear()
-        self._epoch += 1
         self._failed = False
         self._drop_marks()
         self.endResetModel()
@@ -571,7 +565,6 @@ class ObservationTableModel(QAbstractTableModel):
         """Keep only these rows in the cache (those in view): the rest reload when needed."""
         keep = {oid: self._cache[oid] for oid in ids if oid in self._cache}
         self._cache = OrderedDict(keep)
-        self._epoch += 1  # a read ahead begun before may hold rows a refresh re-reads
 
     def reload(self, ids: Iterable[int] | None = None, *, mark_revised: bool = False) -> None:
         """Re-read cached rows (all, or these ids) and emit ``dataChanged`` where they differ.
@@ -580,7 +573,6 @@ class ObservationTableModel(QAbstractTableModel):
         (live reload); the app's own writes reload their rows first, so they are not.
         """
         self._failed = False
-        self._epoch += 1  # what was read ahead before this reload may be older than it
         wanted = list(self._cache) if ids is None else [i for i in ids if i in self._cache]
         if not wanted or self._store is None:
             return
@@ -783,12 +775,8 @@ class ObservationTableModel(QAbstractTableModel):
         if record is None:
             if self._store is None or self._failed:
                 return None
-            if self._read_ahead.covers(oid):  # being read ahead: wait for it, not read twice
-                self._take_read_ahead(wait=True)
-                record = self._cache.get(oid)
-            if record is None:
-                self._fetch_block(row)
-                record = self._cache.get(oid)
+            self._fetch_block(row)
+            record = self._cache.get(oid)
             if record is None:
                 return None
         if record.clock != self._clock:
@@ -832,84 +820,11 @@ class ObservationTableModel(QAbstractTableModel):
         while len(self._cache) > self.CACHE_LIMIT:
             self._cache.popitem(last=False)
 
-    # -- reading ahead of the scroll (see :mod:`.prefetch`) ----------------------------------
-
-    def read_ahead(self, first: int, last: int) -> bool:
-        """The view painted rows ``first`` to ``last``: read the rows up to
-        :attr:`READ_AHEAD` beyond them on the worker, if any within half of it is not cached
-        and no read is pending. True if a read started.
-
-        So the next page jump finds its rows cached: the frame that shows them neither
-        queries nor formats.
-        """
-        self._take_read_ahead(wait=False)
-        reach = self.READ_AHEAD
-        if (
-            reach <= 0
-            or self._store is None
-            or self._failed
-            or self._read_ahead.pending()
-            or first < 0
-        ):
-            return False
-        cache = self._cache
-        near = self.ids_slice(first - reach // 2, last + reach // 2)
-        if all(oid in cache for oid in near):
-            return False
-        wanted = [oid for oid in self.ids_slice(first - reach, last + reach) if oid not in cache]
-        pin_glyph()  # cached once on this thread: the worker formats with it
-        store = self._store
-        key = (store, self._version, self._epoch)
-        return self._read_ahead.start(wanted, key, partial(read_rows, store, wanted, self._clock))
-
-    def reading_ahead(self) -> bool:
-        """True while a read ahead runs on the worker (the tests wait for it)."""
-        return self._read_ahead.running()
-
-    def read_ahead_count(self) -> int:
-        """How many reads ahead were started (the tests read it)."""
-        return self._read_ahead.reads
-
-    def shutdown(self) -> None:
-        """Wait for a read ahead and start no more: the stores close next."""
-        self._read_ahead.stop()
-
-    def _take_read_ahead(self, *, wait: bool) -> None:
-        """Put the rows read ahead into the cache, unless the store, the ids or the cache
-        changed since the read was asked for (then they may be older than what is shown). A
-        row cached meanwhile keeps its record: it is at least as new."""
-        taken = self._read_ahead.take(wait=wait)
-        if taken is None:
-            return
-        key, records = taken
-        if key != (self._store, self._version, self._epoch):
-            return
-        cache = self._cache
-        for record in records:  # type: ignore[attr-defined]
-            cache.setdefault(record.observation.id, record)
-        self._trim_cache()
-
     def _emit_changed(self, rows: list[int], roles: Sequence[Qt.ItemDataRole] = ()) -> None:
         """One ``dataChanged`` per run of consecutive rows (all roles unless named)."""
         last_column = len(Column) - 1
         for first, last in _runs(sorted(rows)):
             self.dataChanged.emit(self.index(first, 0), self.index(last, last_column), list(roles))
-
-
-def read_rows(store: ObservationStore, ids: list[int], clock: int) -> list[RowRecord]:
-    """The rows among ``ids`` that exist, formatted: what a read ahead runs on the worker
-    (one ``get_many``; the formatting is thread-safe: Qt's ``translate``, ``QLocale`` and
-    ``QDateTime`` are, and the pin glyph is cached on the main thread first)."""
-    fetched = store.get_many(ids)
-    now = now_ms()
-    records = []
-    for oid in ids:
-        observation = fetched.get(oid)
-        if observation is not None:
-            record = format_row(observation, now)
-            record.clock = clock
-            records.append(record)
-    return records
 
 
 def _id_array(ids: Sequence[int] | np.ndarray) -> np.ndarray | array:

@@ -566,7 +566,6 @@ class ObservationsPage(QWidget):
         self._finish_timer.stop()
         self._finish = None
         self.model.clear_marks()
-        self.model.shutdown()  # its read ahead, before the stores close
         self.filters.stop()
         self._runner.stop()
         self._summary.stop()

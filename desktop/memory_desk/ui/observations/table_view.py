@@ -131,17 +131,7 @@ class ObservationsTableView(QTableView):
                 painter.end()
         else:
             super().paintEvent(event)
-        self._read_ahead(model)
         self.painted.emit()
-
-    def _read_ahead(self, model: ObservationTableModel) -> None:
-        """Have the rows a few pages beyond those in view read on a worker meanwhile, so a
-        page jump finds them cached (see ``ObservationTableModel.read_ahead``)."""
-        first = self.rowAt(0)
-        if first < 0:
-            return
-        last = self.rowAt(self.viewport().height() - 1)
-        model.read_ahead(first, model.rowCount() - 1 if last < 0 else last)
 
     def _on_theme_changed(self) -> None:
         """A new palette or style: check the fast path again, and repaint."""
