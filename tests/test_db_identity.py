@@ -179,6 +179,9 @@ def test_window_says_there_is_none_after_rm_then_shows_it_when_it_returns(
 ) -> None:
     window = open_window(["--db", str(db)])
     wait_rows(qtbot, window, 2)
+    # Removed once shown, not while the opening's index check reads it (that check says
+    # "changed while Memory Desk was opening it", a case of its own).
+    qtbot.waitUntil(lambda: not window.observations_page.is_checking_index(), timeout=5000)
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
     banner = window.observations_page.index_banner
