@@ -68,6 +68,10 @@ def _choose_look(options) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``memory-desk`` command: one window per person, or a one-off task, then exit."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--journal-first-look"]:  # a child of the window: the journal's first look
+        from memory_desk.core.journal.first_look import child_main
+
+        return child_main(argv[1:])
     options = parse_args(argv)  # --help, --version and bad flags end here, before Qt starts
 
     if options.install_desktop_entry or options.uninstall_desktop_entry:

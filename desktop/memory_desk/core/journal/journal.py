@@ -24,8 +24,8 @@ from pathlib import Path
 from memory_desk.core import appdirs
 from memory_desk.core.errors import StoreError
 from memory_desk.core.journal import db as db_mod
+from memory_desk.core.journal import first_look, observations, persona
 from memory_desk.core.journal import limits as limits_mod
-from memory_desk.core.journal import observations, persona
 from memory_desk.core.journal import records as rec
 from memory_desk.core.journal.db import JournalDB, path_key
 from memory_desk.core.journal.model import (
@@ -66,6 +66,7 @@ class Journal:
         self._flushed = -1
         self._error: StoreError | None = None
         self.pause = lambda: time.sleep(observations.PAUSE_S)  # between a first look's batches
+        self.looks = first_look.Looks()  # a big store's first look runs in a child process
         self.last_scan = observations.ScanCounts()  # what the last scan read (tests, bench)
         self._open()
 
@@ -177,7 +178,7 @@ class Journal:
         with self._store_lock(key):
             seen, generation = self._recall(key)
             counts = observations.ScanCounts()
-            ctx = observations.ScanContext(self._writes, seen, self.pause)
+            ctx = observations.ScanContext(self._writes, seen, self.pause, looks=self.looks)
             try:
                 seen = observations.scan(self._db, Path(key), now_ms(), counts, ctx)
             except BaseException:
@@ -307,6 +308,7 @@ class Journal:
         """Forget everything; the next scan of each store takes a new baseline. Works on a
         damaged journal too: it starts a new file (StoreError if even that fails)."""
         self._forget_memory()
+        self.looks.stop_all()  # a first look under way would write into the old file
         with self._lock:
             self._db.remove_files()
             self._error = None
@@ -322,7 +324,9 @@ class Journal:
             self._forget_memory(writes=False)  # baselines lost their texts: read them again
 
     def close(self) -> None:
-        """Keep the person's writes still waiting, then close the connections (safe twice)."""
+        """Keep the person's writes still waiting, stop the first looks under way, then close
+        the connections (safe twice)."""
+        self.looks.stop_all()
         if self._error is None:
             with contextlib.suppress(StoreError):
                 self._flush()

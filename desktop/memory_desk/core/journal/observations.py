@@ -9,7 +9,8 @@ Cheap by construction (the store has 100,000 rows, the agent changes a few):
 
 The store is opened read-only (``mode=ro``): never a write, a journal_mode change or a
 checkpoint on the agent's file. The first scan of a store is a silent baseline, read in
-batches of ids (short read transactions, so the agent's checkpoints are never held back).
+batches of ids (short read transactions, so the agent's checkpoints are never held back), by a
+child process for a big store (:mod:`.first_look`).
 """
 
 from __future__ import annotations
@@ -25,14 +26,14 @@ from pathlib import Path
 import numpy as np
 
 from memory_desk.core.errors import StoreError
+from memory_desk.core.journal import first_look
 from memory_desk.core.journal import records as rec
-from memory_desk.core.journal.db import JournalDB, pack_json
+from memory_desk.core.journal.db import JournalDB
 from memory_desk.core.journal.model import (
     OBSERVATIONS,
     ChangeKind,
     ObservationState,
     Version,
-    row_digest,
 )
 from memory_desk.core.journal.pending import Compare, PendingWrites
 from memory_desk.core.messages import msg
@@ -42,21 +43,9 @@ from memory_desk.core.messages import msg
 SLACK_MS = 60_000
 BASELINE_BATCH = 1000
 PAUSE_S = 0.001  # between a first look's batches: the window's thread gets the GIL
-BASELINE_LEVEL = 1  # zlib level of a first look's texts (fast; a change's texts use 6)
 ROW_COLUMNS = (
     "id, type, title, content, topic_key, deleted_at, revision_count, updated_at, session_id,"
     " tool_name, project, scope"
-)
-# A version as :func:`~.db.pack_version` writes it, built by SQLite while it reads the row
-# (in C, the GIL released), for a first look.
-VERSION_JSON = (
-    "json_array(coalesce(title, ''), coalesce(topic_key, ''), coalesce(type, ''),"
-    " coalesce(content, ''), NULL, coalesce(revision_count, 0), project, scope, session_id,"
-    " tool_name)"
-)
-BASELINE_SQL = (
-    "SELECT id, type, title, content, topic_key, deleted_at, revision_count, updated_at,"
-    f" {VERSION_JSON} FROM observations WHERE id > ? ORDER BY id LIMIT ?"
 )
 AGENT = "Alisio"
 
@@ -147,12 +136,14 @@ class Seen:
 @dataclass
 class ScanContext:
     """What a scan shares with the :class:`~.journal.Journal`: the person's writes waiting,
-    the store's memory (None: read it from the journal file), and a pause between batches."""
+    the store's memory (None: read it from the journal file), a pause between a first look's
+    batches in this thread, and the first looks run by child processes."""
 
     writes: PendingWrites
     seen: Seen | None = None
     pause: Callable[[], None] = field(default=lambda: time.sleep(PAUSE_S))
     writes_mark: int = 0
+    looks: first_look.Looks | None = None  # None: every first look in this thread
 
 
 def agent_of(tool_name: str | None) -> str:
@@ -232,37 +223,26 @@ def _baseline(
     counts: ScanCounts,
     ctx: ScanContext,
 ) -> Seen:
-    """Take what the store holds as known, silently, in batches: each batch is one read
-    (its texts built by SQLite), one bulk write, then a pause for the window's thread."""
+    """Take what the store holds as known, silently (see :mod:`.first_look`): a big store
+    in a child process, a small one (or when no child can start) in this thread."""
     path = str(db)
     with jdb.write() as jconn:
         store_id = rec.ensure_store(jconn, path, OBSERVATIONS)
         rec.forget_baseline(jconn, store_id)
-    ids: list[int] = []
-    forgotten: list[int] = []
-    max_updated, last = 0, -(2**63)
-    while rows := conn.execute(BASELINE_SQL, (last, BASELINE_BATCH)).fetchall():
-        counts.rows += len(rows)
-        last = rows[-1][0]
-        ids += [row[0] for row in rows]
-        forgotten += [row[0] for row in rows if row[5] is not None]
-        max_updated = max(max_updated, max(int(row[7] or 0) for row in rows))
-        with jdb.write() as jconn:
-            rec.add_versions(jconn, store_id, now, [_baseline_row(row) for row in rows])
-        ctx.pause()
+    look = None
+    if ctx.looks is not None and first_look.span(conn) >= first_look.IN_PROCESS_ROWS:
+        look = ctx.looks.run(jdb.path, db, store_id, now, BASELINE_BATCH)
+    if look is None:
+        look = first_look.take(conn, jdb, store_id, now, BASELINE_BATCH, ctx.pause)
+    counts.rows += look.rows
+    counts.extra["first_look_pid"] = look.pid
     identity, stamp = stamped
     ctx.writes.consume_all(path, ctx.writes_mark)  # the person's writes are in the baseline
-    store = rec.StoreRow(store_id, path, OBSERVATIONS, identity, stamp, max_updated, None, None)
-    seen = Seen(store, np.array(ids, dtype=np.int64), np.array(forgotten, dtype=np.int64))
-    return _save_seen(jdb, seen)
-
-
-def _baseline_row(row: tuple) -> tuple:
-    """(target, hash, forgotten, stamp, topic, packed text) of a row read by BASELINE_SQL."""
-    id_, type_, title, content, topic_key, deleted_at, revision, updated_at, text = row
-    digest = row_digest(type_ or "", title or "", content or "", topic_key, int(revision or 0))
-    forgotten, topic = int(deleted_at is not None), int(topic_key is not None)
-    return (str(id_), digest, forgotten, str(updated_at), topic, pack_json(text, BASELINE_LEVEL))
+    store = rec.StoreRow(
+        store_id, path, OBSERVATIONS, identity, stamp, look.max_updated, None, None
+    )
+    ids, forgotten = np.array(look.ids, np.int64), np.array(look.forgotten, np.int64)
+    return _save_seen(jdb, Seen(store, ids, forgotten))
 
 
 def _save_seen(jdb: JournalDB, seen: Seen) -> Seen:

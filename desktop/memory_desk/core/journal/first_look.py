@@ -1,0 +1,237 @@
+"""A store's first look: every row's text and hash taken as known, in batches.
+
+Why a process of its own: a first look of 1,000,000 rows is minutes of per-row Python
+(a hash, a compressed text, a journal row). On a worker thread of the window's process it
+holds the interpreter's lock in turn with the window's thread, and every scroll frame, sort
+and live refresh waited behind it (page-jump frames p99 29.7 ms while it ran, 17.9 ms once it
+was done). A store of more than :data:`IN_PROCESS_ROWS` ids is looked at by a child process
+(``memory-desk --journal-first-look``, lowered priority) that writes the journal's rows
+itself; the scan's thread only waits for it, its lock released. A small store, or a machine
+where the child cannot be started, is looked at in the scan's thread as before.
+
+What the look read comes back as :class:`Look`: the ids seen, the forgotten ids among them,
+the newest ``updated_at`` and how many rows. The child prints it on its standard output (a
+JSON line, then the two id arrays as raw native int64). A child that fails says why on its
+standard error; one that is killed (the journal closed, or cleared, or a crash) leaves a
+partial baseline that the next scan starts again (the store's stamp is written only after).
+The child ends by itself when the window's process is gone (its parent changes).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+from array import array
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memory_desk.core.errors import StoreError
+from memory_desk.core.journal import records as rec
+from memory_desk.core.journal.db import JournalDB, pack_json
+from memory_desk.core.journal.model import row_digest
+from memory_desk.core.messages import msg
+
+FLAG = "--journal-first-look"  # memory_desk.app.main hands argv after it to child_main
+IN_PROCESS_ROWS = 5000  # a store with fewer ids than this is looked at in the scan's thread
+CHILD_NICE = 10  # the child gives way to the window's process
+BASELINE_LEVEL = 1  # zlib level of a first look's texts (fast; a change's texts use 6)
+# A version as :func:`~.db.pack_version` writes it, built by SQLite while it reads the row
+# (in C, the GIL released).
+VERSION_JSON = (
+    "json_array(coalesce(title, ''), coalesce(topic_key, ''), coalesce(type, ''),"
+    " coalesce(content, ''), NULL, coalesce(revision_count, 0), project, scope, session_id,"
+    " tool_name)"
+)
+BASELINE_SQL = (
+    "SELECT id, type, title, content, topic_key, deleted_at, revision_count, updated_at,"
+    f" {VERSION_JSON} FROM observations WHERE id > ? ORDER BY id LIMIT ?"
+)
+SPAN_SQL = (
+    "SELECT coalesce((SELECT max(id) FROM observations), 0)"
+    " - coalesce((SELECT min(id) FROM observations), 0) + 1"
+)
+
+
+@dataclass
+class Look:
+    """What a first look read: ids (ascending), forgotten ids, newest ``updated_at``, rows,
+    and the pid that did the work (this process's, or a child's)."""
+
+    ids: array = field(default_factory=lambda: array("q"))
+    forgotten: array = field(default_factory=lambda: array("q"))
+    max_updated: int = 0
+    rows: int = 0
+    pid: int = 0
+
+
+def span(conn: sqlite3.Connection) -> int:
+    """How many ids the store's id range spans (two index look-ups, not a count)."""
+    return int(conn.execute(SPAN_SQL).fetchone()[0] or 0)
+
+
+def take(
+    conn: sqlite3.Connection,
+    jdb: JournalDB,
+    store_id: int,
+    now: int,
+    batch: int,
+    pause: Callable[[], None],
+) -> Look:
+    """The first look itself, in this process: each batch is one read (its texts built by
+    SQLite), one bulk write, then ``pause``."""
+    look = Look(pid=os.getpid())
+    last = -(2**63)
+    while rows := conn.execute(BASELINE_SQL, (last, batch)).fetchall():
+        look.rows += len(rows)
+        last = rows[-1][0]
+        look.ids.extend(row[0] for row in rows)
+        look.forgotten.extend(row[0] for row in rows if row[5] is not None)
+        look.max_updated = max(look.max_updated, max(int(row[7] or 0) for row in rows))
+        with jdb.write() as jconn:
+            rec.add_versions(jconn, store_id, now, [_baseline_row(row) for row in rows])
+        pause()
+    return look
+
+
+def _baseline_row(row: tuple) -> tuple:
+    """(target, hash, forgotten, stamp, topic, packed text) of a row read by BASELINE_SQL."""
+    id_, type_, title, content, topic_key, deleted_at, revision, updated_at, text = row
+    digest = row_digest(type_ or "", title or "", content or "", topic_key, int(revision or 0))
+    forgotten, topic = int(deleted_at is not None), int(topic_key is not None)
+    return (str(id_), digest, forgotten, str(updated_at), topic, pack_json(text, BASELINE_LEVEL))
+
+
+def command() -> list[str]:
+    """How to start this program again as a first look's child (a bundle is its own
+    interpreter)."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, FLAG]
+    return [sys.executable, "-m", "memory_desk", FLAG]
+
+
+class Looks:
+    """The first looks under way in child processes: :meth:`stop_all` kills them (the
+    journal closing or being cleared); a look started after that runs as usual."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running: dict[int, subprocess.Popen] = {}
+
+    @property
+    def pids(self) -> list[int]:
+        with self._lock:
+            return list(self._running)
+
+    def run(self, journal: Path, db: Path, store_id: int, now: int, batch: int) -> Look | None:
+        """The first look of ``db`` by a child; None when no child could be started (the
+        caller looks in its own thread). StoreError when the child failed or was killed."""
+        argv = [*command(), str(journal), str(db), str(store_id), str(now), str(batch)]
+        argv.append(str(os.getpid()))
+        try:
+            child = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                close_fds=True,
+            )
+        except OSError:
+            return None
+        with self._lock:
+            self._running[child.pid] = child
+        try:
+            out, err = child.communicate()
+        finally:
+            with self._lock:
+                self._running.pop(child.pid, None)
+        if child.returncode != 0:
+            raise StoreError(_failed(db, child.returncode, err))
+        return _parse(out, child.pid, db)
+
+    def stop_all(self) -> None:
+        """Kill every child under way (their scans raise StoreError) and reap them."""
+        with self._lock:
+            children = list(self._running.values())
+        for child in children:
+            with contextlib.suppress(OSError):
+                child.kill()
+
+
+def _failed(db: Path, code: int, err: bytes) -> str:
+    said = err.decode("utf-8", "replace").strip().splitlines()
+    if code > 0 and said:
+        return said[-1]
+    detail = f"signal {-code}" if code < 0 else f"exit {code}"
+    return msg(
+        "Journal",
+        "Memory Desk's first look at {path} stopped before its end ({detail}); it will look"
+        " again at the next change",
+        path=str(db),
+        detail=detail,
+    )
+
+
+def _parse(out: bytes, pid: int, db: Path) -> Look:
+    header, _, rest = out.partition(b"\n")
+    try:
+        head = json.loads(header)
+        n_ids, n_forgotten = int(head["ids"]), int(head["forgotten"])
+        ids, forgotten = array("q"), array("q")
+        ids.frombytes(rest[: 8 * n_ids])
+        forgotten.frombytes(rest[8 * n_ids : 8 * (n_ids + n_forgotten)])
+        if len(ids) != n_ids or len(forgotten) != n_forgotten:
+            raise ValueError("short output")
+        return Look(ids, forgotten, int(head["max_updated"]), int(head["rows"]), pid)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise StoreError(_failed(db, 1, str(exc).encode())) from exc
+
+
+def child_main(argv: list[str]) -> int:
+    """``memory-desk --journal-first-look JOURNAL DB STORE_ID NOW BATCH PARENT_PID``: the
+    child's side. Prints the :class:`Look` (see the module's docstring); 1 on an error, 3
+    when the parent went away."""
+    journal, db, store_id, now, batch, parent = argv
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(CHILD_NICE)
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    parent_pid = int(parent)
+
+    def pause() -> None:  # no pause: the child's lock is its own; only a check of the parent
+        if os.getppid() != parent_pid:
+            raise SystemExit(3)
+
+    from memory_desk.core.journal.observations import open_read_only
+
+    jdb = JournalDB(Path(journal))
+    try:
+        conn = open_read_only(Path(db))
+        try:
+            look = take(conn, jdb, int(store_id), int(now), int(batch), pause)
+        finally:
+            conn.close()
+    except StoreError as exc:
+        print(exc.args[0], file=sys.stderr)
+        return 1
+    except sqlite3.Error as exc:
+        from memory_desk.core.journal.observations import cannot_read
+
+        print(cannot_read(Path(db), str(exc)), file=sys.stderr)
+        return 1
+    finally:
+        jdb.close()
+    head = {"ids": len(look.ids), "forgotten": len(look.forgotten)}
+    head |= {"max_updated": look.max_updated, "rows": look.rows}
+    out = sys.stdout.buffer
+    out.write(json.dumps(head).encode() + b"\n")
+    out.write(look.ids.tobytes())
+    out.write(look.forgotten.tobytes())
+    out.flush()
+    return 0

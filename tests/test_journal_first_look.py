@@ -1,0 +1,270 @@
+"""A big store's first look runs in a child process (``memory-desk --journal-first-look``):
+the same baseline as in the scan's thread, little of the window process's CPU, and no harm
+when the child is killed, the journal closes, or the window's process dies."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from journal_helpers import alisio_agent
+from memory_desk.core import alisio
+from memory_desk.core.errors import StoreError
+from memory_desk.core.journal import ChangeKind, Journal, first_look, observations
+
+
+def make_db(path: Path, rows: int) -> Path:
+    alisio.create_database(path)
+    conn = alisio.connect_like_plugin(path)
+    for i in range(rows):
+        alisio.save_observation(
+            conn,
+            title=f"Row {i} about the {i % 7}th pipeline",
+            content=f"**What**: content {i}\n**Why**: reason {i % 13}",
+            type="decision" if i % 2 else "bugfix",
+            project="proj-12345678",
+            topic_key=f"topic/row-{i}" if i % 3 == 0 else None,
+        )
+    conn.execute("UPDATE observations SET deleted_at = datetime('now') WHERE id % 10 = 4")
+    conn.commit()
+    conn.close()
+    return path
+
+
+def journal_rows(path: Path) -> tuple[list, list]:
+    conn = sqlite3.connect(path)
+    try:
+        targets = conn.execute(
+            "SELECT target, hash, forgotten, stamp, version_id IS NOT NULL FROM targets"
+            " ORDER BY target"
+        ).fetchall()
+        versions = conn.execute("SELECT target, topic, data FROM versions ORDER BY target").fetchall()
+    finally:
+        conn.close()
+    return targets, versions
+
+
+def alive(pid: int) -> bool:
+    """A process that has not ended (a zombie nobody reaped has ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state not in ("Z", "X")
+
+
+def wait_for(check, timeout: float = 20.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+@pytest.fixture
+def small_threshold(monkeypatch):
+    monkeypatch.setattr(first_look, "IN_PROCESS_ROWS", 10)
+
+
+def test_a_big_store_is_looked_at_by_a_child_with_the_same_baseline(tmp_path, monkeypatch):
+    db = make_db(tmp_path / "memory.sqlite", rows=60)
+    here = Journal(tmp_path / "here.sqlite")
+    assert here.scan_observations(db) == 0
+    assert here.last_scan.extra["first_look_pid"] == os.getpid()  # 60 rows: in this thread
+    here.close()
+    monkeypatch.setattr(first_look, "IN_PROCESS_ROWS", 10)
+    child = Journal(tmp_path / "child.sqlite")
+    try:
+        assert child.scan_observations(db) == 0
+        assert child.last_scan.baseline and child.last_scan.rows == 60
+        assert child.last_scan.extra["first_look_pid"] not in (0, os.getpid())
+        assert journal_rows(child.path) == journal_rows(here.path)
+        assert child.changes() == []
+        alisio_agent(db, "save", "Row 0 again", "New text", "--topic", "topic/row-0")
+        alisio_agent(db, "forget", "8")
+        assert child.scan_observations(db) == 2
+        kinds = {change.kind for change in child.changes()}
+        assert kinds == {ChangeKind.REVISED, ChangeKind.FORGOTTEN}
+        (revised,) = [c for c in child.changes() if c.kind == ChangeKind.REVISED]
+        assert revised.old.body == "**What**: content 0\n**Why**: reason 0"
+        assert revised.new.body == "New text"
+    finally:
+        child.close()
+
+
+def test_the_scans_process_leaves_the_work_to_the_child(tmp_path, small_threshold):
+    """The window's process spends a small part of the child's CPU on a first look (ratios
+    of CPU times measured in the same run, no absolute time)."""
+    db = make_db(tmp_path / "memory.sqlite", rows=3000)
+    journal = Journal(tmp_path / "journal.sqlite")
+    try:
+        children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        mine_before = time.thread_time()
+        assert journal.scan_observations(db) == 0
+        mine = time.thread_time() - mine_before
+        children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        theirs = (children_after.ru_utime - children_before.ru_utime) + (
+            children_after.ru_stime - children_before.ru_stime
+        )
+        assert journal.last_scan.rows == 3000
+        assert mine < theirs / 3, (mine, theirs)
+    finally:
+        journal.close()
+
+
+def slow_look(monkeypatch) -> None:
+    """One row per batch: a first look long enough to be caught under way."""
+    monkeypatch.setattr(first_look, "IN_PROCESS_ROWS", 10)
+    monkeypatch.setattr(observations, "BASELINE_BATCH", 1)
+
+
+def scan_on_a_thread(journal: Journal, db: Path) -> tuple[threading.Thread, list]:
+    outcome: list = []
+
+    def run() -> None:
+        try:
+            outcome.append(journal.scan_observations(db))
+        except StoreError as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, outcome
+
+
+def targets_written(path: Path) -> int:
+    conn = sqlite3.connect(path, timeout=5)
+    try:
+        return conn.execute("SELECT count(*) FROM targets").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_a_killed_first_look_says_so_and_the_next_scan_takes_it_again(tmp_path, monkeypatch):
+    db = make_db(tmp_path / "memory.sqlite", rows=2000)
+    slow_look(monkeypatch)
+    journal = Journal(tmp_path / "journal.sqlite")
+    try:
+        thread, outcome = scan_on_a_thread(journal, db)
+        assert wait_for(lambda: journal.looks.pids and targets_written(journal.path) > 20)
+        (pid,) = journal.looks.pids
+        os.kill(pid, signal.SIGKILL)
+        thread.join(30)
+        (error,) = outcome
+        assert isinstance(error, StoreError) and "stopped before its end" in error.args[0]
+        assert 0 < targets_written(journal.path) < 2000  # a partial baseline, not a valid one
+        check = sqlite3.connect(journal.path)
+        assert check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        check.close()
+        monkeypatch.setattr(observations, "BASELINE_BATCH", 500)
+        assert journal.scan_observations(db) == 0  # taken again, nothing listed as changed
+        assert journal.last_scan.baseline and journal.last_scan.rows == 2000
+        assert targets_written(journal.path) == 2000
+        alisio_agent(db, "save", "Row 1 again", "Changed", "--session", "chat-2")
+        assert journal.scan_observations(db) == 1
+        (change,) = journal.changes()
+        assert change.kind == ChangeKind.NEW and change.new.body == "Changed"
+    finally:
+        journal.close()
+
+
+def test_closing_the_journal_stops_its_first_look(tmp_path, monkeypatch):
+    db = make_db(tmp_path / "memory.sqlite", rows=2000)
+    slow_look(monkeypatch)
+    journal = Journal(tmp_path / "journal.sqlite")
+    thread, outcome = scan_on_a_thread(journal, db)
+    assert wait_for(lambda: journal.looks.pids)
+    (pid,) = journal.looks.pids
+    journal.close()
+    thread.join(30)
+    assert not thread.is_alive() and isinstance(outcome[0], StoreError)
+    assert not alive(pid)
+
+
+def test_clearing_the_journal_stops_its_first_look(tmp_path, monkeypatch):
+    db = make_db(tmp_path / "memory.sqlite", rows=2000)
+    slow_look(monkeypatch)
+    journal = Journal(tmp_path / "journal.sqlite")
+    try:
+        thread, outcome = scan_on_a_thread(journal, db)
+        assert wait_for(lambda: journal.looks.pids and targets_written(journal.path) > 0)
+        (pid,) = journal.looks.pids
+        journal.clear()
+        thread.join(30)
+        assert isinstance(outcome[0], StoreError) and not alive(pid)
+        assert targets_written(journal.path) == 0  # the new file holds nothing of the old look
+    finally:
+        journal.close()
+
+
+PARENT = textwrap.dedent(
+    """
+    import json, sys, threading, time
+    from memory_desk.core.journal import Journal, first_look, observations
+    first_look.IN_PROCESS_ROWS = 10
+    observations.BASELINE_BATCH = 1
+    journal = Journal(sys.argv[1])
+    threading.Thread(target=journal.scan_observations, args=(sys.argv[2],), daemon=True).start()
+    while not journal.looks.pids:
+        time.sleep(0.01)
+    print(json.dumps(journal.looks.pids), flush=True)
+    time.sleep(600)
+    """
+)
+
+
+def test_a_first_look_ends_when_the_window_process_is_killed(tmp_path):
+    db = make_db(tmp_path / "memory.sqlite", rows=2000)
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT, str(tmp_path / "journal.sqlite"), str(db)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        (pid,) = json.loads(parent.stdout.readline())
+        assert alive(pid)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(10)
+        assert wait_for(lambda: not alive(pid), timeout=10)
+        assert targets_written(tmp_path / "journal.sqlite") < 2000  # it stopped, not finished
+    finally:
+        parent.kill()
+        parent.wait()
+
+
+def test_a_first_look_runs_in_the_thread_when_no_child_can_start(tmp_path, monkeypatch):
+    db = make_db(tmp_path / "memory.sqlite", rows=60)
+    monkeypatch.setattr(first_look, "IN_PROCESS_ROWS", 10)
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-such-python"))
+    journal = Journal(tmp_path / "journal.sqlite")
+    try:
+        assert journal.scan_observations(db) == 0
+        assert journal.last_scan.rows == 60
+        assert journal.last_scan.extra["first_look_pid"] == os.getpid()
+    finally:
+        journal.close()
+
+
+def test_a_child_that_cannot_read_the_store_says_why(tmp_path, small_threshold):
+    db = make_db(tmp_path / "memory.sqlite", rows=60)
+    journal = Journal(tmp_path / "journal.sqlite")
+    try:
+        store_id = 1
+        with pytest.raises(StoreError, match="could not compare"):
+            journal.looks.run(journal.path, tmp_path / "missing.sqlite", store_id, 0, 100)
+        look = journal.looks.run(journal.path, db, store_id, 0, 100)
+        assert look is not None and look.rows == 60 and len(look.forgotten) == 6
+    finally:
+        journal.close()
