@@ -147,9 +147,9 @@ def test_a_first_look_goes_in_batches_with_a_pause_between(tmp_path, monkeypatch
     journal.pause = lambda: pauses.append(1)
     try:
         assert journal.scan_observations(db) == 0 and journal.last_scan.rows == 7
-        assert len(pauses) == 3  # 3 + 3 + 1 rows
+        assert len(pauses) == 4  # the 2 topic rows, then 3 + 3 + 1 rows (read again, skipped)
         assert journal.scan_persona(folder, "miyagi") == 0
-        assert len(pauses) == 6  # 2 + 2 + 1 files
+        assert len(pauses) == 7  # 2 + 2 + 1 files
         alisio_agent(db, "save", "Row 0 again", "New text", "--topic", "topic/row-0")
         persona_agent(folder, "entry-4", "user", "Entry 4", "Changed.")
         assert journal.scan_observations(db) == 1 and journal.scan_persona(folder, "miyagi") == 1

@@ -21,7 +21,7 @@ import pytest
 from journal_helpers import alisio_agent
 from memory_desk.core import alisio
 from memory_desk.core.errors import StoreError
-from memory_desk.core.journal import ChangeKind, Journal, first_look, observations
+from memory_desk.core.journal import ChangeKind, Journal, JournalLimits, first_look, observations
 
 
 def make_db(path: Path, rows: int) -> Path:
@@ -49,7 +49,9 @@ def journal_rows(path: Path) -> tuple[list, list]:
             "SELECT target, hash, forgotten, stamp, version_id IS NOT NULL FROM targets"
             " ORDER BY target"
         ).fetchall()
-        versions = conn.execute("SELECT target, topic, data FROM versions ORDER BY target").fetchall()
+        versions = conn.execute(
+            "SELECT target, topic, data FROM versions ORDER BY target"
+        ).fetchall()
     finally:
         conn.close()
     return targets, versions
@@ -263,8 +265,66 @@ def test_a_child_that_cannot_read_the_store_says_why(tmp_path, small_threshold):
     try:
         store_id = 1
         with pytest.raises(StoreError, match="could not compare"):
-            journal.looks.run(journal.path, tmp_path / "missing.sqlite", store_id, 0, 100)
-        look = journal.looks.run(journal.path, db, store_id, 0, 100)
+            journal.looks.run(journal.path, tmp_path / "missing.sqlite", store_id, 0, 100, 2**40)
+        look = journal.looks.run(journal.path, db, store_id, 0, 100, 2**40)
         assert look is not None and look.rows == 60 and len(look.forgotten) == 6
+    finally:
+        journal.close()
+
+
+@pytest.mark.parametrize("in_child", [False, True])
+def test_a_first_look_keeps_texts_within_the_size_limit_newest_topics_first(
+    tmp_path, monkeypatch, in_child
+):
+    """Texts are kept in the order the size limit keeps them (topic rows, then the others,
+    newest first), and none is written only to be pruned after (a 1,000,000-row store wrote
+    840 MB of texts into a 100 MB journal)."""
+    db = tmp_path / "memory.sqlite"
+    alisio.create_database(db)
+    conn = alisio.connect_like_plugin(db)
+    for i in range(240):
+        alisio.save_observation(
+            conn,
+            title=f"Row {i}",
+            content=os.urandom(1000).hex(),
+            type="decision",
+            project="proj-12345678",
+            topic_key=f"topic/row-{i}" if i % 3 == 0 else None,
+        )
+    conn.close()
+    if in_child:
+        monkeypatch.setattr(first_look, "IN_PROCESS_ROWS", 10)
+    monkeypatch.setattr(observations, "BASELINE_BATCH", 10)
+    limit = 200 * 1024
+    journal = Journal(tmp_path / "journal.sqlite", JournalLimits(max_bytes=limit))
+    try:
+        assert journal.scan_observations(db) == 0
+        assert journal.size_bytes() <= limit
+        check = sqlite3.connect(journal.path)
+        made, left = check.execute("SELECT max(id), count(*) FROM versions").fetchone()
+        assert made == left  # every text written is still there: none written to be pruned
+        kept = check.execute(
+            "SELECT CAST(target AS INTEGER), version_id IS NOT NULL FROM targets"
+        ).fetchall()
+        check.close()
+        topic_of = (
+            sqlite3.connect(db)
+            .execute("SELECT id, topic_key IS NOT NULL FROM observations")
+            .fetchall()
+        )
+        order = sorted(topic_of, key=lambda r: (-r[1], -r[0]))  # topic rows first, newest first
+        with_text = {row_id for row_id, has_text in kept if has_text}
+        ranked = [row_id in with_text for row_id, _ in order]
+        cut = ranked.index(False)
+        assert 0 < cut < len(ranked) and not any(ranked[cut:]), ranked
+        assert len(kept) == 240
+        newest_topic = max(row_id for row_id, topic in topic_of if topic)
+        alisio_agent(
+            db, "save", "New title", "Revised text", "--topic", f"topic/row-{newest_topic - 1}"
+        )
+        assert journal.scan_observations(db) == 1
+        (change,) = journal.changes()
+        assert change.kind == ChangeKind.REVISED and change.old.body  # the old text was kept
+        assert journal.size_bytes() <= limit
     finally:
         journal.close()

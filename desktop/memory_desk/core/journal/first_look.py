@@ -49,10 +49,15 @@ VERSION_JSON = (
     " coalesce(content, ''), NULL, coalesce(revision_count, 0), project, scope, session_id,"
     " tool_name)"
 )
-BASELINE_SQL = (
-    "SELECT id, type, title, content, topic_key, deleted_at, revision_count, updated_at,"
-    f" {VERSION_JSON} FROM observations WHERE id > ? ORDER BY id LIMIT ?"
+COLUMNS = "id, type, title, content, topic_key, deleted_at, revision_count, updated_at"
+# Newest first: the texts kept when the journal's budget runs out are the newest.
+NEWEST_SQL = "SELECT {columns}, {text} FROM observations WHERE id < ? ORDER BY id DESC LIMIT ?"
+BY_ID_SQL = (
+    "SELECT {columns}, {text} FROM observations WHERE id IN (SELECT value FROM json_each(?))"
 )
+TOPIC_IDS_SQL = "SELECT id FROM observations WHERE topic_key IS NOT NULL"
+SHARE = 0.9  # of the journal's size limit a first look may fill with texts (room for changes)
+ROW_BYTES = 120  # a baseline's row and index entries in the journal, about
 SPAN_SQL = (
     "SELECT coalesce((SELECT max(id) FROM observations), 0)"
     " - coalesce((SELECT min(id) FROM observations), 0) + 1"
@@ -61,7 +66,7 @@ SPAN_SQL = (
 
 @dataclass
 class Look:
-    """What a first look read: ids (ascending), forgotten ids, newest ``updated_at``, rows,
+    """What a first look read: ids (in no order), forgotten ids, newest ``updated_at``, rows,
     and the pid that did the work (this process's, or a child's)."""
 
     ids: array = field(default_factory=lambda: array("q"))
@@ -69,6 +74,7 @@ class Look:
     max_updated: int = 0
     rows: int = 0
     pid: int = 0
+    spent: int = 0  # the journal's bytes, about: its size at the start and what was written
 
 
 def span(conn: sqlite3.Connection) -> int:
@@ -83,21 +89,60 @@ def take(
     now: int,
     batch: int,
     pause: Callable[[], None],
+    budget: int,
 ) -> Look:
     """The first look itself, in this process: each batch is one read (its texts built by
-    SQLite), one bulk write, then ``pause``."""
-    look = Look(pid=os.getpid())
-    last = -(2**63)
-    while rows := conn.execute(BASELINE_SQL, (last, batch)).fetchall():
-        look.rows += len(rows)
+    SQLite), one bulk write, then ``pause``.
+
+    Texts are kept while the journal is under ``budget`` bytes, in the order the size limit
+    keeps them (:mod:`.limits`): rows with a topic_key first, then the others, newest first
+    in each. Beyond it a row is taken with its hash and no text, instead of writing texts
+    that pruning would delete again (a 1,000,000-row store wrote 840 MB, and pruning them
+    back to 100 MB kept a core busy for minutes)."""
+    look = Look(pid=os.getpid(), spent=jdb.size_bytes())
+    topics = sorted((row[0] for row in conn.execute(TOPIC_IDS_SQL)), reverse=True)
+    for start in range(0, len(topics), batch):
+        part = json.dumps(topics[start : start + batch])
+        _take_rows(conn, jdb, store_id, now, look, budget, BY_ID_SQL, (part,))
+        pause()
+    with_topic = frozenset(topics)
+    last = 2**63 - 1
+    while rows := _take_rows(
+        conn, jdb, store_id, now, look, budget, NEWEST_SQL, (last, batch), skip=with_topic
+    ):
         last = rows[-1][0]
-        look.ids.extend(row[0] for row in rows)
-        look.forgotten.extend(row[0] for row in rows if row[5] is not None)
-        look.max_updated = max(look.max_updated, max(int(row[7] or 0) for row in rows))
-        with jdb.write() as jconn:
-            rec.add_versions(jconn, store_id, now, [_baseline_row(row) for row in rows])
         pause()
     return look
+
+
+def _take_rows(
+    conn: sqlite3.Connection,
+    jdb: JournalDB,
+    store_id: int,
+    now: int,
+    look: Look,
+    budget: int,
+    sql: str,
+    params: tuple,
+    skip: frozenset = frozenset(),
+) -> list[tuple]:
+    """Read one batch and write its baselines (texts while under ``budget``); returns the
+    rows read, the skipped ones included. The budget counts the bytes written, not the
+    file's size: the WAL grows by whole pages until a checkpoint, and the file only then."""
+    text = VERSION_JSON if look.spent < budget else "NULL"
+    rows = conn.execute(sql.format(columns=COLUMNS, text=text), params).fetchall()
+    taken = [row for row in rows if row[0] not in skip] if skip else rows
+    if taken:
+        look.rows += len(taken)
+        look.ids.extend(row[0] for row in taken)
+        look.forgotten.extend(row[0] for row in taken if row[5] is not None)
+        look.max_updated = max(look.max_updated, max(int(row[7] or 0) for row in taken))
+        made = [_baseline_row(row) for row in taken]
+        look.spent += sum(len(row[5]) for row in made if row[5] is not None)
+        look.spent += ROW_BYTES * len(made)
+        with jdb.write() as jconn:
+            rec.add_versions(jconn, store_id, now, made)
+    return rows
 
 
 def _baseline_row(row: tuple) -> tuple:
@@ -105,7 +150,8 @@ def _baseline_row(row: tuple) -> tuple:
     id_, type_, title, content, topic_key, deleted_at, revision, updated_at, text = row
     digest = row_digest(type_ or "", title or "", content or "", topic_key, int(revision or 0))
     forgotten, topic = int(deleted_at is not None), int(topic_key is not None)
-    return (str(id_), digest, forgotten, str(updated_at), topic, pack_json(text, BASELINE_LEVEL))
+    data = pack_json(text, BASELINE_LEVEL) if text is not None else None
+    return (str(id_), digest, forgotten, str(updated_at), topic, data)
 
 
 def command() -> list[str]:
@@ -129,11 +175,13 @@ class Looks:
         with self._lock:
             return list(self._running)
 
-    def run(self, journal: Path, db: Path, store_id: int, now: int, batch: int) -> Look | None:
+    def run(
+        self, journal: Path, db: Path, store_id: int, now: int, batch: int, budget: int
+    ) -> Look | None:
         """The first look of ``db`` by a child; None when no child could be started (the
         caller looks in its own thread). StoreError when the child failed or was killed."""
-        argv = [*command(), str(journal), str(db), str(store_id), str(now), str(batch)]
-        argv.append(str(os.getpid()))
+        numbers = (store_id, now, batch, budget, os.getpid())
+        argv = [*command(), str(journal), str(db), *(str(n) for n in numbers)]
         try:
             child = subprocess.Popen(
                 argv,
@@ -194,10 +242,10 @@ def _parse(out: bytes, pid: int, db: Path) -> Look:
 
 
 def child_main(argv: list[str]) -> int:
-    """``memory-desk --journal-first-look JOURNAL DB STORE_ID NOW BATCH PARENT_PID``: the
+    """``memory-desk --journal-first-look JOURNAL DB STORE_ID NOW BATCH BUDGET PARENT_PID``: the
     child's side. Prints the :class:`Look` (see the module's docstring); 1 on an error, 3
     when the parent went away."""
-    journal, db, store_id, now, batch, parent = argv
+    journal, db, store_id, now, batch, budget, parent = argv
     with contextlib.suppress(OSError, AttributeError):
         os.nice(CHILD_NICE)
     if hasattr(signal, "SIGPIPE"):
@@ -214,7 +262,8 @@ def child_main(argv: list[str]) -> int:
     try:
         conn = open_read_only(Path(db))
         try:
-            look = take(conn, jdb, int(store_id), int(now), int(batch), pause)
+            numbers = int(store_id), int(now), int(batch)
+            look = take(conn, jdb, *numbers, pause, int(budget))
         finally:
             conn.close()
     except StoreError as exc:

@@ -178,7 +178,10 @@ class Journal:
         with self._store_lock(key):
             seen, generation = self._recall(key)
             counts = observations.ScanCounts()
-            ctx = observations.ScanContext(self._writes, seen, self.pause, looks=self.looks)
+            budget = int(self._limits.max_bytes * first_look.SHARE)
+            ctx = observations.ScanContext(
+                self._writes, seen, self.pause, looks=self.looks, budget=budget
+            )
             try:
                 seen = observations.scan(self._db, Path(key), now_ms(), counts, ctx)
             except BaseException:

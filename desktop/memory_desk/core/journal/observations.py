@@ -144,6 +144,7 @@ class ScanContext:
     pause: Callable[[], None] = field(default=lambda: time.sleep(PAUSE_S))
     writes_mark: int = 0
     looks: first_look.Looks | None = None  # None: every first look in this thread
+    budget: int = 2**62  # bytes of the journal a first look may fill with texts
 
 
 def agent_of(tool_name: str | None) -> str:
@@ -231,9 +232,9 @@ def _baseline(
         rec.forget_baseline(jconn, store_id)
     look = None
     if ctx.looks is not None and first_look.span(conn) >= first_look.IN_PROCESS_ROWS:
-        look = ctx.looks.run(jdb.path, db, store_id, now, BASELINE_BATCH)
+        look = ctx.looks.run(jdb.path, db, store_id, now, BASELINE_BATCH, ctx.budget)
     if look is None:
-        look = first_look.take(conn, jdb, store_id, now, BASELINE_BATCH, ctx.pause)
+        look = first_look.take(conn, jdb, store_id, now, BASELINE_BATCH, ctx.pause, ctx.budget)
     counts.rows += look.rows
     counts.extra["first_look_pid"] = look.pid
     identity, stamp = stamped
