@@ -57,7 +57,7 @@ BY_ID_SQL = (
 )
 TOPIC_IDS_SQL = "SELECT id FROM observations WHERE topic_key IS NOT NULL"
 SHARE = 0.9  # of the journal's size limit a first look may fill with texts (room for changes)
-ROW_BYTES = 120  # a baseline's row and index entries in the journal, about
+ROW_BYTES = 150  # a baseline row and its index entries in the journal, about (measured: 126)
 SPAN_SQL = (
     "SELECT coalesce((SELECT max(id) FROM observations), 0)"
     " - coalesce((SELECT min(id) FROM observations), 0) + 1"
@@ -96,10 +96,12 @@ def take(
 
     Texts are kept while the journal is under ``budget`` bytes, in the order the size limit
     keeps them (:mod:`.limits`): rows with a topic_key first, then the others, newest first
-    in each. Beyond it a row is taken with its hash and no text, instead of writing texts
+    in each. The baselines' own rows are counted first (they are written in any case), and
+    beyond the budget a row is taken with its hash and no text, instead of writing texts
     that pruning would delete again (a 1,000,000-row store wrote 840 MB, and pruning them
     back to 100 MB kept a core busy for minutes)."""
-    look = Look(pid=os.getpid(), spent=jdb.size_bytes())
+    # Every row's baseline is written, with or without its text: their room is taken first.
+    look = Look(pid=os.getpid(), spent=jdb.size_bytes() + ROW_BYTES * span(conn))
     topics = sorted((row[0] for row in conn.execute(TOPIC_IDS_SQL)), reverse=True)
     for start in range(0, len(topics), batch):
         part = json.dumps(topics[start : start + batch])
@@ -139,7 +141,6 @@ def _take_rows(
         look.max_updated = max(look.max_updated, max(int(row[7] or 0) for row in taken))
         made = [_baseline_row(row) for row in taken]
         look.spent += sum(len(row[5]) for row in made if row[5] is not None)
-        look.spent += ROW_BYTES * len(made)
         with jdb.write() as jconn:
             rec.add_versions(jconn, store_id, now, made)
     return rows
