@@ -24,8 +24,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QPainter,
+    QPalette,
+    QStaticText,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QStyle,
@@ -110,6 +118,14 @@ def _fitting_prefix(text: str, metrics: QFontMetrics, room: int) -> str:
         else:
             high = middle - 1
     return text[:low]
+
+
+def laid_out(text: str, font: QFont) -> QStaticText:
+    """One line of plain text laid out in ``font``, to draw again and again."""
+    static = QStaticText(text)
+    static.setTextFormat(Qt.TextFormat.PlainText)
+    static.prepare(font=font)
+    return static
 
 
 @dataclass(frozen=True)
@@ -237,7 +253,7 @@ class TypeBadgeDelegate(_ThemedDelegate):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._labels: dict[tuple[str, int, str], tuple[QFont, str, int]] = {}
+        self._labels: dict[tuple[str, int, str], tuple[QFont, QStaticText, int]] = {}
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         model = index.model()
@@ -275,15 +291,17 @@ class TypeBadgeDelegate(_ThemedDelegate):
         forgotten: bool,
         cell_font: QFont,
         row_ink: QColor,
+        font_key: str | None = None,
     ) -> None:
         """The pill with the type's name in a cell's rectangle: the same pixels whether this
         delegate or the observations table's own painting asks (``row_ink``: the row's text
-        colour, which a forgotten row's outlined badge writes with)."""
+        colour, which a forgotten row's outlined badge writes with; ``font_key``: the cell
+        font's key, when the caller has it)."""
         fill, ink = badge_colours(text)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         cell = QRectF(rect).adjusted(4, self.MARGIN_Y, -4, -self.MARGIN_Y)
-        font, label, label_width = self._label(text, int(cell.width()), cell_font)
+        font, label, label_width = self._label(text, int(cell.width()), cell_font, font_key)
         painter.setFont(font)
         width = min(label_width + 2 * self.PADDING_X, cell.width())
         shape = QRectF(cell.left(), cell.top(), width, cell.height())
@@ -298,13 +316,21 @@ class TypeBadgeDelegate(_ThemedDelegate):
             painter.setBrush(fill)
             painter.drawRoundedRect(shape, radius, radius)
         painter.setPen(ink)
-        painter.drawText(shape, Qt.AlignmentFlag.AlignCenter, label)
+        size = label.size()  # centred in the pill, as drawText(AlignCenter) places it
+        corner = QPointF(
+            shape.left() + (shape.width() - size.width()) / 2,
+            shape.top() + (shape.height() - size.height()) / 2,
+        )
+        painter.drawStaticText(corner, label)
         painter.restore()
 
-    def _label(self, text: str, cell_width: int, cell_font: QFont) -> tuple[QFont, str, int]:
-        """The badge's font, its (elided) label and the label's width: measured once per type,
-        width and font (a screen repeats a handful of types), not once per painted cell."""
-        key = (text, cell_width, cell_font.key())
+    def _label(
+        self, text: str, cell_width: int, cell_font: QFont, font_key: str | None = None
+    ) -> tuple[QFont, QStaticText, int]:
+        """The badge's font, its (elided) label laid out and the label's width: once per
+        type, width and font (a screen repeats a handful of types), not once per painted cell
+        (``drawText`` laid the label out again at every paint: a tenth of a scroll frame)."""
+        key = (text, cell_width, font_key if font_key is not None else cell_font.key())
         known = self._labels.get(key)
         if known is not None:
             return known
@@ -319,7 +345,7 @@ class TypeBadgeDelegate(_ThemedDelegate):
         )
         if len(self._labels) >= _LAYOUTS_KEPT:
             self._labels.clear()
-        known = self._labels[key] = (font, label, metrics.horizontalAdvance(label))
+        known = self._labels[key] = (font, laid_out(label, font), metrics.horizontalAdvance(label))
         return known
 
     @staticmethod
@@ -342,10 +368,13 @@ class ProjectDelegate(_ThemedDelegate):
         super().__init__(parent)
         self._font_sets: dict[str, tuple[QFont, QFont, QFontMetrics, QFontMetrics]] = {}
         self._pieces: dict[tuple[str, int, str], tuple[str, str]] = {}
+        self._texts: dict[tuple[str, str, bool], QStaticText] = {}  # laid out, per font
 
-    def _fonts(self, font: QFont) -> tuple[QFont, QFont, QFontMetrics, QFontMetrics]:
-        """(plain, bold, bold metrics, plain metrics) for a cell's font."""
-        key = font.key()
+    def _fonts(
+        self, font: QFont, key: str | None = None
+    ) -> tuple[QFont, QFont, QFontMetrics, QFontMetrics]:
+        """(plain, bold, bold metrics, plain metrics) for a cell's font (of this key)."""
+        key = key if key is not None else font.key()
         known = self._font_sets.get(key)
         if known is None:
             plain = QFont(font)
@@ -366,21 +395,42 @@ class ProjectDelegate(_ThemedDelegate):
         cell = self.layout(cell_option, area.width(), forgotten)
         self.paint_project(painter, area, cell_option.font, cell)
 
-    def paint_project(self, painter: QPainter, area: QRect, font: QFont, cell: ProjectCell) -> None:
+    def paint_project(
+        self,
+        painter: QPainter,
+        area: QRect,
+        font: QFont,
+        cell: ProjectCell,
+        font_key: str | None = None,
+    ) -> None:
         """The bold name and the subdued rest in a cell's text area, clipped to it: the same
-        pixels whether this delegate or the observations table's own painting asks."""
-        plain, bold, bold_metrics, _plain_metrics = self._fonts(font)
+        pixels whether this delegate or the observations table's own painting asks. Each
+        part is laid out once per font (``font_key``: the font's key, when the caller has
+        it), then drawn where ``drawText(AlignLeft | AlignVCenter)`` puts it."""
+        key = font_key if font_key is not None else font.key()
+        plain, bold, bold_metrics, _plain_metrics = self._fonts(font, key)
         painter.save()
         painter.setClipRect(area)
-        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
         painter.setFont(bold)
         painter.setPen(cell.name_colour)
-        painter.drawText(area, flags, cell.name)
+        name = self._laid_out(cell.name, bold, key, True)
+        top = area.top() + (area.height() - name.size().height()) / 2
+        painter.drawStaticText(QPointF(area.left(), top), name)
         shift = bold_metrics.horizontalAdvance(cell.name)
         painter.setFont(plain)
         painter.setPen(cell.tail_colour)
-        painter.drawText(area.adjusted(shift, 0, 0, 0), flags, cell.tail)
+        tail = self._laid_out(cell.tail, plain, key, False)
+        top = area.top() + (area.height() - tail.size().height()) / 2
+        painter.drawStaticText(QPointF(area.left() + shift, top), tail)
         painter.restore()
+
+    def _laid_out(self, text: str, font: QFont, font_key: str, bold: bool) -> QStaticText:
+        known = self._texts.get((text, font_key, bold))
+        if known is None:
+            if len(self._texts) >= _LAYOUTS_KEPT:
+                self._texts.clear()
+            known = self._texts[text, font_key, bold] = laid_out(text, font)
+        return known
 
     def layout(
         self, option: QStyleOptionViewItem, width: int, forgotten: bool | None = None
@@ -397,13 +447,16 @@ class ProjectDelegate(_ThemedDelegate):
         subdued = ink if selected or forgotten else QColor(theme.colors().subdued)
         return ProjectCell(name, tail, ink, subdued)
 
-    def pieces(self, text: str, width: int, font: QFont) -> tuple[str, str]:
-        """``(bold part, subdued part)`` of a project id cut to ``width`` pixels in ``font``,
-        worked out once per (id, width, font)."""
-        key = (text, width, font.key())
+    def pieces(
+        self, text: str, width: int, font: QFont, font_key: str | None = None
+    ) -> tuple[str, str]:
+        """``(bold part, subdued part)`` of a project id cut to ``width`` pixels in ``font``
+        (whose key the caller may pass), worked out once per (id, width, font)."""
+        font_key = font_key if font_key is not None else font.key()
+        key = (text, width, font_key)
         pieces = self._pieces.get(key)
         if pieces is None:
-            _plain, _bold, bold_metrics, plain_metrics = self._fonts(font)
+            _plain, _bold, bold_metrics, plain_metrics = self._fonts(font, font_key)
             if len(self._pieces) >= _LAYOUTS_KEPT:
                 self._pieces.clear()
             pieces = self._pieces[key] = project_pieces(text, bold_metrics, plain_metrics, width)

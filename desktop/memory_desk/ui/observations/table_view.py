@@ -309,7 +309,7 @@ class ObservationsTableView(QTableView):
                 ink = foreground if foreground is not None else colours.normal_text
                 rect = QRect(x, top, width, height)
                 paint.badges.paint_badge(
-                    painter, rect, record.observation.type, forgotten, row_font, ink
+                    painter, rect, record.observation.type, forgotten, row_font, ink, font_key
                 )
                 painter.setFont(row_font)
                 pen = None
@@ -319,8 +319,9 @@ class ObservationsTableView(QTableView):
             if column == _PROJECT and paint.projects is not None and paint.project_area:
                 if text:
                     area = paint.project_area.translated(x, top)
-                    cell = _project_cell(paint, text, area, row_font, chosen, forgotten, foreground)
-                    paint.projects.paint_project(painter, area, row_font, cell)
+                    fonts = (row_font, font_key)
+                    cell = _project_cell(paint, text, area, fonts, chosen, forgotten, foreground)
+                    paint.projects.paint_project(painter, area, row_font, cell, font_key)
                     painter.setFont(row_font)
                     pen = None
                 fast += 1
@@ -488,14 +489,15 @@ def _project_cell(
     paint: _Paint,
     text: str,
     area: QRect,
-    font: QFont,
+    fonts: tuple[QFont, str],
     selected: bool,
     forgotten: bool,
     foreground: QColor | None,
 ) -> ProjectCell:
-    """The project's parts and colours, as :meth:`ProjectDelegate.layout` gives them."""
+    """The project's parts and colours, as :meth:`ProjectDelegate.layout` gives them
+    (``fonts``: the row's font and its key)."""
     assert paint.projects is not None
-    name, tail = paint.projects.pieces(text, area.width(), font)
+    name, tail = paint.projects.pieces(text, area.width(), *fonts)
     if selected:
         ink = paint.colours.normal_highlighted_text
     else:
