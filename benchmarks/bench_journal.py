@@ -120,6 +120,8 @@ def bench_observations(count: int, work: Path) -> None:
     print(f"observations: {count:,} rows")
     reference = min(timed(lambda: raw_rows(db)) for _ in range(3))
     first_look("baseline (first scan)", lambda: journal.scan_observations(db), reference)
+    where = journal.last_scan.extra.get("first_look_pid")
+    print(f"  first look ran in {'this process' if where == os.getpid() else 'a child process'}")
     line("re-scan, unchanged", timed(lambda: journal.scan_observations(db)), reference)
     agent_saves(db, 100)
     reference = min(timed(lambda: raw_rows(db)) for _ in range(3))
