@@ -328,3 +328,19 @@ def test_a_first_look_keeps_texts_within_the_size_limit_newest_topics_first(
         assert journal.size_bytes() <= limit
     finally:
         journal.close()
+
+
+def test_the_child_loads_neither_qt_nor_numpy(tmp_path):
+    """The child is a small process: the journal's core and SQLite, nothing of the window."""
+    db = make_db(tmp_path / "memory.sqlite", rows=30)
+    Journal(tmp_path / "journal.sqlite").close()
+    numbers = ["1", "0", "100", str(2**40), str(os.getpid())]
+    argv = [*first_look.command(), str(tmp_path / "journal.sqlite"), str(db), *numbers]
+    done = subprocess.run(
+        [argv[0], "-X", "importtime", *argv[1:]], capture_output=True, timeout=60, check=True
+    )
+    head = json.loads(done.stdout.split(b"\n", 1)[0])
+    assert head["rows"] == 30 and head["forgotten"] == 3
+    imported = done.stderr.decode()
+    assert "memory_desk.core.journal.first_look" in imported
+    assert "PySide6" not in imported and "numpy" not in imported

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from memory_desk.core.errors import StoreError
-from memory_desk.core.journal.observations import open_read_only
+from memory_desk.core.journal.reading import open_read_only
 
 PROMPT_UNITS = 80  # UTF-16 units of the prompt shown
 _CHUNK = 500

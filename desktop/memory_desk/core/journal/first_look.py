@@ -36,6 +36,7 @@ from memory_desk.core.errors import StoreError
 from memory_desk.core.journal import records as rec
 from memory_desk.core.journal.db import JournalDB, pack_json
 from memory_desk.core.journal.model import row_digest
+from memory_desk.core.journal.reading import cannot_read, open_read_only
 from memory_desk.core.messages import msg
 
 FLAG = "--journal-first-look"  # memory_desk.app.main hands argv after it to child_main
@@ -257,8 +258,6 @@ def child_main(argv: list[str]) -> int:
         if os.getppid() != parent_pid:
             raise SystemExit(3)
 
-    from memory_desk.core.journal.observations import open_read_only
-
     jdb = JournalDB(Path(journal))
     try:
         conn = open_read_only(Path(db))
@@ -271,8 +270,6 @@ def child_main(argv: list[str]) -> int:
         print(exc.args[0], file=sys.stderr)
         return 1
     except sqlite3.Error as exc:
-        from memory_desk.core.journal.observations import cannot_read
-
         print(cannot_read(Path(db), str(exc)), file=sys.stderr)
         return 1
     finally:

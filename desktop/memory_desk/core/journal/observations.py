@@ -36,7 +36,7 @@ from memory_desk.core.journal.model import (
     Version,
 )
 from memory_desk.core.journal.pending import Compare, PendingWrites
-from memory_desk.core.messages import msg
+from memory_desk.core.journal.reading import cannot_read, open_read_only
 
 # A save computes updated_at, then may wait up to the plugin's busy_timeout (5 s) for the
 # write lock: rows updated this long before the newest one seen are read again.
@@ -77,28 +77,6 @@ def stamp_of(db: Path) -> tuple[str, str] | None:
         wal_part = "-"
     identity = f"{st.st_dev}:{st.st_ino}"
     return identity, f"{identity}:{st.st_size}:{st.st_mtime_ns}|{wal_part}"
-
-
-def open_read_only(db: Path) -> sqlite3.Connection:
-    """A read-only connection on the agent's file: ``mode=ro``, a short busy wait."""
-    try:
-        conn = sqlite3.connect(db.as_uri() + "?mode=ro", uri=True, isolation_level=None)
-        conn.text_factory = lambda b: b.decode("utf-8", "replace")
-        conn.execute("PRAGMA busy_timeout = 1000")
-        conn.execute("PRAGMA query_only = 1")
-    except sqlite3.Error as exc:
-        raise StoreError(cannot_read(db, str(exc))) from exc
-    return conn
-
-
-def cannot_read(db: Path, detail: str) -> str:
-    return msg(
-        "Journal",
-        "Memory Desk could not compare {path} with what it last saw ({detail}); it will try"
-        " again at the next change",
-        path=str(db),
-        detail=detail,
-    )
 
 
 def state_of(row: tuple) -> ObservationState:
