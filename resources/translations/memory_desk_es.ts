@@ -4,7 +4,7 @@
 <context>
     <name>AgentSearchDialog</name>
     <message>
-        <source>All words (the agent's default)</source>
+        <source>All words (the agent&apos;s default)</source>
         <translation>Todas las palabras (por defecto del agente)</translation>
     </message>
     <message>
@@ -48,7 +48,7 @@
         <translation>El agente ignora las palabras de menos de 3 caracteres: {words}.</translation>
     </message>
     <message>
-        <source>No word of 3 characters or more is left, so the agent's search would find nothing.</source>
+        <source>No word of 3 characters or more is left, so the agent&apos;s search would find nothing.</source>
         <translation>No queda ninguna palabra de 3 caracteres o más, así que la búsqueda del agente no encontraría nada.</translation>
     </message>
     <message>
@@ -80,7 +80,7 @@
         <translation>Buscar como el agente</translation>
     </message>
     <message>
-        <source>What the agent's memory_search would be asked</source>
+        <source>What the agent&apos;s memory_search would be asked</source>
         <translation>Lo que se le pediría a memory_search del agente</translation>
     </message>
     <message>
@@ -96,11 +96,11 @@
         <translation>Coincidencia</translation>
     </message>
     <message>
-        <source>The project whose chat searches: it sees that project's rows and personal ones</source>
+        <source>The project whose chat searches: it sees that project&apos;s rows and personal ones</source>
         <translation>El proyecto del chat que busca: ve las filas de ese proyecto y las personales</translation>
     </message>
     <message>
-        <source>About the agent's answer</source>
+        <source>About the agent&apos;s answer</source>
         <translation>Sobre la respuesta del agente</translation>
     </message>
     <message>
@@ -120,7 +120,7 @@
         <translation>Lo que encontraría el agente</translation>
     </message>
     <message>
-        <source>The observations the agent's search would return, best first. Enter selects one in the main table.</source>
+        <source>The observations the agent&apos;s search would return, best first. Enter selects one in the main table.</source>
         <translation>Las observaciones que devolvería la búsqueda del agente, la mejor primero. Intro selecciona una en la tabla principal.</translation>
     </message>
     <message>
@@ -136,7 +136,7 @@
         <translation>Abre una base de datos para buscar en ella como lo haría el agente.</translation>
     </message>
     <message>
-        <source>The agent's search could not run: {message}</source>
+        <source>The agent&apos;s search could not run: {message}</source>
         <translation>La búsqueda del agente no pudo ejecutarse: {message}</translation>
     </message>
     <message>
@@ -147,7 +147,7 @@
 <context>
     <name>AgentView</name>
     <message>
-        <source>Shaded: the list part, which changes with your entries. The rest is the agent's own text.</source>
+        <source>Shaded: the list part, which changes with your entries. The rest is the agent&apos;s own text.</source>
         <translation>Sombreado: la parte de la lista, que cambia con tus entradas. El resto es el texto propio del agente.</translation>
     </message>
     <message>
@@ -155,7 +155,7 @@
         <translation>El agente no recibe ninguna sección de memoria mientras la carpeta tenga el problema de arriba.</translation>
     </message>
     <message>
-        <source>Exactly the section of the agent's system prompt these build</source>
+        <source>Exactly the section of the agent&apos;s system prompt these build</source>
         <translation>Exactamente la sección del prompt de sistema del agente que estas entradas construyen</translation>
     </message>
     <message>
@@ -163,7 +163,7 @@
         <translation>Lo que ve el agente</translation>
     </message>
     <message>
-        <source>The memory section of the agent's system prompt, exactly as the agent reads it</source>
+        <source>The memory section of the agent&apos;s system prompt, exactly as the agent reads it</source>
         <translation>La sección de memoria del prompt de sistema del agente, tal como la lee el agente</translation>
     </message>
 </context>
@@ -309,7 +309,7 @@
         <translation>Este chat no guardó nada que siga recordado</translation>
     </message>
     <message>
-        <source>Choose Timeline on an observation to see what was saved just before and after it, as the agent's memory_timeline shows it</source>
+        <source>Choose Timeline on an observation to see what was saved just before and after it, as the agent&apos;s memory_timeline shows it</source>
         <translation>Elige Línea de tiempo en una observación para ver lo que se guardó justo antes y después, como lo muestra memory_timeline del agente</translation>
     </message>
     <message>
@@ -321,7 +321,7 @@
         <translation>La observación #{id} no pertenece a ningún chat: sus vecinas en el proyecto {project}</translation>
     </message>
     <message>
-        <source>It is forgotten: the agent's memory_timeline answers nothing for it; its neighbours are shown anyway.</source>
+        <source>It is forgotten: the agent&apos;s memory_timeline answers nothing for it; its neighbours are shown anyway.</source>
         <translation>Está olvidada: memory_timeline del agente no responde nada para ella; sus vecinas se muestran de todos modos.</translation>
     </message>
     <message>
@@ -510,24 +510,24 @@
         <translation>el archivo es de solo lectura: puedes explorarlo, pero no se pueden guardar cambios</translation>
     </message>
     <message>
-        <source>no schema_migrations table: the plugin's version is unknown</source>
+        <source>no schema_migrations table: the plugin&apos;s version is unknown</source>
         <translation>no hay tabla schema_migrations: se desconoce la versión del plugin</translation>
     </message>
     <message>
-        <source>{path} is damaged: SQLite's check found {detail}. Memory Desk shows what it can read but will not write to it. Rebuilding the search index would not repair this: stop the agent and restore a backup of memory.sqlite (or recover it with sqlite3's ".recover"). {check_again}</source>
-        <translation>{path} está dañado: la comprobación de SQLite encontró {detail}. Memory Desk muestra lo que puede leer, pero no escribirá en él. Reconstruir el índice de búsqueda no lo repararía: detén el agente y restaura una copia de seguridad de memory.sqlite (o recupérala con ".recover" de sqlite3). {check_again}</translation>
+        <source>{path} is damaged: SQLite&apos;s check found {detail}. Memory Desk shows what it can read but will not write to it. Rebuilding the search index would not repair this: stop the agent and restore a backup of memory.sqlite (or recover it with sqlite3&apos;s &quot;.recover&quot;). {check_again}</source>
+        <translation>{path} está dañado: la comprobación de SQLite encontró {detail}. Memory Desk muestra lo que puede leer, pero no escribirá en él. Reconstruir el índice de búsqueda no lo repararía: detén el agente y restaura una copia de seguridad de memory.sqlite (o recupérala con &quot;.recover&quot; de sqlite3). {check_again}</translation>
     </message>
     <message>
-        <source>{broken_index}. Until then Memory Desk will not write to it (the agent's searches miss or misreport rows, and every write would go through the broken index). After rebuilding, use Tools ▸ Check database to check again.</source>
+        <source>{broken_index}. Until then Memory Desk will not write to it (the agent&apos;s searches miss or misreport rows, and every write would go through the broken index). After rebuilding, use Tools ▸ Check database to check again.</source>
         <translation>{broken_index}. Hasta entonces Memory Desk no escribirá en ella (las búsquedas del agente omiten o informan mal de filas, y cada escritura pasaría por el índice dañado). Después de reconstruirlo, usa Herramientas ▸ Comprobar base de datos para comprobarla de nuevo.</translation>
     </message>
     <message>
-        <source>Could not check the database: Memory Desk could not write its scratch copy in {where} ({reason}); free some space there or check that folder's permissions</source>
+        <source>Could not check the database: Memory Desk could not write its scratch copy in {where} ({reason}); free some space there or check that folder&apos;s permissions</source>
         <translation>No se pudo comprobar la base de datos: Memory Desk no pudo escribir su copia temporal en {where} ({reason}); libera espacio ahí o revisa los permisos de esa carpeta</translation>
     </message>
     <message>
-        <source>The search index of {path} is damaged ({detail}). With the agent stopped, rebuild it with: sqlite3 {quoted_path} "INSERT INTO observations_fts(observations_fts) VALUES('rebuild')", or restore a backup</source>
-        <translation>El índice de búsqueda de {path} está dañado ({detail}). Con el agente detenido, reconstrúyelo con: sqlite3 {quoted_path} "INSERT INTO observations_fts(observations_fts) VALUES('rebuild')", o restaura una copia de seguridad</translation>
+        <source>The search index of {path} is damaged ({detail}). With the agent stopped, rebuild it with: sqlite3 {quoted_path} &quot;INSERT INTO observations_fts(observations_fts) VALUES(&apos;rebuild&apos;)&quot;, or restore a backup</source>
+        <translation>El índice de búsqueda de {path} está dañado ({detail}). Con el agente detenido, reconstrúyelo con: sqlite3 {quoted_path} &quot;INSERT INTO observations_fts(observations_fts) VALUES(&apos;rebuild&apos;)&quot;, o restaura una copia de seguridad</translation>
     </message>
     <message>
         <source>missing {tables}</source>
@@ -542,15 +542,15 @@
         <translation>No hay ningún archivo en {path}; revisa la ruta</translation>
     </message>
     <message>
-        <source>{path} is not a file; choose Alisio's memory.sqlite</source>
+        <source>{path} is not a file; choose Alisio&apos;s memory.sqlite</source>
         <translation>{path} no es un archivo; elige el memory.sqlite de Alisio</translation>
     </message>
     <message>
-        <source>{path} has an observations table without the columns {columns}; it was not written by Alisio's memory plugin</source>
+        <source>{path} has an observations table without the columns {columns}; it was not written by Alisio&apos;s memory plugin</source>
         <translation>{path} tiene una tabla observations sin las columnas {columns}; no la escribió el plugin de memoria de Alisio</translation>
     </message>
     <message>
-        <source>the database is in {mode} journal mode, not the plugin's WAL: while the agent runs, Memory Desk's writes may make it wait</source>
+        <source>the database is in {mode} journal mode, not the plugin&apos;s WAL: while the agent runs, Memory Desk&apos;s writes may make it wait</source>
         <translation>la base de datos está en modo de diario {mode}, no en el WAL del plugin: mientras el agente trabaja, las escrituras de Memory Desk pueden hacerlo esperar</translation>
     </message>
     <message>
@@ -558,7 +558,7 @@
         <translation>escrita por un plugin más reciente (esquema {version}): Memory Desk muestra y edita solo las columnas que conoce</translation>
     </message>
     <message>
-        <source>the search index triggers are missing ({triggers}): searches, the agent's too, will not see those changes to observations. Restore a backup of memory.sqlite, or recreate the plugin's triggers and rebuild the index</source>
+        <source>the search index triggers are missing ({triggers}): searches, the agent&apos;s too, will not see those changes to observations. Restore a backup of memory.sqlite, or recreate the plugin&apos;s triggers and rebuild the index</source>
         <translation>faltan los disparadores del índice de búsqueda ({triggers}): las búsquedas, también las del agente, no verán esos cambios en las observaciones. Restaura una copia de seguridad de memory.sqlite, o vuelve a crear los disparadores del plugin y reconstruye el índice</translation>
     </message>
     <message>
@@ -566,7 +566,7 @@
         <translation>le falta la observación #{id}</translation>
     </message>
     <message>
-        <source>{path} is an SQLite file but not Alisio's memory database (it has no {table} table); choose the plugin's memory.sqlite</source>
+        <source>{path} is an SQLite file but not Alisio&apos;s memory database (it has no {table} table); choose the plugin&apos;s memory.sqlite</source>
         <translation>{path} es un archivo SQLite, pero no la base de datos de memoria de Alisio (no tiene la tabla {table}); elige el memory.sqlite del plugin</translation>
     </message>
     <message>
@@ -606,7 +606,7 @@
         <translation>No se pudo {action}: el disco que contiene {path} está lleno</translation>
     </message>
     <message>
-        <source>{path} is not an SQLite database; choose Alisio's memory.sqlite</source>
+        <source>{path} is not an SQLite database; choose Alisio&apos;s memory.sqlite</source>
         <translation>{path} no es una base de datos SQLite; elige el memory.sqlite de Alisio</translation>
     </message>
     <message>
@@ -810,7 +810,7 @@
         <translation>Nombre</translation>
     </message>
     <message>
-        <source>The entry's file name: lowercase words joined by dashes</source>
+        <source>The entry&apos;s file name: lowercase words joined by dashes</source>
         <translation>El nombre del archivo de la entrada: palabras en minúsculas unidas por guiones</translation>
     </message>
     <message>
@@ -886,7 +886,7 @@
         <translation>Cargando el texto en el editor: {percent} %…</translation>
     </message>
     <message>
-        <source>The new entry's file name: lowercase words joined by dashes</source>
+        <source>The new entry&apos;s file name: lowercase words joined by dashes</source>
         <translation>El nombre del archivo de la nueva entrada: palabras en minúsculas unidas por guiones</translation>
     </message>
     <message>
@@ -894,7 +894,7 @@
         <translation>Escribe un nombre.</translation>
     </message>
     <message>
-        <source>{count} characters: longer than the {limit} the agent's list reads well</source>
+        <source>{count} characters: longer than the {limit} the agent&apos;s list reads well</source>
         <translation>{count} caracteres: más que los {limit} que la lista del agente lee bien</translation>
     </message>
     <message>
@@ -905,7 +905,7 @@
 <context>
     <name>EntryListView</name>
     <message>
-        <source>Entries in the agent's order, most recent first (Ctrl+L to focus)</source>
+        <source>Entries in the agent&apos;s order, most recent first (Ctrl+L to focus)</source>
         <translation>Entradas en el orden del agente, las más recientes primero (Ctrl+L para ir a ellas)</translation>
     </message>
     <message>
@@ -913,7 +913,7 @@
         <translation>Entradas</translation>
     </message>
     <message>
-        <source>The agent's memory of the person, one entry per row, in the agent's order. A row marked • holds unsaved edits.</source>
+        <source>The agent&apos;s memory of the person, one entry per row, in the agent&apos;s order. A row marked • holds unsaved edits.</source>
         <translation>La memoria de la persona que guarda el agente, una entrada por fila, en el orden del agente. Una fila marcada con • tiene cambios sin guardar.</translation>
     </message>
 </context>
@@ -1079,7 +1079,7 @@
         <translation>Solo fijadas</translation>
     </message>
     <message>
-        <source>Show only pinned observations (always in the agent's context)</source>
+        <source>Show only pinned observations (always in the agent&apos;s context)</source>
         <translation>Mostrar solo las observaciones fijadas (siempre en el contexto del agente)</translation>
     </message>
     <message>
@@ -1181,7 +1181,7 @@
         <translation>No se puede vigilar {path}: {reason}</translation>
     </message>
     <message>
-        <source>the system's limit on watched folders is reached ({reason})</source>
+        <source>the system&apos;s limit on watched folders is reached ({reason})</source>
         <translation>se alcanzó el límite del sistema de carpetas vigiladas ({reason})</translation>
     </message>
 </context>
@@ -1218,12 +1218,16 @@
         <translation>El diario se cerró; ábrelo de nuevo</translation>
     </message>
     <message>
-        <source>Memory Desk's journal {path} cannot be read ({detail}). Clear the journal in the settings to start a new one; the agents' memories are not affected</source>
+        <source>Memory Desk&apos;s journal {path} cannot be read ({detail}). Clear the journal in the settings to start a new one; the agents&apos; memories are not affected</source>
         <translation>No se puede leer el diario de Memory Desk {path} ({detail}). Vacía el diario en los ajustes para empezar uno nuevo; las memorias de los agentes no se ven afectadas</translation>
     </message>
     <message>
-        <source>Could not open Memory Desk's journal {path} ({detail}); check that its folder can be written</source>
+        <source>Could not open Memory Desk&apos;s journal {path} ({detail}); check that its folder can be written</source>
         <translation>No se pudo abrir el diario de Memory Desk {path} ({detail}); comprueba que se puede escribir en su carpeta</translation>
+    </message>
+    <message>
+        <source>Memory Desk&apos;s first look at {path} stopped before its end ({detail}); it will look again at the next change</source>
+        <translation>La primera lectura de {path} por Memory Desk se detuvo antes de terminar ({detail}); volverá a leerla en el próximo cambio</translation>
     </message>
     <message>
         <source>Memory Desk could not compare {path} with what it last saw ({detail}); it will try again at the next change</source>
@@ -1363,7 +1367,7 @@
         <translation>&amp;Idioma</translation>
     </message>
     <message>
-        <source>The desktop's language when it is Spanish, else English</source>
+        <source>The desktop&apos;s language when it is Spanish, else English</source>
         <translation>El idioma del escritorio si es español; si no, inglés</translation>
     </message>
     <message>
@@ -1395,7 +1399,7 @@
         <translation>Abrir &amp;carpeta…</translation>
     </message>
     <message>
-        <source>Open an agent's memory folder</source>
+        <source>Open an agent&apos;s memory folder</source>
         <translation>Abrir la carpeta de memoria de un agente</translation>
     </message>
     <message>
@@ -1447,7 +1451,7 @@
         <translation>&amp;Observaciones</translation>
     </message>
     <message>
-        <source>Show Alisio's observations</source>
+        <source>Show Alisio&apos;s observations</source>
         <translation>Muestra las observaciones de Alisio</translation>
     </message>
     <message>
@@ -1455,7 +1459,7 @@
         <translation>&amp;Memoria de la persona</translation>
     </message>
     <message>
-        <source>Show the agent's memory of the person</source>
+        <source>Show the agent&apos;s memory of the person</source>
         <translation>Muestra la memoria que el agente guarda de la persona</translation>
     </message>
     <message>
@@ -1463,7 +1467,7 @@
         <translation>&amp;Chats</translation>
     </message>
     <message>
-        <source>Show Alisio's chats: what each saved, its summary and the context it was given</source>
+        <source>Show Alisio&apos;s chats: what each saved, its summary and the context it was given</source>
         <translation>Mostrar los chats de Alisio: qué guardó cada uno, su resumen y el contexto que recibió</translation>
     </message>
     <message>
@@ -1527,7 +1531,7 @@
         <translation>Memory Desk — demo</translation>
     </message>
     <message>
-        <source>The demo's changes could not be made: {reason}</source>
+        <source>The demo&apos;s changes could not be made: {reason}</source>
         <translation>No se pudieron hacer los cambios de la demo: {reason}</translation>
     </message>
     <message>
@@ -1625,19 +1629,19 @@
         <translation>ya no se incluye: #{id} {title} ({reason})</translation>
     </message>
     <message>
-        <source>Budget: {tokens} tokens, set in Alisio's config.</source>
+        <source>Budget: {tokens} tokens, set in Alisio&apos;s config.</source>
         <translation>Presupuesto: {tokens} tokens, fijado en la configuración de Alisio.</translation>
     </message>
     <message>
-        <source>Budget: {tokens} tokens, the plugin's default (Alisio's config does not set injectBudgetTokens).</source>
+        <source>Budget: {tokens} tokens, the plugin&apos;s default (Alisio&apos;s config does not set injectBudgetTokens).</source>
         <translation>Presupuesto: {tokens} tokens, el valor por defecto del plugin (la configuración de Alisio no fija injectBudgetTokens).</translation>
     </message>
     <message>
-        <source>Budget: {tokens} tokens, the plugin's default: this is not the database Alisio's config points to, so its setting does not apply here.</source>
+        <source>Budget: {tokens} tokens, the plugin&apos;s default: this is not the database Alisio&apos;s config points to, so its setting does not apply here.</source>
         <translation>Presupuesto: {tokens} tokens, el valor por defecto del plugin: esta no es la base de datos a la que apunta la configuración de Alisio, así que su ajuste no se aplica aquí.</translation>
     </message>
     <message>
-        <source>An estimate: the plugin's rules applied to the database as it is now; it changes as the agent saves.</source>
+        <source>An estimate: the plugin&apos;s rules applied to the database as it is now; it changes as the agent saves.</source>
         <translation>Una estimación: las reglas del plugin aplicadas a la base de datos tal como está ahora; cambia a medida que el agente guarda.</translation>
     </message>
     <message>
@@ -1645,11 +1649,11 @@
         <translation>Los tokens se estiman como lo hace el plugin, caracteres divididos entre 4: unos {used} usados.</translation>
     </message>
     <message>
-        <source>The layout follows the plugin's public renderer. Its session-start code is not public, so how many rows it asks for is ours: {pinned} pinned, {recent} recent, {prompts} prompts; and the new chat's id, unknown until it starts, shows as {mark}.</source>
+        <source>The layout follows the plugin&apos;s public renderer. Its session-start code is not public, so how many rows it asks for is ours: {pinned} pinned, {recent} recent, {prompts} prompts; and the new chat&apos;s id, unknown until it starts, shows as {mark}.</source>
         <translation>La disposición sigue el renderizador público del plugin. Su código de inicio de sesión no es público, así que cuántas filas pide es suposición nuestra: {pinned} fijadas, {recent} recientes, {prompts} prompts; y el id del chat nuevo, desconocido hasta que empiece, aparece como {mark}.</translation>
     </message>
     <message>
-        <source>Alisio's config turns the memory plugin off: while it is off, a new chat is told nothing from this database.</source>
+        <source>Alisio&apos;s config turns the memory plugin off: while it is off, a new chat is told nothing from this database.</source>
         <translation>La configuración de Alisio desactiva el plugin de memoria: mientras esté desactivado, a un chat nuevo no se le dice nada de esta base de datos.</translation>
     </message>
     <message>
@@ -1689,7 +1693,7 @@
         <translation>Último contexto registrado</translation>
     </message>
     <message>
-        <source>Exactly what the plugin told this project's last recorded chat</source>
+        <source>Exactly what the plugin told this project&apos;s last recorded chat</source>
         <translation>Exactamente lo que el plugin le dijo al último chat registrado de este proyecto</translation>
     </message>
     <message>
@@ -1934,7 +1938,7 @@ Clave de tema: {topic_key}
         <translation>Contenido</translation>
     </message>
     <message>
-        <source>The observation's content as markdown. Links are not followed and nothing is loaded from it.</source>
+        <source>The observation&apos;s content as markdown. Links are not followed and nothing is loaded from it.</source>
         <translation>El contenido de la observación en markdown. No se siguen los enlaces ni se carga nada desde él.</translation>
     </message>
     <message>
@@ -2018,8 +2022,8 @@ Clave de tema: {topic_key}
         <translation>El título no puede estar vacío (los espacios en blanco se quitan al guardarlo).</translation>
     </message>
     <message>
-        <source>The topic key must be kebab-case words separated by '/', e.g. auth/token-refresh.</source>
-        <translation>La clave de tema debe ser palabras en kebab-case separadas por '/', p. ej. auth/token-refresh.</translation>
+        <source>The topic key must be kebab-case words separated by &apos;/&apos;, e.g. auth/token-refresh.</source>
+        <translation>La clave de tema debe ser palabras en kebab-case separadas por &apos;/&apos;, p. ej. auth/token-refresh.</translation>
     </message>
     <message>
         <source>The content cannot be empty (blank space is dropped when it is stored).</source>
@@ -2159,11 +2163,11 @@ Chat: {session}</translation>
         <translation>Duplicados</translation>
     </message>
     <message>
-        <source>The observation's id in the database.</source>
+        <source>The observation&apos;s id in the database.</source>
         <translation>El id de la observación en la base de datos.</translation>
     </message>
     <message>
-        <source>Pinned: always injected into the agent's context.</source>
+        <source>Pinned: always injected into the agent&apos;s context.</source>
         <translation>Fijada: siempre se inyecta en el contexto del agente.</translation>
     </message>
     <message>
@@ -2258,11 +2262,11 @@ Chat: {session}</translation>
         <translation>No se escribió nada: cancelaste mientras el agente escribía</translation>
     </message>
     <message>
-        <source>An observation needs a title (the agent's plugin refuses an empty one); type one before saving</source>
+        <source>An observation needs a title (the agent&apos;s plugin refuses an empty one); type one before saving</source>
         <translation>Una observación necesita un título (el plugin del agente rechaza uno vacío); escribe uno antes de guardar</translation>
     </message>
     <message>
-        <source>An observation needs some content (the agent's plugin refuses an empty one); write it before saving</source>
+        <source>An observation needs some content (the agent&apos;s plugin refuses an empty one); write it before saving</source>
         <translation>Una observación necesita contenido (el plugin del agente rechaza uno vacío); escríbelo antes de guardar</translation>
     </message>
     <message>
@@ -2345,7 +2349,7 @@ Chat: {session}</translation>
         <translation>Observaciones</translation>
     </message>
     <message>
-        <source>The observations of this database, one per row. Return reads the current one, Del forgets, Ctrl+P pins, F2 edits; the header's menu shows or hides columns</source>
+        <source>The observations of this database, one per row. Return reads the current one, Del forgets, Ctrl+P pins, F2 edits; the header&apos;s menu shows or hides columns</source>
         <translation>Las observaciones de esta base de datos, una por fila. Intro lee la actual, Supr olvida, Ctrl+P fija, F2 edita; el menú de la cabecera muestra u oculta columnas</translation>
     </message>
     <message>
@@ -2401,7 +2405,7 @@ Chat: {session}</translation>
         <translation>Buscar como el agente…</translation>
     </message>
     <message>
-        <source>See what the agent's memory_search would return for the search text (Ctrl+Shift+F)</source>
+        <source>See what the agent&apos;s memory_search would return for the search text (Ctrl+Shift+F)</source>
         <translation>Ver qué devolvería memory_search del agente para el texto buscado (Ctrl+Shift+F)</translation>
     </message>
     <message>
@@ -2477,7 +2481,7 @@ Chat: {session}</translation>
         <translation>Borrar la búsqueda (en el cuadro de búsqueda)</translation>
     </message>
     <message>
-        <source>Go back to the table (in the observation's text)</source>
+        <source>Go back to the table (in the observation&apos;s text)</source>
         <translation>Volver a la tabla (en el texto de la observación)</translation>
     </message>
     <message>
@@ -2762,7 +2766,7 @@ Chat: {session}</translation>
         <translation>Usa letras minúsculas a-z, dígitos y guiones sueltos entre ellos (como “prefers-short-answers”): el agente ignora otros nombres de archivo.</translation>
     </message>
     <message>
-        <source>The entry needs a description: the agent's prompt lists the entry by it, and the agent cannot update an entry without one. Type a line saying what it is about.</source>
+        <source>The entry needs a description: the agent&apos;s prompt lists the entry by it, and the agent cannot update an entry without one. Type a line saying what it is about.</source>
         <translation>La entrada necesita una descripción: el prompt del agente la lista por ella, y el agente no puede actualizar una entrada sin descripción. Escribe una línea que diga de qué trata.</translation>
     </message>
     <message>
@@ -2770,7 +2774,7 @@ Chat: {session}</translation>
         <translation>no se puede leer.</translation>
     </message>
     <message>
-        <source>To change an entry's name, rename it; saving keeps the file name.</source>
+        <source>To change an entry&apos;s name, rename it; saving keeps the file name.</source>
         <translation>Para cambiar el nombre de una entrada, renómbrala; guardar conserva el nombre del archivo.</translation>
     </message>
     <message>
@@ -2810,7 +2814,7 @@ Chat: {session}</translation>
         <translation>La entrada ya tiene una descripción.</translation>
     </message>
     <message>
-        <source>The entry's text has no line to take a description from: type one.</source>
+        <source>The entry&apos;s text has no line to take a description from: type one.</source>
         <translation>El texto de la entrada no tiene ninguna línea de la que tomar una descripción: escribe una.</translation>
     </message>
     <message>
@@ -3051,7 +3055,7 @@ Chat: {session}</translation>
         <translation>Poner en name: el nombre del archivo</translation>
     </message>
     <message>
-        <source>Fill the description from the text's first line</source>
+        <source>Fill the description from the text&apos;s first line</source>
         <translation>Rellenar la descripción con la primera línea del texto</translation>
     </message>
     <message>
@@ -3167,7 +3171,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Actualizada</translation>
     </message>
     <message>
-        <source>The agent's prompt lists only the entries above</source>
+        <source>The agent&apos;s prompt lists only the entries above</source>
         <translation>El prompt del agente solo lista las entradas de arriba</translation>
     </message>
     <message>
@@ -3238,7 +3242,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Lo que ve el &amp;agente</translation>
     </message>
     <message>
-        <source>Preview or agent's view</source>
+        <source>Preview or agent&apos;s view</source>
         <translation>Vista previa o vista del agente</translation>
     </message>
     <message>
@@ -3282,11 +3286,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Renombrar…</translation>
     </message>
     <message>
-        <source>Rename the entry's file</source>
+        <source>Rename the entry&apos;s file</source>
         <translation>Renombrar el archivo de la entrada</translation>
     </message>
     <message>
-        <source>Rename the entry's file ({keys})</source>
+        <source>Rename the entry&apos;s file ({keys})</source>
         <translation>Renombra el archivo de la entrada ({keys})</translation>
     </message>
     <message>
@@ -3318,7 +3322,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Ir a la lista de entradas</translation>
     </message>
     <message>
-        <source>Reading the folder's entries… Editing starts once all are read.</source>
+        <source>Reading the folder&apos;s entries… Editing starts once all are read.</source>
         <translation>Leyendo las entradas de la carpeta… Podrás editar cuando estén todas leídas.</translation>
     </message>
     <message>
@@ -3477,11 +3481,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>El tipo está vacío, así que el agente lo lee como user.</translation>
     </message>
     <message>
-        <source>The agent cannot update this entry: it needs a description. (The agent's prompt lists it with nothing after its name, and when the agent tries to change it, it is told there is no such entry.)</source>
+        <source>The agent cannot update this entry: it needs a description. (The agent&apos;s prompt lists it with nothing after its name, and when the agent tries to change it, it is told there is no such entry.)</source>
         <translation>El agente no puede actualizar esta entrada: necesita una descripción. (El prompt del agente la lista sin nada después de su nombre, y cuando el agente intenta cambiarla, se le dice que no existe esa entrada.)</translation>
     </message>
     <message>
-        <source>The agent cannot update this entry: it needs a description. (The agent's prompt lists it with nothing after its name, and when the agent tries to change it, it is told there is no such entry.) Type one above and save.</source>
+        <source>The agent cannot update this entry: it needs a description. (The agent&apos;s prompt lists it with nothing after its name, and when the agent tries to change it, it is told there is no such entry.) Type one above and save.</source>
         <translation>El agente no puede actualizar esta entrada: necesita una descripción. (El prompt del agente la lista sin nada después de su nombre, y cuando el agente intenta cambiarla, se le dice que no existe esa entrada.) Escribe una arriba y guarda.</translation>
     </message>
     <message>
@@ -3517,7 +3521,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>La descripción es una lista; el agente la lee como “{reading}” en su prompt.</translation>
     </message>
     <message>
-        <source>The agent's prompt lists only the {limit} most recent entries; this one is not among them (the agent still finds it when it lists all its memories).</source>
+        <source>The agent&apos;s prompt lists only the {limit} most recent entries; this one is not among them (the agent still finds it when it lists all its memories).</source>
         <translation>El prompt del agente lista solo las {limit} entradas más recientes; esta no está entre ellas (el agente aún la encuentra cuando lista todas sus memorias).</translation>
     </message>
     <message>
@@ -3549,7 +3553,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>El texto ocupa {size} KB. El agente lo lee entero cada vez que recuerda esta entrada, lo que llena su contexto; plantéate acortarlo.</translation>
     </message>
     <message>
-        <source>The line that ends the header has text after its three dashes: the agent reads “{excerpt}” as the start of the entry's text.</source>
+        <source>The line that ends the header has text after its three dashes: the agent reads “{excerpt}” as the start of the entry&apos;s text.</source>
         <translation>La línea que cierra el encabezado tiene texto después de sus tres guiones: el agente lee “{excerpt}” como el comienzo del texto de la entrada.</translation>
     </message>
     <message>
@@ -3557,7 +3561,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>La línea justo después del “---” de apertura también empieza con “---”, pero el agente nunca cierra el encabezado ahí: lee el encabezado hasta la línea {line}, la siguiente que empieza con “---”.</translation>
     </message>
     <message>
-        <source>The name: line says “{header_name}”, but an entry's name is its file name, “{name}”. The agent ignores the name: line.</source>
+        <source>The name: line says “{header_name}”, but an entry&apos;s name is its file name, “{name}”. The agent ignores the name: line.</source>
         <translation>La línea name: dice “{header_name}”, pero el nombre de una entrada es su nombre de archivo, “{name}”. El agente ignora la línea name:.</translation>
     </message>
     <message>
@@ -3581,7 +3585,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>La fecha updated está escrita como lista; el agente la lee como “{reading}”.</translation>
     </message>
     <message>
-        <source>The updated date “{reading}” is not in the agent's format (like 2026-10-07T13:15:05.678Z), so the entry may sort in the wrong place.</source>
+        <source>The updated date “{reading}” is not in the agent&apos;s format (like 2026-10-07T13:15:05.678Z), so the entry may sort in the wrong place.</source>
         <translation>La fecha updated “{reading}” no está en el formato del agente (como 2026-10-07T13:15:05.678Z), así que la entrada puede quedar mal ordenada.</translation>
     </message>
     <message>
@@ -3601,7 +3605,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>El archivo ocupa {size} MB, demasiado para que Memory Desk lo abra.</translation>
     </message>
     <message>
-        <source>Not editable here: this entry's file lives outside the folder, at “{target}” (“{name}.md” is a link to it). The agent reads it like any other entry, but Memory Desk changes only files inside the folder: edit it there. Forget removes only the link, never that file.</source>
+        <source>Not editable here: this entry&apos;s file lives outside the folder, at “{target}” (“{name}.md” is a link to it). The agent reads it like any other entry, but Memory Desk changes only files inside the folder: edit it there. Forget removes only the link, never that file.</source>
         <translation>No se puede editar aquí: el archivo de esta entrada está fuera de la carpeta, en “{target}” (“{name}.md” es un enlace a él). El agente lo lee como cualquier otra entrada, pero Memory Desk solo cambia archivos dentro de la carpeta: edítalo allí. Olvidar quita solo el enlace, nunca ese archivo.</translation>
     </message>
     <message>
@@ -3698,7 +3702,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Texto casi igual desde</translation>
     </message>
     <message>
-        <source>How many of two texts' words must be shared to call them nearly the same (lower finds more, and more that differ)</source>
+        <source>How many of two texts&apos; words must be shared to call them nearly the same (lower finds more, and more that differ)</source>
         <translation>Cuántas palabras deben compartir dos textos para considerarlos casi iguales (un valor más bajo encuentra más, y más que difieren)</translation>
     </message>
     <message>
@@ -3913,7 +3917,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Nombre nuevo</translation>
     </message>
     <message>
-        <source>The entry's new file name: lowercase words joined by dashes</source>
+        <source>The entry&apos;s new file name: lowercase words joined by dashes</source>
         <translation>El nuevo nombre del archivo de la entrada: palabras en minúsculas unidas por guiones</translation>
     </message>
     <message>
@@ -3980,7 +3984,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>El agente la olvidó: ya no la ve. Revertir la recupera.</translation>
     </message>
     <message>
-        <source>Left, before the agent's change (removed words struck through); right, after it (added words underlined).</source>
+        <source>Left, before the agent&apos;s change (removed words struck through); right, after it (added words underlined).</source>
         <translation>A la izquierda, antes del cambio del agente (palabras quitadas tachadas); a la derecha, después (palabras añadidas subrayadas).</translation>
     </message>
     <message>
@@ -4182,11 +4186,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Revertir</translation>
     </message>
     <message>
-        <source>Put the previous version back (Ctrl+Z puts the agent's back)</source>
+        <source>Put the previous version back (Ctrl+Z puts the agent&apos;s back)</source>
         <translation>Restaurar la versión anterior (Ctrl+Z vuelve a poner la del agente)</translation>
     </message>
     <message>
-        <source>Memory Desk did not keep this observation's project and chat, so it cannot write it back; its last text is shown on the left to copy.</source>
+        <source>Memory Desk did not keep this observation&apos;s project and chat, so it cannot write it back; its last text is shown on the left to copy.</source>
         <translation>Memory Desk no guardó el proyecto ni el chat de esta observación, así que no puede volver a escribirla; su último texto se muestra a la izquierda para copiarlo.</translation>
     </message>
     <message>
@@ -4202,7 +4206,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Intro</translation>
     </message>
     <message>
-        <source>Read the change's versions</source>
+        <source>Read the change&apos;s versions</source>
         <translation>Leer las versiones del cambio</translation>
     </message>
     <message>
@@ -4294,7 +4298,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>La observación #{id} ya no está olvidada</translation>
     </message>
     <message>
-        <source>Rolled back {what} to its previous version; {keys} puts the agent's back</source>
+        <source>Rolled back {what} to its previous version; {keys} puts the agent&apos;s back</source>
         <translation>{what} ha vuelto a su versión anterior; {keys} vuelve a poner la del agente</translation>
     </message>
     <message>
@@ -4317,7 +4321,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Vista previa</translation>
     </message>
     <message>
-        <source>The entry's markdown as it reads when rendered</source>
+        <source>The entry&apos;s markdown as it reads when rendered</source>
         <translation>El markdown de la entrada tal como se lee una vez presentado</translation>
     </message>
     <message>
@@ -4430,7 +4434,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Fuentes de memoria</translation>
     </message>
     <message>
-        <source>Alisio databases and agents' memory folders, with how much each holds; pick one to show it.</source>
+        <source>Alisio databases and agents&apos; memory folders, with how much each holds; pick one to show it.</source>
         <translation>Bases de datos de Alisio y carpetas de memoria de los agentes, con cuánto guarda cada una; elige una para mostrarla.</translation>
     </message>
     <message>
@@ -4442,7 +4446,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Muestra u oculta la ruta, el tamaño y los ajustes de esta fuente</translation>
     </message>
     <message>
-        <source>Shows the technical lines: the file or folder path, its size, the schema and Alisio's memory settings.</source>
+        <source>Shows the technical lines: the file or folder path, its size, the schema and Alisio&apos;s memory settings.</source>
         <translation>Muestra los datos técnicos: la ruta del archivo o la carpeta, su tamaño, el esquema y los ajustes de memoria de Alisio.</translation>
     </message>
     <message>
@@ -4482,7 +4486,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Datos de demostración en una carpeta temporal</translation>
     </message>
     <message>
-        <source>The memory plugin is disabled in Alisio's config</source>
+        <source>The memory plugin is disabled in Alisio&apos;s config</source>
         <translation>El plugin de memoria está desactivado en la configuración de Alisio</translation>
     </message>
     <message>
@@ -4579,11 +4583,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Restaurar sin la clave de tema</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Restore without the topic key&lt;/b&gt;: {named} comes back without a topic key; the agent's next save on the topic keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Restore without the topic key&lt;/b&gt;: {named} comes back without a topic key; the agent&apos;s next save on the topic keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Restaurar sin la clave de tema&lt;/b&gt;: {named} vuelve sin clave de tema; el próximo guardado del agente en el tema sigue reescribiendo {rows}.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Restore without the topic key&lt;/b&gt;: {named} come back without a topic key; the agent's next save on the topics keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Restore without the topic key&lt;/b&gt;: {named} come back without a topic key; the agent&apos;s next save on the topics keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Restaurar sin la clave de tema&lt;/b&gt;: {named} vuelven sin clave de tema; el próximo guardado del agente en los temas sigue reescribiendo {rows}.</translation>
     </message>
     <message>
@@ -4599,11 +4603,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Recuperar sin la clave de tema</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Bring back without the topic key&lt;/b&gt;: {named} comes back without a topic key; the agent's next save on the topic keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Bring back without the topic key&lt;/b&gt;: {named} comes back without a topic key; the agent&apos;s next save on the topic keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Recuperar sin la clave de tema&lt;/b&gt;: {named} vuelve sin clave de tema; el próximo guardado del agente en el tema sigue reescribiendo {rows}.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Bring back without the topic key&lt;/b&gt;: {named} come back without a topic key; the agent's next save on the topics keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Bring back without the topic key&lt;/b&gt;: {named} come back without a topic key; the agent&apos;s next save on the topics keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Recuperar sin la clave de tema&lt;/b&gt;: {named} vuelven sin clave de tema; el próximo guardado del agente en los temas sigue reescribiendo {rows}.</translation>
     </message>
     <message>
@@ -4619,11 +4623,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Devolver sin la clave de tema</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Put back without the topic key&lt;/b&gt;: {named} comes back without a topic key; the agent's next save on the topic keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Put back without the topic key&lt;/b&gt;: {named} comes back without a topic key; the agent&apos;s next save on the topic keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Devolver sin la clave de tema&lt;/b&gt;: {named} vuelve sin clave de tema; el próximo guardado del agente en el tema sigue reescribiendo {rows}.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Put back without the topic key&lt;/b&gt;: {named} come back without a topic key; the agent's next save on the topics keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Put back without the topic key&lt;/b&gt;: {named} come back without a topic key; the agent&apos;s next save on the topics keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Devolver sin la clave de tema&lt;/b&gt;: {named} vuelven sin clave de tema; el próximo guardado del agente en los temas sigue reescribiendo {rows}.</translation>
     </message>
     <message>
@@ -4639,11 +4643,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Guardar sin la clave de tema</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Save without the topic key&lt;/b&gt;: {named} is saved without a topic key; the agent's next save on the topic keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Save without the topic key&lt;/b&gt;: {named} is saved without a topic key; the agent&apos;s next save on the topic keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Guardar sin la clave de tema&lt;/b&gt;: {named} se guarda sin clave de tema; el próximo guardado del agente en el tema sigue reescribiendo {rows}.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Save without the topic key&lt;/b&gt;: {named} are saved without a topic key; the agent's next save on the topics keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Save without the topic key&lt;/b&gt;: {named} are saved without a topic key; the agent&apos;s next save on the topics keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Guardar sin la clave de tema&lt;/b&gt;: {named} se guardan sin clave de tema; el próximo guardado del agente en los temas sigue reescribiendo {rows}.</translation>
     </message>
     <message>
@@ -4659,11 +4663,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Restaurar y guardar sin la clave de tema</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Restore and save without the topic key&lt;/b&gt;: {named} comes back without a topic key; the agent's next save on the topic keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Restore and save without the topic key&lt;/b&gt;: {named} comes back without a topic key; the agent&apos;s next save on the topic keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Restaurar y guardar sin la clave de tema&lt;/b&gt;: {named} vuelve sin clave de tema; el próximo guardado del agente en el tema sigue reescribiendo {rows}.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Restore and save without the topic key&lt;/b&gt;: {named} come back without a topic key; the agent's next save on the topics keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Restore and save without the topic key&lt;/b&gt;: {named} come back without a topic key; the agent&apos;s next save on the topics keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Restaurar y guardar sin la clave de tema&lt;/b&gt;: {named} vuelven sin clave de tema; el próximo guardado del agente en los temas sigue reescribiendo {rows}.</translation>
     </message>
     <message>
@@ -4675,11 +4679,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Deshacer sin la clave de tema</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Undo without the topic key&lt;/b&gt;: {named} gets its old text back without a topic key; the agent's next save on the topic keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Undo without the topic key&lt;/b&gt;: {named} gets its old text back without a topic key; the agent&apos;s next save on the topic keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Deshacer sin la clave de tema&lt;/b&gt;: {named} recupera su texto anterior sin clave de tema; el próximo guardado del agente en el tema sigue reescribiendo {rows}.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Undo without the topic key&lt;/b&gt;: {named} get their old text back without a topic key; the agent's next save on the topics keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Undo without the topic key&lt;/b&gt;: {named} get their old text back without a topic key; the agent&apos;s next save on the topics keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Deshacer sin la clave de tema&lt;/b&gt;: {named} recuperan su texto anterior sin clave de tema; el próximo guardado del agente en los temas sigue reescribiendo {rows}.</translation>
     </message>
     <message>
@@ -4695,7 +4699,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Guardar como nueva sin la clave de tema</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Save as new without the topic key&lt;/b&gt;: your new observation is saved without a topic key; the agent's next save on the topic keeps rewriting {rows}.</source>
+        <source>&lt;b&gt;Save as new without the topic key&lt;/b&gt;: your new observation is saved without a topic key; the agent&apos;s next save on the topic keeps rewriting {rows}.</source>
         <translation>&lt;b&gt;Guardar como nueva sin la clave de tema&lt;/b&gt;: tu observación nueva se guarda sin clave de tema; el próximo guardado del agente en el tema sigue reescribiendo {rows}.</translation>
     </message>
     <message>
@@ -4719,11 +4723,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Olvidar {rows}</translation>
     </message>
     <message>
-        <source>{rows} is forgotten (Ctrl+Z undoes it); this row becomes the topic's.</source>
+        <source>{rows} is forgotten (Ctrl+Z undoes it); this row becomes the topic&apos;s.</source>
         <translation>{rows} se olvida (Ctrl+Z lo deshace); esta fila pasa a ser la del tema.</translation>
     </message>
     <message>
-        <source>{rows} are forgotten (Ctrl+Z undoes it); this row becomes the topic's.</source>
+        <source>{rows} are forgotten (Ctrl+Z undoes it); this row becomes the topic&apos;s.</source>
         <translation>{rows} se olvidan (Ctrl+Z lo deshace); esta fila pasa a ser la del tema.</translation>
     </message>
     <message>
@@ -4731,11 +4735,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Quitar la clave de tema a {rows}</translation>
     </message>
     <message>
-        <source>{rows} stays live without a topic key; this row becomes the topic's.</source>
+        <source>{rows} stays live without a topic key; this row becomes the topic&apos;s.</source>
         <translation>{rows} sigue viva sin clave de tema; esta fila pasa a ser la del tema.</translation>
     </message>
     <message>
-        <source>{rows} stay live without a topic key; this row becomes the topic's.</source>
+        <source>{rows} stay live without a topic key; this row becomes the topic&apos;s.</source>
         <translation>{rows} siguen vivas sin clave de tema; esta fila pasa a ser la del tema.</translation>
     </message>
     <message>
@@ -4779,27 +4783,27 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Cancelar no escribe nada. Ctrl+Z deshace lo que elijas, incluidas las otras filas.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Forget {rows}&lt;/b&gt;: the agent's next save on the topic rewrites {named}.</source>
+        <source>&lt;b&gt;Forget {rows}&lt;/b&gt;: the agent&apos;s next save on the topic rewrites {named}.</source>
         <translation>&lt;b&gt;Olvidar {rows}&lt;/b&gt;: el próximo guardado del agente en el tema reescribe {named}.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Forget {rows}&lt;/b&gt;: the agent's next save on the topic rewrites your new observation.</source>
+        <source>&lt;b&gt;Forget {rows}&lt;/b&gt;: the agent&apos;s next save on the topic rewrites your new observation.</source>
         <translation>&lt;b&gt;Olvidar {rows}&lt;/b&gt;: el próximo guardado del agente en el tema reescribe tu observación nueva.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Take the topic key off {rows}&lt;/b&gt;: {rows} stays live, found by searches; the agent's next save on the topic rewrites {named}.</source>
+        <source>&lt;b&gt;Take the topic key off {rows}&lt;/b&gt;: {rows} stays live, found by searches; the agent&apos;s next save on the topic rewrites {named}.</source>
         <translation>&lt;b&gt;Quitar la clave de tema a {rows}&lt;/b&gt;: {rows} sigue viva y aparece en las búsquedas; el próximo guardado del agente en el tema reescribe {named}.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Take the topic key off {rows}&lt;/b&gt;: {rows} stay live, found by searches; the agent's next save on the topic rewrites {named}.</source>
+        <source>&lt;b&gt;Take the topic key off {rows}&lt;/b&gt;: {rows} stay live, found by searches; the agent&apos;s next save on the topic rewrites {named}.</source>
         <translation>&lt;b&gt;Quitar la clave de tema a {rows}&lt;/b&gt;: {rows} siguen vivas y aparecen en las búsquedas; el próximo guardado del agente en el tema reescribe {named}.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Take the topic key off {rows}&lt;/b&gt;: {rows} stays live, found by searches; the agent's next save on the topic rewrites your new observation.</source>
+        <source>&lt;b&gt;Take the topic key off {rows}&lt;/b&gt;: {rows} stays live, found by searches; the agent&apos;s next save on the topic rewrites your new observation.</source>
         <translation>&lt;b&gt;Quitar la clave de tema a {rows}&lt;/b&gt;: {rows} sigue viva y aparece en las búsquedas; el próximo guardado del agente en el tema reescribe tu observación nueva.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Take the topic key off {rows}&lt;/b&gt;: {rows} stay live, found by searches; the agent's next save on the topic rewrites your new observation.</source>
+        <source>&lt;b&gt;Take the topic key off {rows}&lt;/b&gt;: {rows} stay live, found by searches; the agent&apos;s next save on the topic rewrites your new observation.</source>
         <translation>&lt;b&gt;Quitar la clave de tema a {rows}&lt;/b&gt;: {rows} siguen vivas y aparecen en las búsquedas; el próximo guardado del agente en el tema reescribe tu observación nueva.</translation>
     </message>
 </context>
@@ -4846,11 +4850,11 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Deshacer la edición de #{id}</translation>
     </message>
     <message>
-        <source>{subject} would give the topic “{topic_key}” {count} live observations ({rows}); the agent's next save on it would rewrite only the newest. Choose what happens to {others}.</source>
+        <source>{subject} would give the topic “{topic_key}” {count} live observations ({rows}); the agent&apos;s next save on it would rewrite only the newest. Choose what happens to {others}.</source>
         <translation>{subject} daría al tema “{topic_key}” {count} observaciones vivas ({rows}); el próximo guardado del agente en él reescribiría solo la más reciente. Elige qué pasa con {others}.</translation>
     </message>
     <message>
-        <source>{subject} would give the topic “{topic_key}” (personal, shared by every project) {count} live observations ({rows}); the agent's next save on it would rewrite only the newest. Choose what happens to {others}.</source>
+        <source>{subject} would give the topic “{topic_key}” (personal, shared by every project) {count} live observations ({rows}); the agent&apos;s next save on it would rewrite only the newest. Choose what happens to {others}.</source>
         <translation>{subject} daría al tema “{topic_key}” (personal, compartido por todos los proyectos) {count} observaciones vivas ({rows}); el próximo guardado del agente en él reescribiría solo la más reciente. Elige qué pasa con {others}.</translation>
     </message>
     <message>
@@ -4861,7 +4865,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
 <context>
     <name>Trash</name>
     <message>
-        <source>Memory Desk's trash would be inside the agent's folder; not using it.</source>
+        <source>Memory Desk&apos;s trash would be inside the agent&apos;s folder; not using it.</source>
         <translation>La papelera de Memory Desk quedaría dentro de la carpeta del agente; no se usa.</translation>
     </message>
     <message>
@@ -4869,7 +4873,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>El elemento de la papelera “{item}” falta o está dañado.</translation>
     </message>
     <message>
-        <source>Could not keep a copy of “{name}” in Memory Desk's trash ({trash}): {reason}. Nothing was changed.</source>
+        <source>Could not keep a copy of “{name}” in Memory Desk&apos;s trash ({trash}): {reason}. Nothing was changed.</source>
         <translation>No se pudo guardar una copia de “{name}” en la papelera de Memory Desk ({trash}): {reason}. No se cambió nada.</translation>
     </message>
 </context>
@@ -4920,7 +4924,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Abrir una carpeta…</translation>
     </message>
     <message>
-        <source>Pick an agent's memory folder (Ctrl+Shift+O)</source>
+        <source>Pick an agent&apos;s memory folder (Ctrl+Shift+O)</source>
         <translation>Elige la carpeta de memoria de un agente (Ctrl+Shift+O)</translation>
     </message>
 </context>
