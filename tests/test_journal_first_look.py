@@ -24,14 +24,16 @@ from memory_desk.core.errors import StoreError
 from memory_desk.core.journal import ChangeKind, Journal, JournalLimits, first_look, observations
 
 
-def make_db(path: Path, rows: int) -> Path:
+def make_db(path: Path, rows: int, content=None) -> Path:  # noqa: ANN001 (a function of i)
+    """``rows`` observations saved as the plugin saves them; every third with a topic key,
+    every tenth forgotten."""
     alisio.create_database(path)
     conn = alisio.connect_like_plugin(path)
     for i in range(rows):
         alisio.save_observation(
             conn,
             title=f"Row {i} about the {i % 7}th pipeline",
-            content=f"**What**: content {i}\n**Why**: reason {i % 13}",
+            content=content(i) if content else f"**What**: content {i}\n**Why**: reason {i % 13}",
             type="decision" if i % 2 else "bugfix",
             project="proj-12345678",
             topic_key=f"topic/row-{i}" if i % 3 == 0 else None,
@@ -126,13 +128,14 @@ def test_the_scans_process_leaves_the_work_to_the_child(tmp_path, small_threshol
         journal.close()
 
 
-def slow_look(monkeypatch) -> None:
-    """One row per batch: a first look long enough to be caught under way."""
+def slow_look(tmp_path: Path, monkeypatch, written: int = 0) -> tuple:  # noqa: ANN001
+    """A journal's first look of 2,000 rows, one row per batch (long enough to be caught under
+    way), started on a thread and caught once it wrote more than ``written`` rows: (journal,
+    db, thread, outcome list, child's pid)."""
+    db = make_db(tmp_path / "memory.sqlite", rows=2000)
     monkeypatch.setattr(first_look, "IN_PROCESS_ROWS", 10)
     monkeypatch.setattr(observations, "BASELINE_BATCH", 1)
-
-
-def scan_on_a_thread(journal: Journal, db: Path) -> tuple[threading.Thread, list]:
+    journal = Journal(tmp_path / "journal.sqlite")
     outcome: list = []
 
     def run() -> None:
@@ -143,7 +146,9 @@ def scan_on_a_thread(journal: Journal, db: Path) -> tuple[threading.Thread, list
 
     thread = threading.Thread(target=run)
     thread.start()
-    return thread, outcome
+    assert wait_for(lambda: journal.looks.pids and targets_written(journal.path) > written)
+    (pid,) = journal.looks.pids
+    return journal, db, thread, outcome, pid
 
 
 def targets_written(path: Path) -> int:
@@ -155,13 +160,8 @@ def targets_written(path: Path) -> int:
 
 
 def test_a_killed_first_look_says_so_and_the_next_scan_takes_it_again(tmp_path, monkeypatch):
-    db = make_db(tmp_path / "memory.sqlite", rows=2000)
-    slow_look(monkeypatch)
-    journal = Journal(tmp_path / "journal.sqlite")
+    journal, db, thread, outcome, pid = slow_look(tmp_path, monkeypatch, written=20)
     try:
-        thread, outcome = scan_on_a_thread(journal, db)
-        assert wait_for(lambda: journal.looks.pids and targets_written(journal.path) > 20)
-        (pid,) = journal.looks.pids
         os.kill(pid, signal.SIGKILL)
         thread.join(30)
         (error,) = outcome
@@ -183,12 +183,7 @@ def test_a_killed_first_look_says_so_and_the_next_scan_takes_it_again(tmp_path, 
 
 
 def test_closing_the_journal_stops_its_first_look(tmp_path, monkeypatch):
-    db = make_db(tmp_path / "memory.sqlite", rows=2000)
-    slow_look(monkeypatch)
-    journal = Journal(tmp_path / "journal.sqlite")
-    thread, outcome = scan_on_a_thread(journal, db)
-    assert wait_for(lambda: journal.looks.pids)
-    (pid,) = journal.looks.pids
+    journal, _db, thread, outcome, pid = slow_look(tmp_path, monkeypatch)
     journal.close()
     thread.join(30)
     assert not thread.is_alive() and isinstance(outcome[0], StoreError)
@@ -196,13 +191,8 @@ def test_closing_the_journal_stops_its_first_look(tmp_path, monkeypatch):
 
 
 def test_clearing_the_journal_stops_its_first_look(tmp_path, monkeypatch):
-    db = make_db(tmp_path / "memory.sqlite", rows=2000)
-    slow_look(monkeypatch)
-    journal = Journal(tmp_path / "journal.sqlite")
+    journal, _db, thread, outcome, pid = slow_look(tmp_path, monkeypatch)
     try:
-        thread, outcome = scan_on_a_thread(journal, db)
-        assert wait_for(lambda: journal.looks.pids and targets_written(journal.path) > 0)
-        (pid,) = journal.looks.pids
         journal.clear()
         thread.join(30)
         assert isinstance(outcome[0], StoreError) and not alive(pid)
@@ -279,19 +269,7 @@ def test_a_first_look_keeps_texts_within_the_size_limit_newest_topics_first(
     """Texts are kept in the order the size limit keeps them (topic rows, then the others,
     newest first), and none is written only to be pruned after (a 1,000,000-row store wrote
     840 MB of texts into a 100 MB journal)."""
-    db = tmp_path / "memory.sqlite"
-    alisio.create_database(db)
-    conn = alisio.connect_like_plugin(db)
-    for i in range(240):
-        alisio.save_observation(
-            conn,
-            title=f"Row {i}",
-            content=os.urandom(1000).hex(),
-            type="decision",
-            project="proj-12345678",
-            topic_key=f"topic/row-{i}" if i % 3 == 0 else None,
-        )
-    conn.close()
+    db = make_db(tmp_path / "memory.sqlite", rows=240, content=lambda _i: os.urandom(1000).hex())
     if in_child:
         monkeypatch.setattr(first_look, "IN_PROCESS_ROWS", 10)
     monkeypatch.setattr(observations, "BASELINE_BATCH", 10)
