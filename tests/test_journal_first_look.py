@@ -183,11 +183,13 @@ def test_a_killed_first_look_says_so_and_the_next_scan_takes_it_again(tmp_path, 
 
 
 def test_closing_the_journal_stops_its_first_look(tmp_path, monkeypatch):
-    journal, _db, thread, outcome, pid = slow_look(tmp_path, monkeypatch)
+    journal, db, thread, outcome, pid = slow_look(tmp_path, monkeypatch)
     journal.close()
     thread.join(30)
     assert not thread.is_alive() and isinstance(outcome[0], StoreError)
     assert not alive(pid)
+    with pytest.raises(StoreError):  # a closed journal starts no other child
+        journal.looks.run(journal.path, db, 1, 0, 100, 2**40)
 
 
 def test_clearing_the_journal_stops_its_first_look(tmp_path, monkeypatch):
@@ -322,3 +324,26 @@ def test_the_child_loads_neither_qt_nor_numpy(tmp_path):
     imported = done.stderr.decode()
     assert "memory_desk.core.journal.first_look" in imported
     assert "PySide6" not in imported and "numpy" not in imported
+
+
+def test_closing_the_window_stops_a_first_look_at_once(qtbot, tmp_path, monkeypatch):
+    """Closing waits for the journal's workers; a big store's first look in a child is
+    killed first, not waited for (a million rows: about 20 s)."""
+    from memory_desk.app import create_main_window
+
+    db = make_db(tmp_path / "memory.sqlite", rows=2000)
+    monkeypatch.setattr(first_look, "IN_PROCESS_ROWS", 10)
+    monkeypatch.setattr(observations, "BASELINE_BATCH", 1)
+    window = create_main_window(["--db", str(db)])
+    window.show()
+    try:
+        qtbot.waitUntil(lambda: bool(window.review.runner.journal.looks.pids), timeout=20_000)
+        journal = window.review.runner.journal
+        (pid,) = journal.looks.pids
+        qtbot.waitUntil(lambda: targets_written(journal.path) > 0, timeout=20_000)
+    finally:
+        window.close()
+        window.shutdown()
+    written = targets_written(journal.path)
+    assert not alive(pid) and written < 2000  # stopped, not waited for to its end
+    window.deleteLater()

@@ -166,11 +166,13 @@ def command() -> list[str]:
 
 class Looks:
     """The first looks under way in child processes: :meth:`stop_all` kills them (the
-    journal closing or being cleared); a look started after that runs as usual."""
+    journal being cleared; a look started after that runs as usual), :meth:`close` kills
+    them and starts no more (the journal or the window closing)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._running: dict[int, subprocess.Popen] = {}
+        self._closed = False
 
     @property
     def pids(self) -> list[int]:
@@ -184,17 +186,19 @@ class Looks:
         caller looks in its own thread). StoreError when the child failed or was killed."""
         numbers = (store_id, now, batch, budget, os.getpid())
         argv = [*command(), str(journal), str(db), *(str(n) for n in numbers)]
-        try:
-            child = subprocess.Popen(
-                argv,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                close_fds=True,
-            )
-        except OSError:
-            return None
-        with self._lock:
+        with self._lock:  # (held while starting: close() then finds the child, or none starts)
+            if self._closed:
+                raise StoreError(_failed(db, -int(signal.SIGTERM), b""))
+            try:
+                child = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    close_fds=True,
+                )
+            except OSError:
+                return None
             self._running[child.pid] = child
         try:
             out, err = child.communicate()
@@ -205,8 +209,15 @@ class Looks:
             raise StoreError(_failed(db, child.returncode, err))
         return _parse(out, child.pid, db)
 
+    def close(self) -> None:
+        """Kill every child under way and start no more: a window closing would otherwise
+        wait for a look of a million rows (about 20 s) before it can end."""
+        with self._lock:
+            self._closed = True
+        self.stop_all()
+
     def stop_all(self) -> None:
-        """Kill every child under way (their scans raise StoreError) and reap them."""
+        """Kill every child under way (their scans raise StoreError; the scans reap them)."""
         with self._lock:
             children = list(self._running.values())
         for child in children:

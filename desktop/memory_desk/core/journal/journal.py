@@ -329,7 +329,7 @@ class Journal:
     def close(self) -> None:
         """Keep the person's writes still waiting, stop the first looks under way, then close
         the connections (safe twice)."""
-        self.looks.stop_all()
+        self.looks.close()
         if self._error is None:
             with contextlib.suppress(StoreError):
                 self._flush()

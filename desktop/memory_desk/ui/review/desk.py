@@ -361,8 +361,10 @@ class ReviewDesk(QObject):
         self._stopped = True
         self._waiting_timer.stop()
         self._waiting.clear()
-        self.runner.stop()
         journal = self.runner.journal
+        if journal is not None:
+            journal.looks.close()  # else the runner waits for a big store's whole first look
+        self.runner.stop()
         if journal is not None:
             _set_witness(None)
             with contextlib.suppress(StoreError):
