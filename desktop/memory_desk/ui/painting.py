@@ -54,6 +54,14 @@ def needs_the_style(text: str) -> bool:
     )
 
 
+def laid_out(text: str, font: QFont) -> QStaticText:
+    """One line of plain text laid out in ``font``, to draw again and again."""
+    static = QStaticText(text)
+    static.setTextFormat(Qt.TextFormat.PlainText)
+    static.prepare(font=font)
+    return static
+
+
 def lay_out_text(
     text: str, width: int, height: int, font: QFont, align: int, style: QStyle, view: QWidget
 ) -> tuple[QStaticText, float, float]:
@@ -65,9 +73,7 @@ def lay_out_text(
     exact = QFontMetricsF(font)
     if exact.horizontalAdvance(text) > room:
         text = QFontMetrics(font).elidedText(text, view.textElideMode(), max(room, 0))
-    static = QStaticText(text)
-    static.setTextFormat(Qt.TextFormat.PlainText)
-    static.prepare(font=font)
+    static = laid_out(text, font)
     shown = static.size().width()
     if align & _RIGHT:
         x = margin + room - shown

@@ -148,7 +148,7 @@ def _take_rows(
 
 
 def _baseline_row(row: tuple) -> tuple:
-    """(target, hash, forgotten, stamp, topic, packed text) of a row read by BASELINE_SQL."""
+    """(target, hash, forgotten, stamp, topic, packed text or None) of a row a batch read."""
     id_, type_, title, content, topic_key, deleted_at, revision, updated_at, text = row
     digest = row_digest(type_ or "", title or "", content or "", topic_key, int(revision or 0))
     forgotten, topic = int(deleted_at is not None), int(topic_key is not None)

@@ -51,6 +51,7 @@ from memory_desk.ui.observations.model import (
     Column,
     ObservationTableModel,
 )
+from memory_desk.ui.painting import laid_out
 
 _Index = QModelIndex | QPersistentModelIndex
 ELLIPSIS = "…"
@@ -118,14 +119,6 @@ def _fitting_prefix(text: str, metrics: QFontMetrics, room: int) -> str:
         else:
             high = middle - 1
     return text[:low]
-
-
-def laid_out(text: str, font: QFont) -> QStaticText:
-    """One line of plain text laid out in ``font``, to draw again and again."""
-    static = QStaticText(text)
-    static.setTextFormat(Qt.TextFormat.PlainText)
-    static.prepare(font=font)
-    return static
 
 
 @dataclass(frozen=True)
