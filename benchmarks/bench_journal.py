@@ -122,6 +122,8 @@ def bench_observations(count: int, work: Path) -> None:
     first_look("baseline (first scan)", lambda: journal.scan_observations(db), reference)
     where = journal.last_scan.extra.get("first_look_pid")
     print(f"  first look ran in {'this process' if where == os.getpid() else 'a child process'}")
+    waited = journal.last_scan.extra.get("first_look_waited", 0.0)
+    print(f"  the child gave way to this process for {waited * 1000:.0f} ms")
     line("re-scan, unchanged", timed(lambda: journal.scan_observations(db)), reference)
     agent_saves(db, 100)
     reference = min(timed(lambda: raw_rows(db)) for _ in range(3))

@@ -347,3 +347,60 @@ def test_closing_the_window_stops_a_first_look_at_once(qtbot, tmp_path, monkeypa
     written = targets_written(journal.path)
     assert not alive(pid) and written < 2000  # stopped, not waited for to its end
     window.deleteLater()
+
+
+def spin_for(seconds: float) -> int:
+    """Work this thread's CPU for ``seconds`` (the window busy painting or sorting)."""
+    deadline, turns = time.monotonic() + seconds, 0
+    while time.monotonic() < deadline:
+        turns += 1
+    return turns
+
+
+def test_a_first_look_gives_way_while_the_window_works(tmp_path, small_threshold, monkeypatch):
+    """While the window's process works, the child writes no more than the batch it was in;
+    once the window is quiet the look goes on to its end."""
+    db = make_db(tmp_path / "memory.sqlite", rows=3000)
+    monkeypatch.setattr(observations, "BASELINE_BATCH", 50)  # 60 batches
+    journal = Journal(tmp_path / "journal.sqlite")
+    outcome: list = []
+    thread = threading.Thread(target=lambda: outcome.append(journal.scan_observations(db)))
+    try:
+        thread.start()
+        assert wait_for(lambda: bool(journal.looks.pids))
+        spin_for(1.5)
+        written_while_busy = targets_written(journal.path)
+        thread.join(60)
+        assert outcome == [0] and journal.last_scan.rows == 3000
+        assert written_while_busy <= 3 * 50, written_while_busy
+        assert journal.last_scan.extra["first_look_waited"] >= 0.5
+    finally:
+        journal.close()
+
+
+def busy_process(kind: str) -> subprocess.Popen:
+    code = {"busy": "while True: pass", "idle": "import time; time.sleep(600)"}[kind]
+    return subprocess.Popen([sys.executable, "-c", code])
+
+
+@pytest.mark.parametrize("kind", ["busy", "idle", "gone"])
+def test_giving_way_waits_for_a_busy_window_at_most_so_long(monkeypatch, kind):
+    """A window that never rests still gets its look (a batch every ``MOST_WAIT_S``); a quiet
+    window, or one whose CPU cannot be read, is not waited for."""
+    monkeypatch.setattr(first_look, "MOST_WAIT_S", 0.4)
+    window = busy_process("idle" if kind == "gone" else kind)
+    try:
+        if kind == "gone":
+            window.kill()
+            window.wait()
+        time.sleep(0.2)  # the busy one at work
+        give_way = first_look.GiveWay(window.pid)
+        time.sleep(0.1)
+        give_way()
+        if kind == "busy":
+            assert 0.4 <= give_way.waited < 0.4 + 5 * first_look.STEP_S
+        else:
+            assert give_way.waited == 0.0
+    finally:
+        window.kill()
+        window.wait()

@@ -15,6 +15,13 @@ JSON line, then the two id arrays as raw native int64). A child that fails says 
 standard error; one that is killed (the journal closed, or cleared, or a crash) leaves a
 partial baseline that the next scan starts again (the store's stamp is written only after).
 The child ends by itself when the window's process is gone (its parent changes).
+
+The child also gives way to the window (:class:`GiveWay`): between two batches it looks at
+how much CPU the window's process used since the last batch, and while the window works it
+waits until the window has been quiet for :data:`QUIET_S`. On a machine of two cores the
+child's batches slowed the window's Python by about a third even at a lower priority (the
+cores share their caches), and a person scrolling or typing should not wait for a look that
+nobody is waiting for.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -59,6 +67,11 @@ BY_ID_SQL = (
 TOPIC_IDS_SQL = "SELECT id FROM observations WHERE topic_key IS NOT NULL"
 SHARE = 0.9  # of the journal's size limit a first look may fill with texts (room for changes)
 ROW_BYTES = 150  # a baseline row and its index entries in the journal, about (measured: 126)
+# Giving way to the window (:class:`GiveWay`):
+BUSY_SHARE = 0.15  # of one core: the window's process using this much CPU is working
+QUIET_S = 0.5  # the window quiet this long before a look goes on
+STEP_S = 0.05  # how often a waiting look looks again
+MOST_WAIT_S = 5.0  # a window that never rests still gets a batch this often
 SPAN_SQL = (
     "SELECT coalesce((SELECT max(id) FROM observations), 0)"
     " - coalesce((SELECT min(id) FROM observations), 0) + 1"
@@ -76,6 +89,7 @@ class Look:
     rows: int = 0
     pid: int = 0
     spent: int = 0  # the journal's bytes, about: its size at the start and what was written
+    waited: float = 0.0  # seconds the child gave way to the window (:class:`GiveWay`)
 
 
 def span(conn: sqlite3.Connection) -> int:
@@ -249,9 +263,59 @@ def _parse(out: bytes, pid: int, db: Path) -> Look:
         forgotten.frombytes(rest[8 * n_ids : 8 * (n_ids + n_forgotten)])
         if len(ids) != n_ids or len(forgotten) != n_forgotten:
             raise ValueError("short output")
-        return Look(ids, forgotten, int(head["max_updated"]), int(head["rows"]), pid)
+        look = Look(ids, forgotten, int(head["max_updated"]), int(head["rows"]), pid)
+        look.waited = float(head.get("waited", 0.0))
+        return look
     except (ValueError, KeyError, TypeError) as exc:
         raise StoreError(_failed(db, 1, str(exc).encode())) from exc
+
+
+def cpu_ns(pid: int) -> int | None:
+    """The CPU time (ns) every thread of process ``pid`` has used, from Linux's
+    ``/proc/PID/task/*/schedstat``; None where there is no such file (another system, or
+    the process is gone)."""
+    total = 0
+    try:
+        for task in os.scandir(f"/proc/{pid}/task"):
+            # (a thread that just ended has no file any more)
+            with contextlib.suppress(FileNotFoundError), open(f"{task.path}/schedstat", "rb") as f:
+                total += int(f.read().split(maxsplit=1)[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    return total
+
+
+class GiveWay:
+    """A first look's pause between batches in the child: while the window's process
+    (``pid``) is working, wait until it has been quiet for :data:`QUIET_S`, at most
+    :data:`MOST_WAIT_S` at a time. Where the window's CPU cannot be read, no wait."""
+
+    def __init__(self, pid: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.pid = pid
+        self.clock = clock
+        self.waited = 0.0  # seconds, in all
+        self._mark = (clock(), cpu_ns(pid))
+
+    def _busy(self) -> bool | None:
+        """Whether the window worked since the last mark (None: unknown); moves the mark."""
+        when, used = self.clock(), cpu_ns(self.pid)
+        (then, before), self._mark = self._mark, (when, used)
+        if used is None or before is None or when <= then:
+            return None
+        return (used - before) / 1e9 > BUSY_SHARE * (when - then)
+
+    def __call__(self) -> None:
+        if not self._busy():
+            return
+        began = quiet_since = self.clock()
+        while self.clock() - began < MOST_WAIT_S:
+            time.sleep(STEP_S)
+            if self._busy():
+                quiet_since = self.clock()
+            elif self.clock() - quiet_since >= QUIET_S:
+                break
+        self.waited += self.clock() - began
+        self._mark = (self.clock(), cpu_ns(self.pid))
 
 
 def child_main(argv: list[str]) -> int:
@@ -265,8 +329,13 @@ def child_main(argv: list[str]) -> int:
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     parent_pid = int(parent)
 
-    def pause() -> None:  # no pause: the child's lock is its own; only a check of the parent
+    give_way = GiveWay(parent_pid)
+
+    def pause() -> None:
         if os.getppid() != parent_pid:
+            raise SystemExit(3)
+        give_way()
+        if os.getppid() != parent_pid:  # (it may have died while the look waited)
             raise SystemExit(3)
 
     jdb = JournalDB(Path(journal))
@@ -286,7 +355,7 @@ def child_main(argv: list[str]) -> int:
     finally:
         jdb.close()
     head = {"ids": len(look.ids), "forgotten": len(look.forgotten)}
-    head |= {"max_updated": look.max_updated, "rows": look.rows}
+    head |= {"max_updated": look.max_updated, "rows": look.rows, "waited": give_way.waited}
     out = sys.stdout.buffer
     out.write(json.dumps(head).encode() + b"\n")
     out.write(look.ids.tobytes())

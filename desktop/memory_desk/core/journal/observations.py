@@ -215,6 +215,7 @@ def _baseline(
         look = first_look.take(conn, jdb, store_id, now, BASELINE_BATCH, ctx.pause, ctx.budget)
     counts.rows += look.rows
     counts.extra["first_look_pid"] = look.pid
+    counts.extra["first_look_waited"] = round(look.waited, 3)
     identity, stamp = stamped
     ctx.writes.consume_all(path, ctx.writes_mark)  # the person's writes are in the baseline
     store = rec.StoreRow(
