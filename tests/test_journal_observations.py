@@ -225,3 +225,40 @@ def test_a_damaged_journal_is_a_store_error_and_clear_recovers(db, tmp_path):
         assert journal.scan_observations(db) == 0 and journal.changes() == []
     finally:
         journal.close()
+
+
+def test_a_store_whose_baselines_fill_the_size_limit_still_keeps_its_changes(tmp_path):
+    """The limit counts what pruning can let go (changes and texts), not the baselines: a
+    1,000,000-row store's baselines (126 MB) are over the default 100 MB, and counted in,
+    every change was deleted as soon as it was recorded."""
+    from memory_desk.core.journal import limits as journal_limits
+
+    path = tmp_path / "memory.sqlite"
+    alisio.create_database(path)
+    conn = alisio.connect_like_plugin(path)
+    for i in range(3000):
+        alisio.save_observation(
+            conn,
+            title=f"Row {i}",
+            content=f"Content {i} " + "x" * 200,
+            type="decision",
+            project="proj-12345678",
+            topic_key=f"topic/row-{i}",
+        )
+    conn.close()
+    limit = 160 * 1024  # the 3,000 baselines alone: about 250 KB
+    journal = Journal(tmp_path / "journal.sqlite", JournalLimits(max_bytes=limit))
+    try:
+        journal.scan_observations(db=path)
+        agent(path, "save", "Row 2999 again", "Revised text", "--topic", "topic/row-2999")
+        agent(path, "forget", "5")
+        assert journal.scan_observations(path) == 2
+        kinds = sorted(change.kind.value for change in journal.changes())
+        assert kinds == sorted([ChangeKind.REVISED.value, ChangeKind.FORGOTTEN.value])
+        (revised,) = [c for c in journal.changes() if c.kind == ChangeKind.REVISED]
+        assert revised.old.body.startswith("Content 2999")  # the newest topic text was kept
+        assert journal.size_bytes() > limit  # the baselines are beside the limit...
+        jdb = journal._db  # noqa: SLF001 (the file's own accounting)
+        assert journal_limits.history_bytes(jdb) <= limit  # ...and the rest within it
+    finally:
+        journal.close()

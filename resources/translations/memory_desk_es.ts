@@ -4086,8 +4086,8 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation> MB</translation>
     </message>
     <message>
-        <source>Beyond this size the oldest versions are dropped first</source>
-        <translation>Por encima de este tamaño se descartan primero las versiones más antiguas</translation>
+        <source>Beyond this size the oldest versions are dropped first. Not counted: a small row per memory, kept to notice what changes</source>
+        <translation>Por encima de este tamaño se descartan primero las versiones más antiguas. No cuenta: una fila pequeña por recuerdo, que sirve para notar lo que cambia</translation>
     </message>
     <message>
         <source>Clear history…</source>

@@ -43,6 +43,7 @@ from pathlib import Path
 from memory_desk.core.errors import StoreError
 from memory_desk.core.journal import records as rec
 from memory_desk.core.journal.db import JournalDB, pack_json
+from memory_desk.core.journal.limits import history_bytes
 from memory_desk.core.journal.model import row_digest
 from memory_desk.core.journal.reading import cannot_read, open_read_only
 from memory_desk.core.messages import msg
@@ -66,7 +67,6 @@ BY_ID_SQL = (
 )
 TOPIC_IDS_SQL = "SELECT id FROM observations WHERE topic_key IS NOT NULL"
 SHARE = 0.9  # of the journal's size limit a first look may fill with texts (room for changes)
-ROW_BYTES = 150  # a baseline row and its index entries in the journal, about (measured: 126)
 # Giving way to the window (:class:`GiveWay`):
 BUSY_SHARE = 0.15  # of one core: the window's process using this much CPU is working
 QUIET_S = 0.5  # the window quiet this long before a look goes on
@@ -109,14 +109,13 @@ def take(
     """The first look itself, in this process: each batch is one read (its texts built by
     SQLite), one bulk write, then ``pause``.
 
-    Texts are kept while the journal is under ``budget`` bytes, in the order the size limit
-    keeps them (:mod:`.limits`): rows with a topic_key first, then the others, newest first
-    in each. The baselines' own rows are counted first (they are written in any case), and
-    beyond the budget a row is taken with its hash and no text, instead of writing texts
-    that pruning would delete again (a 1,000,000-row store wrote 840 MB, and pruning them
-    back to 100 MB kept a core busy for minutes)."""
-    # Every row's baseline is written, with or without its text: their room is taken first.
-    look = Look(pid=os.getpid(), spent=jdb.size_bytes() + ROW_BYTES * span(conn))
+    Texts are kept while the journal's history (what the size limit counts: all but the
+    baselines, :mod:`.limits`) is under ``budget`` bytes, in the order the size limit keeps
+    them: rows with a topic_key first, then the others, newest first in each. Beyond the
+    budget a row is taken with its hash and no text, instead of writing texts that pruning
+    would delete again (a 1,000,000-row store wrote 840 MB, and pruning them back to 100 MB
+    kept a core busy for minutes)."""
+    look = Look(pid=os.getpid(), spent=history_bytes(jdb))
     topics = sorted((row[0] for row in conn.execute(TOPIC_IDS_SQL)), reverse=True)
     for start in range(0, len(topics), batch):
         part = json.dumps(topics[start : start + batch])

@@ -6,6 +6,12 @@ then the oldest changes with their versions, then the texts of rows with a topic
 newest version of a topic row is what a later revision's "old" side needs: it goes last).
 Freed pages are given back (``incremental_vacuum``) and the WAL truncated, so
 ``size_bytes`` is the real size.
+
+The size limit counts what pruning can let go: the changes and the texts. The baselines (a
+row per observation or entry the journal knows, about 130 bytes: without it no change can be
+told) are counted beside it (:func:`baseline_bytes`). At 1,000,000 observations they alone
+are 126 MB, over the default 100 MB: counted in, the limit deleted every change as soon as it
+was recorded, and "Since you last looked" stayed empty.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from memory_desk.core.journal.model import JournalLimits
 DAY_MS = 86_400_000
 EXPECTED_FOR_MS = DAY_MS  # a person's write not seen by a scan within a day never will be
 BATCH = 500
+ROW_BYTES = 150  # a baseline row and its index entries in the journal, about (measured: 126)
 
 ORPHANS_SQL = (
     "DELETE FROM versions WHERE id NOT IN (SELECT version_id FROM targets WHERE version_id"
@@ -32,9 +39,21 @@ BASELINE_TEXTS_SQL = (
 )
 
 
+def baseline_bytes(conn: sqlite3.Connection) -> int:
+    """About how many bytes of the journal its baselines take: not counted by the limit."""
+    return ROW_BYTES * int(conn.execute("SELECT count(*) FROM targets").fetchone()[0])
+
+
+def history_bytes(jdb: JournalDB) -> int:
+    """The journal's size the limit counts: all of it but its baselines."""
+    size = jdb.size_bytes()
+    with jdb.read() as conn:
+        return max(0, size - baseline_bytes(conn))
+
+
 def prune(jdb: JournalDB, limits: JournalLimits, now: int) -> bool:
-    """Apply the age limit, then the size limit. True when baseline texts were dropped
-    (what a scan keeps in memory of them is then out of date)."""
+    """Apply the age limit, then the size limit (baselines not counted). True when baseline
+    texts were dropped (what a scan keeps in memory of them is then out of date)."""
     cutoff = now - max(0, limits.max_age_days) * DAY_MS
     with jdb.write() as conn:
         conn.execute("DELETE FROM changes WHERE seen_ms < ?", (cutoff,))
@@ -42,8 +61,12 @@ def prune(jdb: JournalDB, limits: JournalLimits, now: int) -> bool:
         conn.execute(ORPHANS_SQL)
     compact(jdb)
     dropped = False
+    if jdb.size_bytes() <= limits.max_bytes:  # (the usual case: no count of the baselines)
+        return dropped
+    with jdb.read() as conn:
+        limit = limits.max_bytes + baseline_bytes(conn)
     for step in (_drop_baseline_texts(0), _drop_oldest_changes, _drop_baseline_texts(1)):
-        while jdb.size_bytes() > limits.max_bytes:
+        while jdb.size_bytes() > limit:
             with jdb.write() as conn:
                 if not step(conn):
                     break

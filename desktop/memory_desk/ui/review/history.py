@@ -64,7 +64,11 @@ class HistorySettings(QGroupBox):
             "reviewMaxMegabytes", 1, 100_000, translate("ReviewPage", " MB")
         )
         self.max_megabytes.setToolTip(
-            translate("ReviewPage", "Beyond this size the oldest versions are dropped first")
+            translate(
+                "ReviewPage",
+                "Beyond this size the oldest versions are dropped first. Not counted: a small"
+                " row per memory, kept to notice what changes",
+            )
         )
         self.size = QLabel(self)
         self.size.setObjectName("reviewHistorySize")
