@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QAction, QColor, QImage
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -175,6 +176,26 @@ def test_problem_marker_and_filter(qtbot, page) -> None:
         child(page, QLineEdit, "personaFilter").clear()
     assert names_in_list(page) == ["no-fish-puns", "works-at-night", "likes-tea"]
     assert selected_name(page) == "no-fish-puns"
+
+
+@pytest.mark.parametrize(("cost_ms", "waits_ms"), [(5.0, 0), (15.9, 0), (40.0, 40), (900.0, 100)])
+def test_the_filter_waits_for_a_pause_only_when_it_takes_more_than_a_frame(
+    qtbot, page, cost_ms, waits_ms
+) -> None:
+    """A filter that fits in a frame follows every key at once; a dearer one waits for a
+    pause in typing as long as it took (at most 100 ms), so keys typed meanwhile filter once."""
+    from memory_desk.ui.persona import page as persona_page
+
+    page._filter_cost_ms = cost_ms  # (as if the last filter had taken that long)
+    box = child(page, QLineEdit, "personaFilter")
+    applied: list[str] = []
+    page.filter_applied.connect(applied.append)
+    QTest.keyClicks(box, "tea")  # three keys, no event processed between them
+    timer = page._filter_timer
+    assert timer.isActive() and timer.interval() == waits_ms
+    assert waits_ms <= persona_page.MAX_FILTER_DELAY_MS
+    qtbot.waitUntil(lambda: bool(applied))
+    assert applied == ["tea"] and names_in_list(page) == ["likes-tea"]
 
 
 def test_divider_after_the_fiftieth_entry(qtbot, tmp_path: Path) -> None:
