@@ -183,17 +183,27 @@ def test_a_held_watcher_starts_no_thread_and_reports_what_changed_meanwhile(
 
 
 def test_the_held_back_parts_come_one_per_turn_of_the_event_loop(qtbot, db) -> None:
-    """Each part costs tens of milliseconds: built one at a time, with the window answering
-    (its events handled) in between, never as one long freeze right after the first rows."""
+    """Each part costs tens of milliseconds: their modules imported on a thread first, then
+    built one at a time, with the window answering (its events handled) in between, never
+    as one long freeze right after the first rows."""
     from memory_desk.app import create_main_window
 
     window = create_main_window(["--db", str(db)])
     try:
+        states = []  # what was built when each step began
+        real_step = window._build_next_held_back
+
+        def step() -> None:
+            built = window._persona_page, window._review
+            states.append((*(part is not None for part in built), window.folder_watcher.mode))
+            real_step()
+
+        window._build_next_held_back = step  # (the timers look the step up when they fire)
         window._after_first_paint()  # what the first paint triggers
-        assert window._persona_page is not None
-        assert window._review is None and window.folder_watcher.mode == "off"
-        qtbot.waitUntil(lambda: window._review is not None, timeout=5_000)
-        qtbot.waitUntil(lambda: window.folder_watcher.mode != "off", timeout=5_000)
+        assert window._persona_page is None and states == []  # the imports come first
+        qtbot.waitUntil(lambda: window.folder_watcher.mode != "off", timeout=10_000)
+        qtbot.waitUntil(lambda: not window._held_back, timeout=5_000)
+        assert states[:3] == [(False, False, "off"), (True, False, "off"), (True, True, "off")]
     finally:
         window.close()
         window.shutdown()

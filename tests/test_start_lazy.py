@@ -221,3 +221,48 @@ def test_help_lists_the_same_keys_before_and_after_every_page_is_built(
         window.show_page(name)
     assert collect_shortcuts(window) == before
     assert any(row[2] == "Chats" for row in before)  # the View action, there from the start
+
+
+# A start up to the held-back parts built; which thread imported their modules.
+WARM_UP = """
+import json, sys, threading, time
+importers = {}
+def hook(event, args):
+    if event == "import" and args[0] in %r:
+        importers.setdefault(args[0], threading.current_thread().name)
+sys.addaudithook(hook)
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from memory_desk.app import create_main_window
+window = create_main_window(sys.argv[1:])
+window.show()
+deadline = time.monotonic() + 30
+def built():
+    return window._first_paint_done and not window._held_back
+while not built() and time.monotonic() < deadline:
+    app.processEvents()
+    time.sleep(0.005)
+print(json.dumps({"built": built(), "importers": importers,
+                  "review": window.review is not None}))
+window.close()
+window.shutdown()
+"""
+
+
+def test_the_held_back_parts_modules_are_imported_off_the_windows_thread(tmp_path: Path) -> None:
+    """The persona page, the review desk and numpy cost 69 + 201 ms of the window's thread
+    right after the first paint when imported there; a thread imports them first."""
+    from memory_desk.ui import main_window, warm_up
+
+    # (modules that the held-back ones import with an import statement: the audit event
+    # "import" comes from those, not from importlib.import_module)
+    watched = ("memory_desk.ui.persona.editor", "memory_desk.ui.review.page", "numpy")
+    held_back = ("memory_desk.ui.persona.page", "memory_desk.ui.review.desk", "numpy")
+    assert set(held_back) <= set(main_window.HELD_BACK_MODULES)
+    db = make_database(tmp_path / "alisio" / "memory.sqlite")
+    started = run_python_json(WARM_UP % (watched,), ["--db", str(db)])
+    assert started["built"] and started["review"]
+    importers = started["importers"]
+    assert importers["memory_desk.ui.persona.editor"] == warm_up.THREAD_NAME
+    assert importers["memory_desk.ui.review.page"] == warm_up.THREAD_NAME
+    assert importers["numpy"] != "MainThread"  # (a query's worker may need it first)
