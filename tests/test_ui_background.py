@@ -7,8 +7,6 @@ test needs one to be running while it submits more; queries run on a real databa
 
 from __future__ import annotations
 
-import os
-import sys
 import threading
 from functools import partial
 from pathlib import Path
@@ -18,7 +16,7 @@ from PySide6.QtCore import QThreadPool
 from PySide6.QtGui import QUndoStack
 
 from alisio_fixtures import build_database
-from memory_desk.core import StoreError, threads
+from memory_desk.core import StoreError
 from memory_desk.core.observations import ObservationStore
 from memory_desk.ui.observations.background import BackgroundCall
 from memory_desk.ui.observations.page import ObservationsPage
@@ -175,16 +173,3 @@ def test_every_worker_of_the_page_is_a_background_call(qtbot, store: Observation
     query_runner = page.findChild(QueryRunner)
     assert len(query_runner.findChildren(BackgroundCall)) == 1
     page.shutdown()
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own nice: Linux")
-def test_the_calls_thread_runs_below_the_windows_thread(qtbot, runner) -> None:
-    """A busy query, count or scan must not keep the window's thread from a core (at
-    1,000,000 rows they did, 20-240 ms): the pool's thread runs at a lower priority."""
-    with qtbot.waitSignal(runner.finished):
-        runner.submit(threading.get_native_id)
-    ((_generation, pool_thread),) = runner.answers
-    assert pool_thread != threading.get_native_id()
-    window = threads.nice_of(threading.get_native_id())
-    assert window is not None and threads.nice_of(pool_thread) == min(19, window + threads.NICE)
-    assert os.getpriority(os.PRIO_PROCESS, 0) == window  # the window's own is unchanged

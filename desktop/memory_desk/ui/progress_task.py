@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from memory_desk.core import StoreError, threads
+from memory_desk.core import StoreError
 from memory_desk.core.progress import Cancelled, Progress
 from memory_desk.ui import i18n
 
@@ -49,7 +49,6 @@ class _Job(QRunnable):
         self._progress = progress
 
     def run(self) -> None:
-        threads.background()  # (the window's thread comes first: core/threads.py)
         generation, relay = self._generation, self._relay
         try:
             if self._progress.cancelled:

@@ -19,8 +19,6 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import QObject, Signal
 
-from memory_desk.core import threads
-
 THREAD_NAME = "md-warm-up"
 
 
@@ -38,7 +36,6 @@ class WarmUp(QObject):
         threading.Thread(target=self._run, name=THREAD_NAME, daemon=True).start()
 
     def _run(self) -> None:
-        threads.background()
         for name in self.modules:
             with contextlib.suppress(Exception):  # (reported by the part's own import)
                 importlib.import_module(name)

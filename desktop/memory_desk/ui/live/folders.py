@@ -49,7 +49,7 @@ from watchdog.events import (
     FileSystemEventHandler,
 )
 
-from memory_desk.core import folder_stats, threads
+from memory_desk.core import folder_stats
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.live.stable import FileSignature, content_digest, file_signature
 
@@ -600,9 +600,7 @@ class FolderWatcher(QObject):
         every change made before; a change concluded meanwhile is compared again with the
         file itself when it is concluded, so nothing is reported twice."""
         if self._listings is None:
-            self._listings = ThreadPoolExecutor(
-                max_workers=1, thread_name_prefix="md-rescan", initializer=threads.background
-            )
+            self._listings = ThreadPoolExecutor(max_workers=1, thread_name_prefix="md-rescan")
         relay, path = self._relay, entry.path
 
         def run() -> None:

@@ -39,7 +39,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
-from memory_desk.core import StoreError, threads
+from memory_desk.core import StoreError
 from memory_desk.core.errors import QueryInterrupted
 from memory_desk.ui import i18n
 
@@ -82,7 +82,6 @@ class _Task(QRunnable):
         return self._generation < self._runner.generation or self._runner.stopped
 
     def run(self) -> None:
-        threads.background()  # (the window's thread comes first: core/threads.py)
         if self._superseded():
             return  # a newer question (or the page closing) made this one useless
         self._runner.started(self._generation, threading.get_ident(), self._interrupt)
