@@ -82,7 +82,6 @@ AFTER_FIRST_PAINT_LATEST_MS = 2000
 HELD_BACK_MODULES = (
     "memory_desk.ui.persona.page",
     "memory_desk.ui.review.desk",
-    "memory_desk.core.journal.observations",
     "numpy",
     "watchdog.observers",  # (the folder watcher's thread, started last)
 )
