@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import stat
 from pathlib import Path
 
@@ -262,3 +263,43 @@ def test_a_store_whose_baselines_fill_the_size_limit_still_keeps_its_changes(tmp
         assert journal_limits.history_bytes(jdb) <= limit  # ...and the rest within it
     finally:
         journal.close()
+
+
+def test_the_size_estimates_match_the_journals_own_pages(tmp_path):
+    """The limit's estimates (a baseline row, a text on disk) against what SQLite's dbstat
+    says the pages hold, within 15-20 %: too high, and the journal keeps more than its limit;
+    too low, and it drops what it could keep."""
+    from memory_desk.core.journal import first_look
+    from memory_desk.core.journal import limits as journal_limits
+
+    path = tmp_path / "memory.sqlite"
+    alisio.create_database(path)
+    conn = alisio.connect_like_plugin(path)
+    for i in range(4000):
+        alisio.save_observation(
+            conn,
+            title=f"Row {i} about the {i % 7}th pipeline",
+            content=f"**What**: {os.urandom(120).hex()}\n**Why**: reason {i % 13}",
+            type="decision",
+            project="proj-12345678",
+            topic_key=f"topic/row-{i}" if i % 5 == 0 else None,
+        )
+    conn.close()
+    journal = Journal(tmp_path / "journal.sqlite")
+    try:
+        journal.scan_observations(path)
+    finally:
+        journal.close()
+    check = sqlite3.connect(tmp_path / "journal.sqlite")
+    try:
+        pages = dict(check.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name"))
+        rows = check.execute("SELECT count(*) FROM targets").fetchone()[0]
+        texts = check.execute("SELECT sum(length(data)) FROM versions").fetchone()[0]
+    except sqlite3.OperationalError as exc:  # (an SQLite built without dbstat)
+        pytest.skip(str(exc))
+    finally:
+        check.close()
+    per_row = (pages["targets"] + pages["targets_version"]) / rows
+    on_disk = (pages["versions"] + pages["versions_seen"]) / texts
+    assert 0.85 <= journal_limits.ROW_BYTES / per_row <= 1.2, per_row
+    assert 0.85 <= first_look.TEXT_ON_DISK / on_disk <= 1.2, on_disk
