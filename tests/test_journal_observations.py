@@ -16,22 +16,31 @@ from memory_desk.core.journal import ChangeKind, Journal, JournalLimits, witness
 from memory_desk.core.observations import ObservationStore
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "memory.sqlite"
+def plugin_db(path: Path, rows: int, content, topic) -> Path:  # noqa: ANN001 (functions of i)
+    """``rows`` decisions saved as the plugin saves them, titled ``Row i``."""
     alisio.create_database(path)
     conn = alisio.connect_like_plugin(path)
-    for i in range(5):
+    for i in range(rows):
         alisio.save_observation(
             conn,
             title=f"Row {i}",
-            content=f"Content {i}",
+            content=content(i),
             type="decision",
             project="proj-12345678",
-            topic_key=f"topic/row-{i}" if i < 2 else None,
+            topic_key=topic(i),
         )
     conn.close()
     return path
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return plugin_db(
+        tmp_path / "memory.sqlite",
+        5,
+        content=lambda i: f"Content {i}",
+        topic=lambda i: f"topic/row-{i}" if i < 2 else None,
+    )
 
 
 @pytest.fixture
@@ -234,19 +243,12 @@ def test_a_store_whose_baselines_fill_the_size_limit_still_keeps_its_changes(tmp
     every change was deleted as soon as it was recorded."""
     from memory_desk.core.journal import limits as journal_limits
 
-    path = tmp_path / "memory.sqlite"
-    alisio.create_database(path)
-    conn = alisio.connect_like_plugin(path)
-    for i in range(3000):
-        alisio.save_observation(
-            conn,
-            title=f"Row {i}",
-            content=f"Content {i} " + "x" * 200,
-            type="decision",
-            project="proj-12345678",
-            topic_key=f"topic/row-{i}",
-        )
-    conn.close()
+    path = plugin_db(
+        tmp_path / "memory.sqlite",
+        3000,
+        content=lambda i: f"Content {i} " + "x" * 200,
+        topic=lambda i: f"topic/row-{i}",
+    )
     limit = 160 * 1024  # the 3,000 baselines alone: about 250 KB
     journal = Journal(tmp_path / "journal.sqlite", JournalLimits(max_bytes=limit))
     try:
@@ -272,19 +274,12 @@ def test_the_size_estimates_match_the_journals_own_pages(tmp_path):
     from memory_desk.core.journal import first_look
     from memory_desk.core.journal import limits as journal_limits
 
-    path = tmp_path / "memory.sqlite"
-    alisio.create_database(path)
-    conn = alisio.connect_like_plugin(path)
-    for i in range(4000):
-        alisio.save_observation(
-            conn,
-            title=f"Row {i} about the {i % 7}th pipeline",
-            content=f"**What**: {os.urandom(120).hex()}\n**Why**: reason {i % 13}",
-            type="decision",
-            project="proj-12345678",
-            topic_key=f"topic/row-{i}" if i % 5 == 0 else None,
-        )
-    conn.close()
+    path = plugin_db(
+        tmp_path / "memory.sqlite",
+        4000,
+        content=lambda i: f"**What**: {os.urandom(120).hex()}\n**Why**: reason {i % 13}",
+        topic=lambda i: f"topic/row-{i}" if i % 5 == 0 else None,
+    )
     journal = Journal(tmp_path / "journal.sqlite")
     try:
         journal.scan_observations(path)
