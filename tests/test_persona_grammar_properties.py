@@ -24,7 +24,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from memory_desk.core.jstext import JS_DOT_CLASS, JS_SPACE_CLASS, js_trim
+from memory_desk.core.jstext import JS_DOT_CLASS, JS_SPACE_CLASS, js_trim, utf16_key
 from memory_desk.core.persona import PersonaFolder
 from memory_desk.core.persona_format import (
     AgentReading,
@@ -398,3 +398,36 @@ def test_saving_an_entry_reads_back_as_saved(
     newline = parse_text(after).newline
     assert body_read == js_trim(normalize_body(body)).replace("\n", newline)
     assert saved.body == normalize_body(body_read)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.text(
+            alphabet=st.one_of(
+                st.characters(codec="utf-8"),
+                st.sampled_from(
+                    ["\ue000", "\uffff", "\U00010000", "\U0001f41f", "\ud83d", "a", "z"]
+                ),
+            ),
+            max_size=6,
+        ),
+        min_size=2,
+        max_size=8,
+    )
+)
+@example(["\U0001f41f", "\ue000"])
+@example(["x\U00010000", "x\uffff", "x\ud83d", "x"])
+def test_utf16_key_orders_as_utf16_code_units(texts: list[str]) -> None:
+    """The agent sorts with JavaScript's ``<``, which compares UTF-16 code units: a character
+    beyond U+FFFF (its halves are in U+D800-U+DFFF) comes before U+E000-U+FFFF there, and
+    after them by code point. The key must order every text as the UTF-16 bytes do."""
+    by_key = sorted(texts, key=utf16_key)
+    by_units = sorted(texts, key=lambda t: t.encode("utf-16-be", "surrogatepass"))
+    assert by_key == by_units
+
+
+def test_utf16_key_puts_an_astral_character_before_the_private_use_area() -> None:
+    assert utf16_key("\U0001f41f") < utf16_key("\ue000") < utf16_key("\uffff")
+    assert utf16_key("a") < utf16_key("\U0001f41f")
+    assert utf16_key("plain-name") == "plain-name"

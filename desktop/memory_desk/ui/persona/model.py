@@ -187,13 +187,13 @@ def _matching(hays: list[str], candidates: Sequence[int], needle: str) -> list[i
     return list(compress(candidates, map(str.__contains__, looked_at, repeat(needle))))
 
 
-def order_key(entry: PersonaEntry) -> tuple[bytes, bytes]:
+def order_key(entry: PersonaEntry) -> tuple[str, str]:
     """(updated, name) as JavaScript compares them: the agent's order is the first descending,
     then the second ascending (the order the folder's listing keeps)."""
     return utf16_key(entry.updated), utf16_key(entry.name)
 
 
-def _comes_before(a: tuple[bytes, bytes], b: tuple[bytes, bytes]) -> bool:
+def _comes_before(a: tuple[str, str], b: tuple[str, str]) -> bool:
     return a[0] > b[0] or (a[0] == b[0] and a[1] < b[1])
 
 
