@@ -25,6 +25,7 @@ from memory_desk.core.persona import (
     prompt_section,
 )
 from memory_desk.core.persona.folder_problems import listing_problems
+from memory_desk.ui.persona.listing import list_folder
 from persona_corpus import build_corpus, snapshot
 from test_ui_persona import write_entry
 
@@ -52,10 +53,12 @@ def unix_socket(memory: Path) -> Iterator[Path]:
 
 
 def _problems(memory: Path) -> list[FolderProblem]:
-    """The folder's problems, the same whether it is listed for them or they are taken from
-    a pass over it made for the page's listing (memory_desk.core.folder_stats)."""
+    """The folder's problems, the same whether it is listed for them, taken from a pass over
+    it made for the page's listing (memory_desk.core.folder_stats), or found by the page's
+    listing (which does not ask again about the files it has just read)."""
     listed = PersonaFolder(memory).problems()
     assert listing_problems(memory, folder_stats.take(memory)) == listed
+    assert list_folder(PersonaFolder(memory), None).problems == listed
     return listed
 
 

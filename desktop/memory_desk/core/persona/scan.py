@@ -101,18 +101,11 @@ class SharedEntries:
 
 SHARED = SharedEntries()
 
-_folder_locks: dict[str, threading.Lock] = {}
-_folder_locks_guard = threading.Lock()
 
-
-def folder_lock(real: Path) -> threading.Lock:
-    """The lock a listing of the folder whose real path is ``real`` holds while it reads."""
-    key = str(real)
-    with _folder_locks_guard:
-        lock = _folder_locks.get(key)
-        if lock is None:
-            lock = _folder_locks[key] = threading.Lock()
-        return lock
+def folder_lock(real: Path) -> threading.RLock:
+    """The lock a listing of the folder whose real path is ``real`` holds while it reads
+    (:func:`memory_desk.core.folder_stats.reading_lock`)."""
+    return folder_stats.reading_lock(real)
 
 
 class _Found:

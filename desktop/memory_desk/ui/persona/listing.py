@@ -24,7 +24,7 @@ from memory_desk.core.persona import FolderProblem, PersonaEntry, PersonaFolder,
 from memory_desk.core.persona.entry import could_not_list
 from memory_desk.core.persona.folder_problems import listing_problems
 from memory_desk.core.persona.reading import is_entry_file_name, stat_key
-from memory_desk.core.persona.scan import has_at_most
+from memory_desk.core.persona.scan import Progress, gc_paused, has_at_most
 from memory_desk.ui.persona.model import haystacks
 
 FIRST_SCREEN = 300  # entries the page shows before the rest are read
@@ -68,32 +68,56 @@ def list_folder(folder: PersonaFolder, report: Callable[[FirstScreen], None] | N
     baseline when that is under way or just done: the watcher then reports whatever changed
     since. The page's stat keys come from the same pass: a file read in a version other than
     the pass saw, or that the pass saw but the listing left out, is marked as changed, so the
-    next reload reads it again."""
+    next reload reads it again.
+
+    From the first screen on, the worker holds the folder's reading lock to the end (what is
+    made of the entries included): a rescan's pass waits, instead of running beside it."""
+    real = os.path.realpath(folder.path)
+    lock = folder_stats.reading_lock(real)
+    held = False
     progress = None
     if report is not None:
 
         def progress(read: int, total: int, entries: list[PersonaEntry]) -> None:
+            nonlocal held
             report(FirstScreen(read, total, entries))
+            lock.acquire()
+            held = True
 
     try:
-        listing = folder_stats.take(os.path.realpath(folder.path), fresh=False)
+        with gc_paused():
+            return _list_whole(folder, real, progress)
+    finally:
+        if held:
+            lock.release()
+
+
+def _list_whole(folder: PersonaFolder, real: str, progress: Progress | None) -> Listed:
+    try:
+        listing = folder_stats.take(real, fresh=False)
     except OSError:
         listing = None  # (the folder's own listing says what is wrong)
     entries = folder.entries(progress=progress, first=FIRST_SCREEN, stats=listing)
-    keys = keys_of(listing) if listing is not None else scan_keys(folder.path)
-    listed_names = set()
+    if listing is None:
+        return Listed(entries, haystacks(entries), folder.problems(), scan_keys(folder.path))
+    keys = keys_of(listing)
+    listed: set[str] = set()
+    read: set[str] = set()  # the files read whole just now (or unchanged since): readable
     for entry in entries:
-        file_name = f"{entry.name}.md"
-        listed_names.add(file_name)
-        known = keys.get(file_name)
+        file_name = entry.name + ".md"
+        listed.add(file_name)
         fingerprint = entry.fingerprint
+        if fingerprint.sha256 is not None:
+            read.add(file_name)
+        known = keys.get(file_name)
         if known is not None and known[2] != (fingerprint.size, fingerprint.mtime_ns):
             keys[file_name] = (None, True, known[2])
-    if listing is not None:  # (a folder named like an entry is never listed: left as it is)
+    left_out = keys.keys() - listed
+    if left_out:  # (a folder named like an entry is never listed: left as it is)
         for file_name, _lst in listing.regular_or_link(".md"):
-            if file_name in keys and file_name not in listed_names:
+            if file_name in left_out:
                 keys[file_name] = (None, True, keys[file_name][2])
-    problems = folder.problems() if listing is None else listing_problems(folder.path, listing)
+    problems = listing_problems(folder.path, listing, readable=read)
     return Listed(entries, haystacks(entries), problems, keys)
 
 
