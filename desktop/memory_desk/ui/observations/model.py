@@ -728,23 +728,59 @@ class ObservationTableModel(QAbstractTableModel):
     def _apply_operations(self, plan: RowPlan) -> None:
         """Removals, moves, then insertions, each inside its begin/end signals.
 
-        They work in a fresh buffer (one copy of the ids), so the array a snapshot handed to a
-        worker is never written; every step leaves ``self._ids`` a view of what is shown.
+        The rows the last step leaves are the planned ones: that step takes ``plan.new`` as it
+        is. The steps before it work in a fresh buffer (one copy of the ids), so the array a
+        snapshot handed to a worker is never written; every step leaves ``self._ids`` a view
+        of what is shown. (A live commit is one insertion: shifting a million ids and the copy
+        before it took 15-20 ms of the window's thread; now no id is copied.)
         """
+        removals, moves, insertions = list(plan.removals), list(plan.moves), list(plan.insertions)
+        root = QModelIndex()
+        self._index = None  # nothing may look rows up half-way through
+        if insertions:
+            first, run = insertions.pop()
+            last_step = (
+                self.beginInsertRows,
+                (root, first, first + len(run) - 1),
+                self.endInsertRows,
+            )
+        elif moves:
+            source, destination = moves.pop()
+            last_step = (
+                self.beginMoveRows,
+                (root, source, source, root, destination),
+                self.endMoveRows,
+            )
+        else:
+            first, last = removals.pop()
+            last_step = (self.beginRemoveRows, (root, first, last), self.endRemoveRows)
+        if removals or moves or insertions:
+            self._apply_before_last(removals, moves, insertions, len(plan.new))
+        begin, arguments, end = last_step
+        begin(*arguments)
+        self._ids = plan.new
+        end()
+
+    def _apply_before_last(
+        self,
+        removals: list[tuple[int, int]],
+        moves: list[tuple[int, int]],
+        insertions: list[tuple[int, np.ndarray]],
+        final_count: int,
+    ) -> None:
         count = len(self._ids)
-        buffer = np.empty(max(count, len(plan.new)), dtype=np.int64)
+        buffer = np.empty(max(count, final_count), dtype=np.int64)
         buffer[:count] = self._numpy_ids()
         self._ids = buffer[:count]
-        self._index = None  # nothing may look rows up half-way through
         root = QModelIndex()
-        for first, last in plan.removals:
+        for first, last in removals:
             self.beginRemoveRows(root, first, last)
             size = last - first + 1
             buffer[first : count - size] = buffer[last + 1 : count]
             count -= size
             self._ids = buffer[:count]
             self.endRemoveRows()
-        for source, destination in plan.moves:
+        for source, destination in moves:
             self.beginMoveRows(root, source, source, root, destination)
             moved = buffer[source]
             if destination < source:
@@ -754,7 +790,7 @@ class ObservationTableModel(QAbstractTableModel):
                 buffer[source : destination - 1] = buffer[source + 1 : destination]
                 buffer[destination - 1] = moved
             self.endMoveRows()
-        for first, run in plan.insertions:
+        for first, run in insertions:
             size = len(run)
             self.beginInsertRows(root, first, first + size - 1)
             buffer[first + size : count + size] = buffer[first:count]
