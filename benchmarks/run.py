@@ -496,8 +496,15 @@ def print_start_stages(label: str, runs: list[dict]) -> None:
 
 def persona_rows(args: argparse.Namespace, raw: dict) -> list[Row]:
     rows = []
-    targets = {"listed": 500, "save": 20, "filter_keystroke": 30}
-    references = {"listed": "raw_list", "save": "raw_write", "filter_keystroke": "raw_list"}
+    # listed: the first rows painted (the newest, read first); listed_all: every entry in,
+    # editing possible. The 500 ms is printed against both.
+    targets = {"listed": 500, "listed_all": 500, "save": 20, "filter_keystroke": 30}
+    references = {
+        "listed": "raw_list",
+        "listed_all": "raw_list",
+        "save": "raw_write",
+        "filter_keystroke": "raw_list",
+    }
     for count in PERSONA_SIZES:
         with tempfile.TemporaryDirectory(prefix="memory-desk-bench-") as tmp:
             out = Path(tmp) / "persona.json"
