@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_desk.core import StoreError, folder_stats
+from memory_desk.core.folder_stats import FolderStats
 from memory_desk.core.persona import FolderProblem, PersonaEntry, PersonaFolder, reading
 from memory_desk.core.persona.entry import could_not_list
 from memory_desk.core.persona.folder_problems import listing_problems
@@ -85,8 +86,7 @@ def list_folder(folder: PersonaFolder, report: Callable[[FirstScreen], None] | N
             held = True
 
     try:
-        with gc_paused():
-            return _list_whole(folder, real, progress)
+        return _list_whole(folder, real, progress)
     finally:
         if held:
             lock.release()
@@ -100,6 +100,13 @@ def _list_whole(folder: PersonaFolder, real: str, progress: Progress | None) -> 
     entries = folder.entries(progress=progress, first=FIRST_SCREEN, stats=listing)
     if listing is None:
         return Listed(entries, haystacks(entries), folder.problems(), scan_keys(folder.path))
+    with gc_paused():  # (tens of thousands of keys and texts: see gc_paused)
+        return _made_of(folder, entries, listing)
+
+
+def _made_of(folder: PersonaFolder, entries: list[PersonaEntry], listing: FolderStats) -> Listed:
+    """What the page needs beside the entries: the stat keys, the folder's problems and the
+    filter's texts."""
     keys = keys_of(listing)
     listed: set[str] = set()
     read: set[str] = set()  # the files read whole just now (or unchanged since): readable
