@@ -40,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memory_desk.core import give_way
 from memory_desk.core.errors import StoreError
 from memory_desk.core.journal import records as rec
 from memory_desk.core.journal.db import JournalDB, pack_json
@@ -72,7 +73,6 @@ SHARE = 0.9  # of the journal's size limit a first look may fill with texts (roo
 # alone, a first look wrote past its limit and left the rest to pruning.
 TEXT_ON_DISK = 1.2
 # Giving way to the window (:class:`GiveWay`):
-BUSY_SHARE = 0.15  # of one core: the window's process using this much CPU is working
 QUIET_S = 0.5  # the window quiet this long before a look goes on
 STEP_S = 0.05  # how often a waiting look looks again
 MOST_WAIT_S = 5.0  # a window that never rests still gets a batch this often
@@ -275,51 +275,24 @@ def _parse(out: bytes, pid: int, db: Path) -> Look:
 
 
 def cpu_ns(pid: int) -> int | None:
-    """The CPU time (ns) every thread of process ``pid`` has used, from Linux's
-    ``/proc/PID/task/*/schedstat``; None where there is no such file (another system, or
-    the process is gone)."""
-    total = 0
-    try:
-        for task in os.scandir(f"/proc/{pid}/task"):
-            # (a thread that just ended has no file any more)
-            with contextlib.suppress(FileNotFoundError), open(f"{task.path}/schedstat", "rb") as f:
-                total += int(f.read().split(maxsplit=1)[0])
-    except (OSError, ValueError, IndexError):
-        return None
-    return total
+    """The CPU time (ns) of process ``pid`` (:func:`memory_desk.core.give_way.process_cpu_ns`)."""
+    return give_way.process_cpu_ns(pid)
 
 
-class GiveWay:
+class GiveWay(give_way.GiveWay):
     """A first look's pause between batches in the child: while the window's process
     (``pid``) is working, wait until it has been quiet for :data:`QUIET_S`, at most
-    :data:`MOST_WAIT_S` at a time. Where the window's CPU cannot be read, no wait."""
+    :data:`MOST_WAIT_S` at a time (:mod:`memory_desk.core.give_way`)."""
 
     def __init__(self, pid: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.pid = pid
-        self.clock = clock
-        self.waited = 0.0  # seconds, in all
-        self._mark = (clock(), cpu_ns(pid))
-
-    def _busy(self) -> bool | None:
-        """Whether the window worked since the last mark (None: unknown); moves the mark."""
-        when, used = self.clock(), cpu_ns(self.pid)
-        (then, before), self._mark = self._mark, (when, used)
-        if used is None or before is None or when <= then:
-            return None
-        return (used - before) / 1e9 > BUSY_SHARE * (when - then)
-
-    def __call__(self) -> None:
-        if not self._busy():
-            return
-        began = quiet_since = self.clock()
-        while self.clock() - began < MOST_WAIT_S:
-            time.sleep(STEP_S)
-            if self._busy():
-                quiet_since = self.clock()
-            elif self.clock() - quiet_since >= QUIET_S:
-                break
-        self.waited += self.clock() - began
-        self._mark = (self.clock(), cpu_ns(self.pid))
+        super().__init__(
+            lambda: cpu_ns(pid),
+            quiet_s=QUIET_S,
+            most_wait_s=MOST_WAIT_S,
+            step_s=STEP_S,
+            clock=clock,
+        )
 
 
 def child_main(argv: list[str]) -> int:
@@ -333,12 +306,12 @@ def child_main(argv: list[str]) -> int:
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     parent_pid = int(parent)
 
-    give_way = GiveWay(parent_pid)
+    giving_way = GiveWay(parent_pid)
 
     def pause() -> None:
         if os.getppid() != parent_pid:
             raise SystemExit(3)
-        give_way()
+        giving_way()
         if os.getppid() != parent_pid:  # (it may have died while the look waited)
             raise SystemExit(3)
 
@@ -359,7 +332,7 @@ def child_main(argv: list[str]) -> int:
     finally:
         jdb.close()
     head = {"ids": len(look.ids), "forgotten": len(look.forgotten)}
-    head |= {"max_updated": look.max_updated, "rows": look.rows, "waited": give_way.waited}
+    head |= {"max_updated": look.max_updated, "rows": look.rows, "waited": giving_way.waited}
     out = sys.stdout.buffer
     out.write(json.dumps(head).encode() + b"\n")
     out.write(look.ids.tobytes())
