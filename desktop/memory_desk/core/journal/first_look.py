@@ -274,11 +274,6 @@ def _parse(out: bytes, pid: int, db: Path) -> Look:
         raise StoreError(_failed(db, 1, str(exc).encode())) from exc
 
 
-def cpu_ns(pid: int) -> int | None:
-    """The CPU time (ns) of process ``pid`` (:func:`memory_desk.core.give_way.process_cpu_ns`)."""
-    return give_way.process_cpu_ns(pid)
-
-
 class GiveWay(give_way.GiveWay):
     """A first look's pause between batches in the child: while the window's process
     (``pid``) is working, wait until it has been quiet for :data:`QUIET_S`, at most
@@ -287,7 +282,7 @@ class GiveWay(give_way.GiveWay):
     def __init__(self, pid: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.pid = pid
         super().__init__(
-            lambda: cpu_ns(pid),
+            lambda: give_way.process_cpu_ns(pid),
             quiet_s=QUIET_S,
             most_wait_s=MOST_WAIT_S,
             step_s=STEP_S,
