@@ -126,14 +126,19 @@ class PersonaFolder:
     # ------------------------------------------------------------------ reading
 
     def entries(
-        self, *, progress: Progress | None = None, first: int = 300, stats: Stats = None
+        self,
+        *,
+        progress: Progress | None = None,
+        first: int = 300,
+        stats: Stats = None,
+        unsure: set[str] | None = None,
     ) -> list[PersonaEntry]:
         """Every entry: the agent's in its order, then those the agent cannot see, by name.
 
         Entries beyond the first ``PROMPT_LIMIT`` the agent sees carry a warning that its prompt
         does not list them. The folder keeps this listing: a file unchanged since it was last
-        read (by this folder or any listing in the process) is not read again. ``stats``: the
-        pass over the folder to read from (:mod:`memory_desk.core.folder_stats`; else a fresh one).
+        read (by this folder or any listing in the process) is not read again. ``stats`` and
+        ``unsure``: as :func:`~memory_desk.core.persona.scan.scan_folder` takes them.
 
         With ``progress``, the files are read newest (by modification time) first, and
         ``progress(read, total, entries)`` is called exactly once, from the calling thread,
@@ -143,9 +148,8 @@ class PersonaFolder:
         in the end). The result is the same either way. Safe on a worker thread when no other
         thread uses this folder object meanwhile; the object may then go to another thread.
         """
-        loaded, self._cache = scan_folder(
-            self.path, self._real, self._cache, progress, first, self._listing.preview, stats
-        )
+        args = (self._cache, progress, first, self._listing.preview, stats, unsure)
+        loaded, self._cache = scan_folder(self.path, self._real, *args)
         with gc_paused():  # (thousands of marked copies: see gc_paused)
             self._listing.replace_all(loaded)
         self._listed = True

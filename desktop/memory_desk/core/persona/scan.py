@@ -132,6 +132,7 @@ def scan_folder(
     first: int = 300,
     partial: Callable[[list[PersonaEntry]], list[PersonaEntry]] | None = None,
     listing: Stats = None,
+    unsure: set[str] | None = None,
 ) -> tuple[list[PersonaEntry], Cache]:
     """Every entry of ``folder`` (absolute; its real path is ``real``), in one pass over its
     listing, and the folder's cache for the next pass.
@@ -141,16 +142,20 @@ def scan_folder(
     file). With ``progress``, the files are read newest first and ``progress(read, total,
     partial(entries read))`` is called once, after the first ``first`` (or all, if fewer).
     ``listing`` is the pass over the folder to read from (:mod:`memory_desk.core.folder_stats`);
-    without it, a fresh pass is taken.
+    without it, a fresh pass is taken. ``unsure``, if given, receives the file name of every
+    file of the pass that was not read whole in the version the pass saw: left out (gone, not
+    an entry file), changed while listed, read through a link, unreadable or read in part.
     """
     items = _list(folder, real, listing)
+    if unsure is None:
+        unsure = set()
     prefix = os.path.join(str(folder), "")
     kept: Cache = {}
     loaded: list[PersonaEntry] = []
     if progress is None:
         with folder_lock(real), gc_paused():
             found = [_Found(prefix, name, lst) for name, lst in items]
-            _read_all(found, folder, real, cache, kept, loaded)
+            _read_all(found, folder, real, cache, kept, loaded, unsure)
         return loaded, kept
     # The first screen does not wait for another listing of the folder (the sidebar's count
     # starts first and holds the lock for seconds at 20,000 files): its few hundred files
@@ -159,13 +164,13 @@ def scan_folder(
     with gc_paused():
         newest = heapq.nlargest(first, items, key=_mtime_of)
         head = [_Found(prefix, name, lst) for name, lst in newest]
-        _read_all(head, folder, real, cache, kept, loaded)
+        _read_all(head, folder, real, cache, kept, loaded, unsure)
     shown = partial(loaded) if partial is not None else list(loaded)
     progress(len(head), len(items), shown)  # (outside the lock: it may take its time)
     with folder_lock(real), gc_paused():
         taken = {name for name, _lst in newest}
         rest = [_Found(prefix, name, lst) for name, lst in items if name not in taken]
-        _read_all(rest, folder, real, cache, kept, loaded)
+        _read_all(rest, folder, real, cache, kept, loaded, unsure)
     return loaded, kept
 
 
@@ -257,9 +262,12 @@ def _read_all(
     cache: Cache,
     kept: Cache,
     loaded: list[PersonaEntry],
+    unsure: set[str],
 ) -> None:
-    """Read (or take from a cache) each of ``found``, appending the entries to ``loaded``;
-    what was parsed goes to the shared cache in one step (one lock for the batch)."""
+    """Read (or take from a cache) each of ``found``, appending the entries to ``loaded`` and
+    to ``unsure`` the file names not read whole in the version listed (see
+    :func:`scan_folder`); what was parsed goes to the shared cache in one step (one lock for
+    the batch)."""
     child = getattr(folder, "_make_child_relpath", None)  # 10x cheaper than folder / name
     fresh: list[tuple[str, tuple[int, ...], PersonaEntry]] = []
     parsed = 0
@@ -267,6 +275,7 @@ def _read_all(
         for item in found:
             name, lst = item.name, item.lst
             if lst is None:
+                unsure.add(name + ".md")
                 if not isinstance(item.error, FileNotFoundError):
                     loaded.append(unreadable_entry(name, Path(item.path), item.error))  # type: ignore[arg-type]
                 continue
@@ -277,15 +286,22 @@ def _read_all(
                 if entry is None:
                     path = child(name + ".md") if child else folder / (name + ".md")
                     parsed += 1
-                    entry, cacheable = _read_listed(name, item.path, path, lst, real)
+                    entry, cacheable, whole = _read_listed(name, item.path, path, lst, real)
+                    if not whole:
+                        unsure.add(name + ".md")
                     if entry is None:
                         continue
                     if cacheable is None:
                         loaded.append(entry)
                         continue
-                    key = stat_key(cacheable)
+                    if cacheable is not lst:
+                        key = stat_key(cacheable)
                     fresh.append((item.path, key, entry))
+                elif entry.fingerprint.sha256 is None:  # (a large file, listed by its start)
+                    unsure.add(name + ".md")
                 hit = (key, entry)
+            elif hit[1].fingerprint.sha256 is None:
+                unsure.add(name + ".md")
             kept[name] = hit
             loaded.append(hit[1])
     finally:
@@ -294,17 +310,18 @@ def _read_all(
 
 def _read_listed(
     name: str, path_str: str, path: Path, lst: os.stat_result, real: Path
-) -> tuple[PersonaEntry | None, os.stat_result | None]:
+) -> tuple[PersonaEntry | None, os.stat_result | None, bool]:
     """``read_entry`` for a listing, without its second stat for the common small regular
     file: opened without following links, it must give exactly the size its ``lstat`` gave
-    (else the file changed while listed, and the full reader reads it with a fresh stat)."""
+    (else the file changed while listed, and the full reader reads it with a fresh stat).
+    The third value says whether the entry is the whole file in the version ``lst`` names."""
     size = lst.st_size
     if not stat.S_ISREG(lst.st_mode) or size > LARGE_ENTRY_BYTES:
-        return read_entry(name, path, lst, real, start_only=True)
+        return (*read_entry(name, path, lst, real, start_only=True), False)
     try:
         fd = os.open(path_str, _OPEN_FLAGS)
     except OSError:
-        return _read_again(name, path, real)
+        return (*_read_again(name, path, real), False)
     try:
         data = os.read(fd, size + 1)
     except OSError:
@@ -312,9 +329,9 @@ def _read_listed(
     finally:
         os.close(fd)
     if data is None or len(data) != size:
-        return _read_again(name, path, real)
+        return (*_read_again(name, path, real), False)
     entry = entry_from_bytes(name, path, data, lst)
-    return entry, (lst if settled(lst) else None)
+    return entry, (lst if settled(lst) else None), True
 
 
 def _read_again(

@@ -15,6 +15,7 @@ changing (file times have a coarse clock): it counts as changed at the next scan
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,12 +48,58 @@ class FirstScreen:
 
 @dataclass(frozen=True)
 class Listed:
-    """A whole listing, with what the page needs beside it, all made on the worker."""
+    """A whole listing, with what the page needs beside it, all made on the worker.
+
+    ``stat_keys`` gives the stat keys of the folder's files as the listing saw them; they are
+    made the first time they are asked for (by the page's first scan, on its worker), not
+    before the listing is shown. ``unsure``: a file was not read in the version its key says
+    (see :func:`list_folder`): the page scans again at once."""
 
     entries: list[PersonaEntry]
     hays: list[str]
     problems: list[FolderProblem]
-    keys: StatKeys = field(repr=False)
+    stat_keys: Callable[[], StatKeys] = field(repr=False)
+    unsure: bool = False
+
+    @property
+    def keys(self) -> StatKeys:
+        return self.stat_keys()
+
+
+class LazyKeys:
+    """The stat keys of one pass over a folder (:func:`keys_of`), with those of ``unsure``
+    marked as changed: made once, on the first call from any thread (20,000 keys are about
+    25 ms of a listing that the page need not wait for)."""
+
+    def __init__(self, listing: FolderStats, unsure: frozenset[str]) -> None:
+        self._listing = listing
+        self._unsure = unsure
+        self._keys: StatKeys | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self) -> StatKeys:
+        with self._lock:
+            if self._keys is None:
+                keys = keys_of(self._listing)
+                for file_name in self._unsure & keys.keys():
+                    keys[file_name] = (None, True, keys[file_name][2])
+                self._keys = keys
+            return self._keys
+
+
+class _ReadWhole:
+    """The file names a listing read whole in the version of its pass (for
+    :func:`listing_problems`): every entry file name but the ``unsure`` ones."""
+
+    def __init__(self, unsure: set[str]) -> None:
+        self._unsure = unsure
+
+    def __contains__(self, file_name: object) -> bool:
+        return (
+            isinstance(file_name, str)
+            and is_entry_file_name(file_name)
+            and file_name not in self._unsure
+        )
 
 
 def is_small(path: Path, limit: int = SMALL_FOLDER) -> bool:
@@ -97,35 +144,20 @@ def _list_whole(folder: PersonaFolder, real: str, progress: Progress | None) -> 
         listing = folder_stats.take(real, fresh=False)
     except OSError:
         listing = None  # (the folder's own listing says what is wrong)
-    entries = folder.entries(progress=progress, first=FIRST_SCREEN, stats=listing)
+    unsure: set[str] = set()
+    entries = folder.entries(progress=progress, first=FIRST_SCREEN, stats=listing, unsure=unsure)
     if listing is None:
-        return Listed(entries, haystacks(entries), folder.problems(), scan_keys(folder.path))
-    with gc_paused():  # (tens of thousands of keys and texts: see gc_paused)
-        return _made_of(folder, entries, listing)
-
-
-def _made_of(folder: PersonaFolder, entries: list[PersonaEntry], listing: FolderStats) -> Listed:
-    """What the page needs beside the entries: the stat keys, the folder's problems and the
-    filter's texts."""
-    keys = keys_of(listing)
-    listed: set[str] = set()
-    read: set[str] = set()  # the files read whole just now (or unchanged since): readable
-    for entry in entries:
-        file_name = entry.name + ".md"
-        listed.add(file_name)
-        fingerprint = entry.fingerprint
-        if fingerprint.sha256 is not None:
-            read.add(file_name)
-        known = keys.get(file_name)
-        if known is not None and known[2] != (fingerprint.size, fingerprint.mtime_ns):
-            keys[file_name] = (None, True, known[2])
-    left_out = keys.keys() - listed
-    if left_out:  # (a folder named like an entry is never listed: left as it is)
-        for file_name, _lst in listing.regular_or_link(".md"):
-            if file_name in left_out:
-                keys[file_name] = (None, True, keys[file_name][2])
-    problems = listing_problems(folder.path, listing, readable=read)
-    return Listed(entries, haystacks(entries), problems, keys)
+        keys = scan_keys(folder.path)
+        return Listed(entries, haystacks(entries), folder.problems(), lambda: keys, True)
+    with gc_paused():  # (tens of thousands of texts: see gc_paused)
+        problems = listing_problems(folder.path, listing, readable=_ReadWhole(unsure))
+        return Listed(
+            entries,
+            haystacks(entries),
+            problems,
+            LazyKeys(listing, frozenset(unsure)),
+            bool(unsure),
+        )
 
 
 def scan_keys(path: Path) -> StatKeys:
@@ -152,9 +184,14 @@ def keys_of(listing: folder_stats.FolderStats) -> StatKeys:
     return keys
 
 
-def scan_changes(path: Path, before: StatKeys) -> tuple[StatKeys, list[str]]:
-    """The folder's stat keys now, and the files changed since ``before`` (a scan of its
-    own, which no one changes): 20,000 keys are compared here, on the worker."""
+def scan_changes(
+    path: Path, before: StatKeys | Callable[[], StatKeys]
+) -> tuple[StatKeys, list[str]]:
+    """The folder's stat keys now, and the files changed since ``before`` (the keys of the
+    scan before, or what makes them: a listing's :class:`LazyKeys`). A scan of its own, which
+    no one changes: 20,000 keys are compared here, on the worker."""
+    if callable(before):
+        before = before()
     after = scan_keys(path)
     return after, changed_files(before, after)
 

@@ -36,6 +36,7 @@ the editor slice by slice. Nothing on the window's thread grows with the size of
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter, indexOf, is_
 from pathlib import Path
@@ -145,7 +146,8 @@ class PersonaPage(QWidget):
         self._folder: PersonaFolder | None = None
         self._listing = False  # the folder's first listing is still being read on a worker
         self._in_front = False  # the page the person sees (see set_current)
-        self._keys: StatKeys | None = None  # the folder's files as last scanned
+        # the folder's files as last scanned (or what makes them: a listing's LazyKeys)
+        self._keys: StatKeys | Callable[[], StatKeys] | None = None
         self._reload_pending = False  # the agent wrote while the listing was read
         self._pending_names: set[str] = set()  # changed by undo while the listing was read
         self._unshown: set[str] = set()  # re-read by the folder, held back (half-written)
@@ -515,7 +517,7 @@ class PersonaPage(QWidget):
                 listed = list_folder(folder, None)
             except StoreError as exc:
                 self.error_raised.emit(shown(exc))
-                listed = Listed([], [], [], {})
+                listed = Listed([], [], [], dict)
             self._listing = True
             self._on_listed(self._lister.generation, listed)
             return
@@ -568,7 +570,7 @@ class PersonaPage(QWidget):
         self._listing = False
         self._hold_undo(False)
         self.reading.hide()
-        self._keys = listed.keys
+        self._keys = listed.stat_keys
         self._folder_problems = listed.problems
         self._show(listed.entries, listed.hays)
         if self._current is None and self.model.rowCount():
@@ -579,7 +581,7 @@ class PersonaPage(QWidget):
         if self._pending_names:
             names, self._pending_names = tuple(self._pending_names), set()
             self._apply_change(names=names)
-        if self._reload_pending or any(key is None for key, *_ in listed.keys.values()):
+        if self._reload_pending or listed.unsure:
             self._reload_pending = False
             self.reload()
         self.listed.emit()
