@@ -75,6 +75,60 @@ def test_a_listing_keeps_other_readers_waiting_from_its_first_screen_to_its_end(
     lock.release()
 
 
+def test_a_listing_takes_a_free_lock_at_once_and_a_held_one_after_its_first_screen(
+    tmp_path: Path,
+) -> None:
+    """A rescan asking while the first screen is read waits too (it got the lock then, and
+    held the listing up); a reader already holding the lock does not delay the first screen."""
+    names = [f"entry-{i:03d}" for i in range(40)]
+    folder = Path(os.path.realpath(make_persona_folder(tmp_path / "memory", names)))
+    lock = folder_stats.reading_lock(str(folder))
+
+    def free_to_others() -> bool:
+        answer: list[bool] = []
+
+        def ask() -> None:
+            got = lock.acquire(blocking=False)
+            answer.append(got)
+            if got:
+                lock.release()
+
+        asking = threading.Thread(target=ask)
+        asking.start()
+        asking.join(5)
+        return answer == [True]
+
+    free_at_screen: list[bool] = []
+    listed = list_folder(PersonaFolder(folder), lambda _s: free_at_screen.append(free_to_others()))
+    assert free_at_screen == [False] and len(listed.entries) == 40
+
+    held = threading.Event()
+    let_go = threading.Event()
+
+    def other_reader() -> None:
+        with lock:
+            held.set()
+            let_go.wait(10)
+
+    other = threading.Thread(target=other_reader)
+    other.start()
+    held.wait(5)
+    screens: list[FirstScreen] = []
+    done: list[object] = []
+
+    def report(screen: FirstScreen) -> None:
+        screens.append(screen)
+        let_go.set()  # (reported while the other reader still held the lock)
+
+    listing = threading.Thread(
+        target=lambda: done.append(list_folder(PersonaFolder(folder), report))
+    )
+    listing.start()
+    listing.join(10)
+    other.join(10)
+    assert len(screens) == 1 and len(done) == 1
+
+
 def _slowed(listing):
     """``listing`` with the haystacks made slowly, so the listing's end comes well after the
     other reader asks for the lock (50 ms after the first screen)."""
