@@ -8,6 +8,7 @@ rewrote one file reads that file only. Folders are real, written as agent-kit wr
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import sys
@@ -239,6 +240,32 @@ def test_a_change_of_one_entry_patches_its_rows_only(qtbot, tmp_path: Path) -> N
     assert [_row_key(r) for r in model._rows] == [_row_key(r) for r in build_rows(fresh, "")]
 
 
+def test_haystacks_made_off_the_thread_are_taken_only_for_the_listing_they_were_made_for(
+    qtbot, tmp_path: Path
+) -> None:
+    """The page shows every entry as soon as they are read; the filter's texts come after, and
+    the model takes them only while it shows that very listing, unpatched: haystacks of a
+    listing before a save would put the saved entry's text at the wrong row."""
+    folder = PersonaFolder(write_folder(tmp_path / "memory", 400), trash=tmp_path / "trash")
+    listed = folder.entries()
+    hays = list_model.haystacks(listed)
+    model = PersonaListModel()
+    model.set_entries(listed)
+    assert not model.offer_haystacks(list(listed), hays)  # (an equal list is another listing)
+    assert model.offer_haystacks(listed, hays)
+    assert not model.offer_haystacks(listed, hays)  # (it has them already)
+    model.set_filter("garden")
+    assert [_row_key(r) for r in model._rows] == [_row_key(r) for r in build_rows(listed, "garden")]
+
+    again = folder.entries()
+    model.set_entries(again)
+    saved = folder.save(dataclasses.replace(again[300], body="Now about a garden."))
+    model.patch(folder.refresh(written=[saved]), (), (saved,))
+    assert not model.offer_haystacks(again, list_model.haystacks(again))  # (patched since)
+    model.set_filter("now about")
+    assert [_row_key(r) for r in model._rows] == [saved.name]
+
+
 def _edited(entry):
     import dataclasses
 
@@ -272,6 +299,61 @@ def test_a_save_in_the_window_reads_one_file_and_never_lists_the_folder(
     fresh = PersonaFolder(folder_path).entries()
     assert [n for n in list_names(view) if n is not None] == shown_names(fresh)
     assert window.persona_page.status_text().startswith("2,000 entries")
+
+
+def test_a_big_listing_is_shown_before_its_filter_texts_are_made_on_a_worker(
+    qtbot, open_window, tmp_path: Path, monkeypatch
+) -> None:
+    """The window shows every entry without waiting for the filter's texts (30 ms of the
+    interpreter's lock at 20,000 entries); they are made afterwards, off its thread, and the
+    model takes them: the first filter keystroke makes none."""
+    import threading
+
+    from memory_desk.ui.persona import page as page_module
+
+    made: list[tuple[str, int, int]] = []
+    real = list_model.made_haystacks
+    shown_rows: list[int] = []
+
+    def counting(entries):
+        made.append((threading.current_thread().name, len(entries), shown_rows[-1]))
+        return real(entries)
+
+    monkeypatch.setattr(page_module, "made_haystacks", counting)
+    slow_path = []
+    monkeypatch.setattr(
+        PersonaListModel, "_haystack", lambda self, e: slow_path.append(1) or list_model.haystack(e)
+    )
+    folder_path = write_folder(tmp_path / "memory", 600)
+    window = open_window(["--persona", str(folder_path)])
+    view = window.findChild(QAbstractItemView, "personaList")
+    view.model().modelReset.connect(lambda: shown_rows.append(view.model().rowCount()))
+    view.model().rowsInserted.connect(lambda *_: shown_rows.append(view.model().rowCount()))
+    wait_persona_read(window)
+    qtbot.waitUntil(lambda: made != [], timeout=5_000)
+    name, count, rows_then = made[0]
+    assert count == 600 and rows_then > 600  # (made after every entry was shown)
+    assert name != threading.main_thread().name
+    qtbot.wait(50)  # (the texts reach the model)
+    window.findChild(QLineEdit, "personaFilter").setText("garden")
+    qtbot.waitUntil(lambda: 0 < view.model().rowCount() < 600, timeout=5_000)
+    assert slow_path == []  # (the model made no text of its own)
+
+
+def test_the_window_stops_every_worker_it_made_when_it_shuts_down(
+    qtbot, open_window, tmp_path: Path
+) -> None:
+    """A worker left running when its pool is destroyed deadlocks the window (the pool's
+    destructor waits for it while holding the interpreter's lock, which the worker needs):
+    a runner added to a page must be stopped with it."""
+    from memory_desk.ui.observations.background import BackgroundCall
+
+    window = open_window(["--persona", str(write_folder(tmp_path / "memory", 600))])
+    wait_persona_read(window)
+    calls = window.findChildren(BackgroundCall)
+    assert len(calls) >= 5  # (the persona page's four, the sidebar's count...)
+    window.shutdown()
+    assert [c.objectName() or repr(c) for c in calls if not c.stopped] == []
 
 
 def test_the_list_asks_only_for_the_rows_in_sight(

@@ -130,21 +130,21 @@ def test_a_listing_takes_a_free_lock_at_once_and_a_held_one_after_its_first_scre
 
 
 def _slowed(listing):
-    """``listing`` with the haystacks made slowly, so the listing's end comes well after the
-    other reader asks for the lock (50 ms after the first screen)."""
+    """``listing`` with the folder's problems looked at slowly, so the listing's end comes
+    well after the other reader asks for the lock (50 ms after the first screen)."""
     from memory_desk.ui.persona import listing as module
 
     def run() -> None:
-        original = module.haystacks
+        original = module.listing_problems
 
-        def slow_haystacks(entries):
+        def slow_problems(*args, **kwargs):
             time.sleep(0.3)
-            return original(entries)
+            return original(*args, **kwargs)
 
-        module.haystacks = slow_haystacks
+        module.listing_problems = slow_problems
         try:
             listing()
         finally:
-            module.haystacks = original
+            module.listing_problems = original
 
     return run

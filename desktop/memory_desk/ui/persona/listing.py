@@ -27,7 +27,6 @@ from memory_desk.core.persona.entry import could_not_list
 from memory_desk.core.persona.folder_problems import listing_problems
 from memory_desk.core.persona.reading import is_entry_file_name, stat_key
 from memory_desk.core.persona.scan import Progress, gc_paused, has_at_most
-from memory_desk.ui.persona.model import haystacks
 
 FIRST_SCREEN = 300  # entries the page shows before the rest are read
 SMALL_FOLDER = 300  # a folder with at most this many entry files is listed at once, in place
@@ -56,7 +55,6 @@ class Listed:
     (see :func:`list_folder`): the page scans again at once."""
 
     entries: list[PersonaEntry]
-    hays: list[str]
     problems: list[FolderProblem]
     stat_keys: Callable[[], StatKeys] = field(repr=False)
     unsure: bool = False
@@ -78,7 +76,7 @@ class LazyKeys:
         self._lock = threading.Lock()
 
     def __call__(self) -> StatKeys:
-        with self._lock:
+        with self._lock, gc_paused():  # (20,000 keys: see gc_paused)
             if self._keys is None:
                 keys = keys_of(self._listing)
                 for file_name in self._unsure & keys.keys():
@@ -116,7 +114,9 @@ def list_folder(folder: PersonaFolder, report: Callable[[FirstScreen], None] | N
     baseline when that is under way or just done: the watcher then reports whatever changed
     since. The page's stat keys come from the same pass: a file read in a version other than
     the pass saw, or that the pass saw but the listing left out, is marked as changed, so the
-    next reload reads it again.
+    next reload reads it again. The filter's texts are not made here
+    (:func:`~memory_desk.ui.persona.model.haystacks`): the page has them made once the listing
+    is shown.
 
     The worker holds the folder's reading lock to the end (what is made of the entries
     included): a rescan's pass waits, instead of running beside it. It takes the lock at once
@@ -153,16 +153,9 @@ def _list_whole(folder: PersonaFolder, real: str, progress: Progress | None) -> 
     entries = folder.entries(progress=progress, first=FIRST_SCREEN, stats=listing, unsure=unsure)
     if listing is None:
         keys = scan_keys(folder.path)
-        return Listed(entries, haystacks(entries), folder.problems(), lambda: keys, True)
-    with gc_paused():  # (tens of thousands of texts: see gc_paused)
-        problems = listing_problems(folder.path, listing, readable=_ReadWhole(unsure))
-        return Listed(
-            entries,
-            haystacks(entries),
-            problems,
-            LazyKeys(listing, frozenset(unsure)),
-            bool(unsure),
-        )
+        return Listed(entries, folder.problems(), lambda: keys, True)
+    problems = listing_problems(folder.path, listing, readable=_ReadWhole(unsure))
+    return Listed(entries, problems, LazyKeys(listing, frozenset(unsure)), bool(unsure))
 
 
 def scan_keys(path: Path) -> StatKeys:

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import QApplication
 
 from memory_desk.core.jstext import utf16_key
 from memory_desk.core.persona import PROMPT_LIMIT, PersonaEntry
+from memory_desk.core.persona.scan import gc_paused
 from memory_desk.ui import dates
 from memory_desk.ui.i18n import current_language, plural, shown, translate
 from memory_desk.ui.persona.problems import severity_icon, severity_text
@@ -168,6 +169,13 @@ def haystacks(entries: Sequence[PersonaEntry]) -> list[str]:
     return list(map(haystack, entries))
 
 
+def made_haystacks(entries: Sequence[PersonaEntry]) -> list[str]:
+    """:func:`haystacks`, the collector paused (20,000 new texts: see ``gc_paused``): for a
+    worker."""
+    with gc_paused():
+        return haystacks(entries)
+
+
 def _matches(hay: str, needle: str) -> bool:
     """Whether the filter text is in one of the entry's fields (joined by a NUL, which only a
     needle holding a NUL could match across)."""
@@ -228,6 +236,7 @@ class PersonaListModel(QAbstractTableModel):
         self._visible = 0  # how many of _entries the agent sees (they come first)
         self._by_name: dict[str, PersonaEntry] = {}
         self._hays: list[str] | None = None  # haystack of each entry, in _entries' order
+        self._unpatched: list[PersonaEntry] | None = None  # the listing set, until patched
         self._rows: list[Row] = []
         self._dividers: tuple[int | None, int | None] = (None, None)  # prompt, hidden rows
         self._shown: list[int] | None = None  # positions of the entries shown (None: all)
@@ -252,12 +261,22 @@ class PersonaListModel(QAbstractTableModel):
         self._visible = sum(map(_visible, entries))
         self._by_name = dict(zip(map(_row_name, entries), entries, strict=True))
         self._hays = hays if hays is not None and len(hays) == len(entries) else None
+        self._unpatched = entries
         self._now = datetime.now(UTC)
         self._matched = {}
         rows, dividers, shown = self._filtered_layout()
         self._apply(rows)
         self._dividers, self._shown = dividers, shown
         self.dividers_moved.emit()
+
+    def offer_haystacks(self, entries: list[PersonaEntry], hays: list[str]) -> bool:
+        """Take ``hays``, made off the window's thread for the listing ``entries``, if the
+        model shows that listing as it was set (not patched since) and has none yet; else
+        they are dropped (the model makes its own when the filter first needs them)."""
+        if self._hays is not None or entries is not self._unpatched or len(hays) != len(entries):
+            return False
+        self._hays = hays
+        return True
 
     def set_filter(self, text: str) -> None:
         """Show only entries whose name, type, description or body contain ``text``.
@@ -383,6 +402,7 @@ class PersonaListModel(QAbstractTableModel):
         counts updates them; None when the change was too large to patch (the rows were then
         set again from ``listing``, and every count must be taken again).
         """
+        self._unpatched = None  # (haystacks made for the listing before no longer fit)
         touched = dict.fromkeys(names)
         hints = {entry.name: entry for entry in written}
         touched.update(dict.fromkeys(hints))

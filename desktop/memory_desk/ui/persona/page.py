@@ -92,7 +92,7 @@ from memory_desk.ui.persona.listing import (
     list_folder,
     scan_changes,
 )
-from memory_desk.ui.persona.model import ENTRY_ROLE, PersonaListModel
+from memory_desk.ui.persona.model import ENTRY_ROLE, PersonaListModel, made_haystacks
 from memory_desk.ui.persona.preview import PREVIEW_CHARS, SafePreview
 from memory_desk.ui.persona.rename import ask_new_name
 from memory_desk.ui.plain import as_shown
@@ -106,6 +106,9 @@ FRAME_MS = 16  # a filter that takes less follows every key at once (the keys al
 RECHECK_MS = 250
 MAX_RECHECKS = 6
 HALF_WRITTEN_QUIET_NS = 1_000_000_000
+# A big listing's filter texts are made on a worker this long after it is shown (at 20,000
+# entries they take 30 ms of the interpreter's lock, which the window needs to show the list).
+HAYSTACKS_AFTER_MS = 250
 
 _entry_name = attrgetter("name")
 _agent_visible = attrgetter("agent_visible")
@@ -177,6 +180,12 @@ class PersonaPage(QWidget):
         self._lister = BackgroundCall(self)  # the folder's listing, off the thread
         self._lister.interim.connect(self._on_first_screen)
         self._lister.finished.connect(self._on_listed)
+        # The filter's texts of a big listing, made on a worker once the listing is shown.
+        self._hay_maker = BackgroundCall(self)
+        self._hay_maker.finished.connect(self._on_haystacks)
+        self._hay_timer = QTimer(self, singleShot=True, interval=HAYSTACKS_AFTER_MS)
+        self._hay_timer.timeout.connect(self._make_haystacks)
+        self._hays_for: list[PersonaEntry] | None = None
         self._lister.failed.connect(self._on_listing_failed)
         self._scanner = BackgroundCall(self)  # the folder's stat keys, for a reload
         self._scanner.finished.connect(self._on_scanned)
@@ -435,9 +444,11 @@ class PersonaPage(QWidget):
         self._preview_timer.stop()
         self._filter_timer.stop()
         self._recheck_timer.stop()
+        self._hay_timer.stop()
         self._whole_reader.stop()
         self._lister.stop()
         self._scanner.stop()
+        self._hay_maker.stop()
         self.editor.hide_note()
         if self._compare is not None:
             self._compare.close()
@@ -502,6 +513,9 @@ class PersonaPage(QWidget):
         self._lister.cancel()
         self._scanner.cancel()
         self._recheck_timer.stop()
+        self._hay_timer.stop()
+        self._hay_maker.cancel()
+        self._hays_for = None
         self._keys = None
         self._reload_pending = False
         self._pending_names.clear()
@@ -517,7 +531,7 @@ class PersonaPage(QWidget):
                 listed = list_folder(folder, None)
             except StoreError as exc:
                 self.error_raised.emit(shown(exc))
-                listed = Listed([], [], [], dict)
+                listed = Listed([], [], dict)
             self._listing = True
             self._on_listed(self._lister.generation, listed)
             return
@@ -572,7 +586,10 @@ class PersonaPage(QWidget):
         self.reading.hide()
         self._keys = listed.stat_keys
         self._folder_problems = listed.problems
-        self._show(listed.entries, listed.hays)
+        self._show(listed.entries)
+        if len(listed.entries) > SMALL_FOLDER:  # (a small one's are made when first needed)
+            self._hays_for = listed.entries
+            self._hay_timer.start()
         if self._current is None and self.model.rowCount():
             self._open_row(0)
         elif self._current is not None:
@@ -585,6 +602,17 @@ class PersonaPage(QWidget):
             self._reload_pending = False
             self.reload()
         self.listed.emit()
+
+    def _make_haystacks(self) -> None:
+        entries, self._hays_for = self._hays_for, None
+        if entries is not None:
+            self._hay_maker.submit(lambda: (entries, made_haystacks(entries)))
+
+    def _on_haystacks(self, _generation: int, made: object) -> None:
+        """The filter's texts of the listing shown: the model takes them if it still shows
+        that listing as it was (else it makes its own when the filter first needs them)."""
+        entries, hays = made  # type: ignore[misc]
+        self.model.offer_haystacks(entries, hays)
 
     def _on_listing_failed(self, _generation: int, message: str) -> None:
         self._listing = False
