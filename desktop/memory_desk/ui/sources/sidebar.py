@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from operator import attrgetter
 from pathlib import Path
 
 from PySide6.QtCore import QLocale, QObject, Qt, QTimer, Signal
@@ -42,6 +43,7 @@ from memory_desk.ui.sources.registry import Source
 SOURCE_ROLE = Qt.ItemDataRole.UserRole
 GONE_ROLE = Qt.ItemDataRole.UserRole + 1  # True while the source's path holds nothing
 DETAILS_STATE_KEY = "sidebar/details_open"
+_problems = attrgetter("problems")
 
 
 class DatabaseCounts(QObject):
@@ -347,7 +349,7 @@ class SourceSidebar(QWidget):
                 if entries is not None:
                     self._cancel_count_later(source)  # the page counted it
                     count = len(entries)
-                    problems = sum(1 for entry in entries if entry.problems)
+                    problems = sum(map(bool, map(_problems, entries)))  # (C loops: 20,000)
                 else:
                     # No file is read on the main thread (20,000 entries take seconds to
                     # parse). A small folder's names are counted now, its problems in the
