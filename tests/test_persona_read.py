@@ -175,3 +175,24 @@ def test_a_listing_never_returns_stale_content(
     assert folder.entries()[0].description == "two"
     path.unlink()
     assert folder.entries() == []
+
+
+def test_a_listing_keeps_no_file_changed_within_the_racy_window(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Git's "racily clean" rule, checked once a batch: a file changed less than RACY_NS
+    before its listing is read again by the next one; an older one is taken from the cache."""
+    from memory_desk.core.persona import scan
+
+    for name in ("one", "two"):
+        (tmp_path / f"{name}.md").write_text("---\ndescription: one\n---\nx\n")
+    monkeypatch.setattr(persona_reading, "RACY_NS", 60 * 1_000_000_000)
+    scan.SHARED.clear()
+    PersonaFolder(tmp_path).entries()
+    assert len(scan.SHARED) == 0  # (both changed within the last minute)
+    monkeypatch.setattr(persona_reading, "RACY_NS", 1)
+    PersonaFolder(tmp_path).entries()
+    assert len(scan.SHARED) == 2
+    parsed = scan.SHARED.parsed
+    PersonaFolder(tmp_path).entries()
+    assert scan.SHARED.parsed == parsed  # (kept: not read again)

@@ -22,12 +22,14 @@ import heapq
 import os
 import stat
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from memory_desk.core import folder_stats
 from memory_desk.core.errors import StoreError
 from memory_desk.core.folder_stats import FolderStats, Stat
+from memory_desk.core.persona import reading
 from memory_desk.core.persona.entry import PersonaEntry, could_not_list, unreadable_folder
 from memory_desk.core.persona.listing import problem_count
 from memory_desk.core.persona.reading import (
@@ -35,7 +37,6 @@ from memory_desk.core.persona.reading import (
     entry_from_bytes,
     is_entry_file_name,
     read_entry,
-    settled,
     stat_key,
     unreadable_entry,
 )
@@ -108,22 +109,6 @@ def folder_lock(real: Path) -> threading.RLock:
     return folder_stats.reading_lock(real)
 
 
-class _Found:
-    """One entry file of the folder's listing, with its ``lstat`` (or why it failed)."""
-
-    __slots__ = ("name", "path", "lst", "error")
-
-    def __init__(self, prefix: str, file_name: str, lst: Stat) -> None:
-        self.name = file_name[:-3]
-        self.path = prefix + file_name  # (``prefix`` ends with the separator)
-        self.lst: os.stat_result | None = None
-        self.error: OSError | None = None
-        if isinstance(lst, OSError):
-            self.error = lst
-        else:
-            self.lst = lst
-
-
 def scan_folder(
     folder: Path,
     real: Path,
@@ -154,8 +139,7 @@ def scan_folder(
     loaded: list[PersonaEntry] = []
     if progress is None:
         with folder_lock(real), gc_paused():
-            found = [_Found(prefix, name, lst) for name, lst in items]
-            _read_all(found, folder, real, cache, kept, loaded, unsure)
+            _read_all(items, prefix, folder, real, cache, kept, loaded, unsure)
         return loaded, kept
     # The first screen does not wait for another listing of the folder (the sidebar's count
     # starts first and holds the lock for seconds at 20,000 files): its few hundred files
@@ -163,14 +147,13 @@ def scan_folder(
     # Only the newest ``first`` are picked out before it (not 20,000 objects made and sorted).
     with gc_paused():
         newest = heapq.nlargest(first, items, key=_mtime_of)
-        head = [_Found(prefix, name, lst) for name, lst in newest]
-        _read_all(head, folder, real, cache, kept, loaded, unsure)
+        _read_all(newest, prefix, folder, real, cache, kept, loaded, unsure)
     shown = partial(loaded) if partial is not None else list(loaded)
-    progress(len(head), len(items), shown)  # (outside the lock: it may take its time)
+    progress(len(newest), len(items), shown)  # (outside the lock: it may take its time)
     with folder_lock(real), gc_paused():
         taken = {name for name, _lst in newest}
-        rest = [_Found(prefix, name, lst) for name, lst in items if name not in taken]
-        _read_all(rest, folder, real, cache, kept, loaded, unsure)
+        rest = [item for item in items if item[0] not in taken]
+        _read_all(rest, prefix, folder, real, cache, kept, loaded, unsure)
     return loaded, kept
 
 
@@ -256,7 +239,8 @@ def _list(folder: Path, real: Path, listing: FolderStats | None) -> list[tuple[s
 
 
 def _read_all(
-    found: list[_Found],
+    items: list[tuple[str, Stat]],
+    prefix: str,
     folder: Path,
     real: Path,
     cache: Cache,
@@ -264,44 +248,48 @@ def _read_all(
     loaded: list[PersonaEntry],
     unsure: set[str],
 ) -> None:
-    """Read (or take from a cache) each of ``found``, appending the entries to ``loaded`` and
+    """Read (or take from a cache) the entry file of each ``(file name, lstat)`` of ``items``
+    (``prefix``: the folder's path and a separator), appending the entries to ``loaded`` and
     to ``unsure`` the file names not read whole in the version listed (see
     :func:`scan_folder`); what was parsed goes to the shared cache in one step (one lock for
     the batch)."""
     child = getattr(folder, "_make_child_relpath", None)  # 10x cheaper than folder / name
     fresh: list[tuple[str, tuple[int, ...], PersonaEntry]] = []
     parsed = 0
+    racy_after = time.time_ns() - reading.RACY_NS  # (reading.settled, one clock read a batch)
     try:
-        for item in found:
-            name, lst = item.name, item.lst
-            if lst is None:
-                unsure.add(name + ".md")
-                if not isinstance(item.error, FileNotFoundError):
-                    loaded.append(unreadable_entry(name, Path(item.path), item.error))  # type: ignore[arg-type]
+        for file_name, lst in items:
+            name, path_str = file_name[:-3], prefix + file_name
+            if isinstance(lst, OSError):
+                unsure.add(file_name)
+                if not isinstance(lst, FileNotFoundError):
+                    loaded.append(unreadable_entry(name, Path(path_str), lst))
                 continue
             key = stat_key(lst)
             hit = cache.get(name)
             if hit is None or hit[0] != key:
-                entry = SHARED.get(item.path, key)
+                entry = SHARED.get(path_str, key)
                 if entry is None:
-                    path = child(name + ".md") if child else folder / (name + ".md")
+                    path = child(file_name) if child else folder / file_name
                     parsed += 1
-                    entry, cacheable, whole = _read_listed(name, item.path, path, lst, real)
+                    entry, cacheable, whole = _read_listed(name, path_str, path, lst, real)
                     if not whole:
-                        unsure.add(name + ".md")
+                        unsure.add(file_name)
                     if entry is None:
                         continue
-                    if cacheable is None:
+                    if cacheable is None or (
+                        cacheable is lst and max(lst.st_mtime_ns, lst.st_ctime_ns) >= racy_after
+                    ):
                         loaded.append(entry)
                         continue
                     if cacheable is not lst:
                         key = stat_key(cacheable)
-                    fresh.append((item.path, key, entry))
+                    fresh.append((path_str, key, entry))
                 elif entry.fingerprint.sha256 is None:  # (a large file, listed by its start)
-                    unsure.add(name + ".md")
+                    unsure.add(file_name)
                 hit = (key, entry)
             elif hit[1].fingerprint.sha256 is None:
-                unsure.add(name + ".md")
+                unsure.add(file_name)
             kept[name] = hit
             loaded.append(hit[1])
     finally:
@@ -314,7 +302,8 @@ def _read_listed(
     """``read_entry`` for a listing, without its second stat for the common small regular
     file: opened without following links, it must give exactly the size its ``lstat`` gave
     (else the file changed while listed, and the full reader reads it with a fresh stat).
-    The third value says whether the entry is the whole file in the version ``lst`` names."""
+    The third value says whether the entry is the whole file in the version ``lst`` names;
+    then the second is ``lst`` itself, settled or not (the caller checks, once a batch)."""
     size = lst.st_size
     if not stat.S_ISREG(lst.st_mode) or size > LARGE_ENTRY_BYTES:
         return (*read_entry(name, path, lst, real, start_only=True), False)
@@ -330,8 +319,7 @@ def _read_listed(
         os.close(fd)
     if data is None or len(data) != size:
         return (*_read_again(name, path, real), False)
-    entry = entry_from_bytes(name, path, data, lst)
-    return entry, (lst if settled(lst) else None), True
+    return entry_from_bytes(name, path, data, lst), lst, True  # (settled: the caller sees)
 
 
 def _read_again(
