@@ -67,3 +67,13 @@ def utf16_key(text: str) -> str:
     if text.isascii() or max(text) < "\U00010000":
         return text
     return _ASTRAL.sub(_halves, text)
+
+
+def utf16_keys(texts: list[str]) -> list[str]:
+    """:func:`utf16_key` of each of ``texts``: ``texts`` itself when none holds a character
+    beyond U+FFFF (looked for in one pass over them all: 40,000 calls were 12 ms of a
+    20,000-entry listing's sort)."""
+    joined = "".join(texts)
+    if joined.isascii() or max(joined, default="") < "\U00010000":
+        return texts
+    return list(map(utf16_key, texts))
