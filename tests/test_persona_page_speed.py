@@ -280,6 +280,16 @@ def test_the_sidebar_takes_the_pages_count_instead_of_listing_the_folder_beside_
     item = window.sidebar.tree.currentItem()
     assert item.text(1) == f"{len(page.entries()):,} ⚠"
     assert not window.sidebar.is_counting()
+    # the page's counts follow its own changes, and the sidebar with them (no count of its own)
+    view = window.findChild(QAbstractItemView, "personaList")
+    view.setCurrentIndex(view.model().index(page.model.row_of("Bad Name"), 0))
+    qtbot.waitUntil(lambda: page.current_name() == "Bad Name")
+    before = len(page.entries())
+    window.findChild(QPushButton, "personaForget").click()
+    qtbot.waitUntil(lambda: len(page.entries()) == before - 1)
+    entries = page.entries()
+    assert page.counts() == (before - 1, sum(1 for e in entries if e.problems))
+    assert item.text(1) == f"{before - 1:,} ⚠" and counted == []  # (those past the prompt)
 
 
 def test_undo_waits_while_the_folder_is_listed_with_the_object_it_writes_through(

@@ -1224,9 +1224,9 @@ class MainWindow(QMainWindow):
 
     def _on_persona_status(self, text: str) -> None:
         self._on_page_status(self.persona_page, text)
-        entries = self.persona_page.entries()
-        if entries is not None:  # (None while the page reads: the sidebar keeps its count,
-            self._update_current_item(entries=entries)  # not list 20,000 names again)
+        counts = self.persona_page.counts()
+        if counts is not None:  # (None while the page reads: the sidebar keeps its count,
+            self._update_current_item(folder_counts=counts)  # not list 20,000 names again)
 
     def _update_current_item(self, **counted) -> None:
         """The page in front just counted its source: show those counts, query nothing."""

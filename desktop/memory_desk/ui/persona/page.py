@@ -463,9 +463,15 @@ class PersonaPage(QWidget):
         return self._whole_reader.is_busy() or self.editor.is_loading()
 
     def entries(self) -> list[PersonaEntry] | None:
-        """The folder's entries as the page last read them (the window counts these); None
-        while the listing is still being read (the entries shown are not all of them)."""
+        """The folder's entries as the page last read them; None while the listing is still
+        being read (the entries shown are not all of them)."""
         return None if self._listing else self.model.entries()
+
+    def counts(self) -> tuple[int, int] | None:
+        """(entries, entries with a problem) as the page last read them, kept change by
+        change (the sidebar shows them: no pass over 20,000 entries at each save); None while
+        the listing is still being read."""
+        return None if self._listing else (self._counts.entries, self._counts.problems)
 
     def status_text(self) -> str:
         """The counts last sent through ``status_changed``."""

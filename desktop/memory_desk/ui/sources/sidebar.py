@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from operator import attrgetter
 from pathlib import Path
 
 from PySide6.QtCore import QLocale, QObject, Qt, QTimer, Signal
@@ -43,7 +42,6 @@ from memory_desk.ui.sources.registry import Source
 SOURCE_ROLE = Qt.ItemDataRole.UserRole
 GONE_ROLE = Qt.ItemDataRole.UserRole + 1  # True while the source's path holds nothing
 DETAILS_STATE_KEY = "sidebar/details_open"
-_problems = attrgetter("problems")
 
 
 class DatabaseCounts(QObject):
@@ -307,9 +305,10 @@ class SourceSidebar(QWidget):
         source: Source,
         *,
         totals: Totals | None = None,
-        entries: list | None = None,
+        folder_counts: tuple[int, int] | None = None,
     ) -> None:
-        """Show a source's counts; ``totals``/``entries`` when a page already has them."""
+        """Show a source's counts; ``totals`` (a database) or ``folder_counts`` (a folder's
+        entries and entries with a problem) when a page already has them."""
         item = self._item_for(source)
         if item is None:
             return
@@ -324,13 +323,17 @@ class SourceSidebar(QWidget):
                 ),
             )
         else:
-            self._count(item, source, totals, entries)
+            self._count(item, source, totals, folder_counts)
         self._paint_rows()
         if self.current() is source:
             self.show_info(source)
 
     def _count(
-        self, item: QTreeWidgetItem, source: Source, totals: Totals | None, entries: list | None
+        self,
+        item: QTreeWidgetItem,
+        source: Source,
+        totals: Totals | None,
+        folder_counts: tuple[int, int] | None,
     ) -> None:
         try:
             if source.kind == "db":
@@ -346,10 +349,9 @@ class SourceSidebar(QWidget):
                 item.setText(1, i18n.number(totals.live))
                 item.setToolTip(1, describe_totals(totals))
             else:
-                if entries is not None:
+                if folder_counts is not None:
                     self._cancel_count_later(source)  # the page counted it
-                    count = len(entries)
-                    problems = sum(map(bool, map(_problems, entries)))  # (C loops: 20,000)
+                    count, problems = folder_counts
                 else:
                     # No file is read on the main thread (20,000 entries take seconds to
                     # parse). A small folder's names are counted now, its problems in the
