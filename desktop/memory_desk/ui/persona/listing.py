@@ -70,7 +70,7 @@ class LazyKeys:
     25 ms of a listing that the page need not wait for)."""
 
     def __init__(self, listing: FolderStats, unsure: frozenset[str]) -> None:
-        self._listing = listing
+        self._listing: FolderStats | None = listing  # (let go once the keys are made)
         self._unsure = unsure
         self._keys: StatKeys | None = None
         self._lock = threading.Lock()
@@ -78,10 +78,11 @@ class LazyKeys:
     def __call__(self) -> StatKeys:
         with self._lock, gc_paused():  # (20,000 keys: see gc_paused)
             if self._keys is None:
+                assert self._listing is not None
                 keys = keys_of(self._listing)
                 for file_name in self._unsure & keys.keys():
                     keys[file_name] = (None, True, keys[file_name][2])
-                self._keys = keys
+                self._keys, self._listing = keys, None
             return self._keys
 
 
