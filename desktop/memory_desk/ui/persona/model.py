@@ -165,7 +165,7 @@ def haystack(entry: PersonaEntry) -> str:
 
 
 def haystacks(entries: Sequence[PersonaEntry]) -> list[str]:
-    """Every entry's :func:`haystack`, in order (a listing worker makes them ahead of time)."""
+    """Every entry's :func:`haystack`, in order."""
     return list(map(haystack, entries))
 
 
@@ -253,14 +253,14 @@ class PersonaListModel(QAbstractTableModel):
 
     # -- the data --------------------------------------------------------------------------------
 
-    def set_entries(self, entries: list[PersonaEntry], hays: list[str] | None = None) -> None:
+    def set_entries(self, entries: list[PersonaEntry]) -> None:
         """Show these entries (as :meth:`PersonaFolder.entries` lists them; the model keeps the
-        list, unchanged), with their haystacks if already made; applied as a difference so
-        selection and scroll survive."""
+        list, unchanged); applied as a difference so selection and scroll survive. The filter's
+        texts are made when first needed, unless :meth:`offer_haystacks` brings them."""
         self._entries = entries
         self._visible = sum(map(_visible, entries))
         self._by_name = dict(zip(map(_row_name, entries), entries, strict=True))
-        self._hays = hays if hays is not None and len(hays) == len(entries) else None
+        self._hays = None
         self._unpatched = entries
         self._now = datetime.now(UTC)
         self._matched = {}

@@ -180,13 +180,13 @@ class PersonaPage(QWidget):
         self._lister = BackgroundCall(self)  # the folder's listing, off the thread
         self._lister.interim.connect(self._on_first_screen)
         self._lister.finished.connect(self._on_listed)
+        self._lister.failed.connect(self._on_listing_failed)
         # The filter's texts of a big listing, made on a worker once the listing is shown.
         self._hay_maker = BackgroundCall(self)
         self._hay_maker.finished.connect(self._on_haystacks)
         self._hay_timer = QTimer(self, singleShot=True, interval=HAYSTACKS_AFTER_MS)
         self._hay_timer.timeout.connect(self._make_haystacks)
         self._hays_for: list[PersonaEntry] | None = None
-        self._lister.failed.connect(self._on_listing_failed)
         self._scanner = BackgroundCall(self)  # the folder's stat keys, for a reload
         self._scanner.finished.connect(self._on_scanned)
         self._scanner.failed.connect(self._on_scan_failed)
@@ -685,12 +685,12 @@ class PersonaPage(QWidget):
                 self._counts = self._counts.changed(before, after)
         self._after_rows_changed(listing)
 
-    def _show(self, entries: list[PersonaEntry], hays: list[str] | None = None) -> None:
+    def _show(self, entries: list[PersonaEntry]) -> None:
         """Show these entries (the folder's whole listing) and what depends on them."""
         self.folder_banner.set_problems(self._folder_problems)
         self._syncing = True
         try:
-            self.model.set_entries(entries, hays)
+            self.model.set_entries(entries)
         finally:
             self._syncing = False
         self._counts = Counts.of(entries)
