@@ -10,12 +10,18 @@ file of ``tests/persona_corpus.py``.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import hashlib
 import os
+import pickle
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from memory_desk.core.persona import PersonaFolder
 from memory_desk.core.persona.reading import (
     agent_written_entry,
     entry_from_bytes,
@@ -168,3 +174,38 @@ def test_the_agents_own_file_takes_the_short_way() -> None:
 def test_every_corpus_file_reads_the_same_both_ways() -> None:
     for name, expect in CORPUS.items():
         same_entry(name, expect.data)
+
+
+def test_the_short_way_makes_body_and_hash_only_when_asked() -> None:
+    """A listing shows rows from the header: the body and the file's hash are made from the
+    kept text the first time they are asked for, and equal the full grammar's (copies,
+    pickles and ``dataclasses.replace`` included)."""
+    data = agent_bytes("tea", "Likes tea", "user", ISO, "Green,\r\nno sugar.  ")
+    path = Path("/folder/tea.md")
+    full = full_entry_from_bytes("tea", path, data, STAT)
+    fast = agent_written_entry("tea", path, data, STAT)
+    assert fast is not None
+    assert "body" not in vars(fast) and "fingerprint" not in vars(fast)
+    copied = copy.copy(fast)
+    pickled = pickle.loads(pickle.dumps(fast))
+    assert fast.fingerprint == full.fingerprint  # (the hash of the file's bytes)
+    assert fast.fingerprint.sha256 == hashlib.sha256(data).hexdigest()
+    assert "body" not in vars(fast)
+    assert fast.body == full.body == "Green,\nno sugar."
+    assert copied == full and pickled == full and fast == full and hash(fast) == hash(full)
+    assert dataclasses.replace(fast, body="Black.") == dataclasses.replace(full, body="Black.")
+    assert not hasattr(fast, "nothing") and not hasattr(full, "body_start")
+    with pytest.raises(AttributeError, match="nothing"):
+        _ = fast.nothing
+
+
+def test_a_listing_makes_no_body_nor_hash(tmp_path: Path) -> None:
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    for i in range(30):
+        name = f"entry-{i}"
+        (folder / f"{name}.md").write_bytes(agent_bytes(name, "Likes tea", "user", ISO, "x"))
+    entries = PersonaFolder(folder).entries()
+    assert len(entries) == 30
+    assert not any("body" in vars(e) or "fingerprint" in vars(e) for e in entries)
+    assert {e.body for e in entries} == {"x"}

@@ -8,6 +8,7 @@ anything is written, so a refusal always comes before a change.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import unicodedata
@@ -19,7 +20,7 @@ from pathlib import Path
 from memory_desk.core.errors import StoreError
 from memory_desk.core.jstext import JS_SPACE_RUNS_RE
 from memory_desk.core.messages import msg
-from memory_desk.core.persona_format import js_trim
+from memory_desk.core.persona_format import js_trim, normalize_body
 
 NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 ENTRY_TYPES: tuple[str, ...] = ("user", "feedback")
@@ -88,6 +89,52 @@ class PersonaEntry:
     def has_errors(self) -> bool:
         """Whether any problem is an error (the entry cannot be edited)."""
         return any(p.severity == "error" for p in self.problems)
+
+    def __getattr__(self, attr: str) -> object:
+        """``body`` and ``fingerprint`` of an entry read from a file the agent wrote, made from
+        its ``source`` the first time they are asked for (see :func:`deferred_entry`).
+
+        Called only for an attribute the entry's dict does not hold: a listing of 20,000 files
+        shows its rows from the header's values, and making every body and hash before that
+        was a third of its reading time (the hash is needed when an entry is opened or saved,
+        the bodies by the filter, which makes them on a worker). Thread-safe: two threads
+        asking at once make the same value, and either keeps it."""
+        fields = self.__dict__
+        deferred = fields.get("_deferred")
+        if deferred is None or attr not in _DEFERRED:
+            raise AttributeError(f"'PersonaEntry' object has no attribute '{attr}'")
+        body_start, size, mtime_ns = deferred
+        source = fields["source"]
+        if attr == "body":
+            value: object = normalize_body(js_trim(source[body_start:]))
+        else:  # (the source was decoded from the file's bytes as strict UTF-8: the same bytes)
+            value = fingerprint(hashlib.sha256(source.encode()).hexdigest(), size, mtime_ns)
+        fields[attr] = value
+        return value
+
+
+_DEFERRED = frozenset({"body", "fingerprint"})
+
+
+def deferred_entry(
+    fields: dict[str, object], body_start: int, size: int, mtime_ns: int
+) -> PersonaEntry:
+    """An entry of ``fields`` (every field but those a :class:`PersonaEntry` may defer: ``body``,
+    ``fingerprint``, or either), read from ``fields["source"]``, the whole text of a file of
+    ``size`` bytes and mtime ``mtime_ns``; its body is the text from ``body_start`` on,
+    trimmed. Made without the frozen dataclass's ``__init__`` (it sets 16 fields one by one)."""
+    fields["_deferred"] = (body_start, size, mtime_ns)
+    entry = object.__new__(PersonaEntry)
+    object.__setattr__(entry, "__dict__", fields)
+    return entry
+
+
+def fingerprint(sha: str | None, size: int = -1, mtime_ns: int = -1) -> Fingerprint:
+    """``Fingerprint(sha, size, mtime_ns)`` without the frozen dataclass's ``__init__`` (its
+    three ``object.__setattr__`` calls were a tenth of a listed file's parsing)."""
+    made = object.__new__(Fingerprint)
+    object.__setattr__(made, "__dict__", {"sha256": sha, "size": size, "mtime_ns": mtime_ns})
+    return made
 
 
 # ----------------------------------------------------------------------------- names

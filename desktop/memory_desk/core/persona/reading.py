@@ -27,6 +27,7 @@ from memory_desk.core.persona.entry import (
     Fingerprint,
     PersonaEntry,
     Problem,
+    deferred_entry,
     os_message,
     printable_name,
 )
@@ -310,41 +311,29 @@ def agent_written_entry(
     visible = NAME_RE.fullmatch(name) is not None  # (a kebab-case name needs no quotes)
     if not visible and needs_quotes(header_name):
         return None
-    body = js_trim(text[found.end() :])
     problems = [] if visible else name_problems(name)
+    fields: dict[str, object] = {
+        "name": name,
+        "path": path,
+        "type": type_,
+        "raw_type": type_,
+        "description": description,
+        "updated": updated,
+        "extra": (),
+        "problems": (),
+        "agent_visible": visible,
+        "editable": True,
+        "source": text,
+        "newline": "\n",
+        "link_target": link_target,
+    }
     if len(data) > LARGE_BODY_BYTES:  # (the body is never longer than the file)
+        body = normalize_body(js_trim(text[found.end() :]))
+        fields["body"] = body
         problems += body_problems(body)
-    entry = object.__new__(PersonaEntry)  # (its __init__ sets 16 frozen fields one by one)
-    object.__setattr__(
-        entry,
-        "__dict__",
-        {
-            "name": name,
-            "path": path,
-            "type": type_,
-            "raw_type": type_,
-            "description": description,
-            "updated": updated,
-            "body": normalize_body(body),
-            "extra": (),
-            "problems": tuple(problems),
-            "agent_visible": visible,
-            "editable": True,
-            "fingerprint": _fingerprint(sha256(data), st.st_size, st.st_mtime_ns),
-            "source": text,
-            "newline": "\n",
-            "link_target": link_target,
-        },
-    )
-    return entry
-
-
-def _fingerprint(sha: str, size: int, mtime_ns: int) -> Fingerprint:
-    """``Fingerprint(sha, size, mtime_ns)`` without the frozen dataclass's ``__init__`` (its
-    three ``object.__setattr__`` calls were a tenth of a listed file's parsing)."""
-    made = object.__new__(Fingerprint)
-    object.__setattr__(made, "__dict__", {"sha256": sha, "size": size, "mtime_ns": mtime_ns})
-    return made
+    if problems:
+        fields["problems"] = tuple(problems)
+    return deferred_entry(fields, found.end(), st.st_size, st.st_mtime_ns)
 
 
 def full_entry_from_bytes(
