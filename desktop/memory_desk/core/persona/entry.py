@@ -91,8 +91,10 @@ class PersonaEntry:
         return any(p.severity == "error" for p in self.problems)
 
     def __getattr__(self, attr: str) -> object:
-        """``body`` and ``fingerprint`` of an entry read from a file the agent wrote, made from
-        its ``source`` the first time they are asked for (see :func:`deferred_entry`).
+        """The fields an entry read from a file the agent wrote does not hold (see
+        :func:`deferred_entry`): ``body`` and ``fingerprint``, made from its ``source`` the
+        first time they are asked for and kept; ``raw_type``, ``extra`` and ``editable``, what
+        every such file gives.
 
         Called only for an attribute the entry's dict does not hold: a listing of 20,000 files
         shows its rows from the header's values, and making every body and hash before that
@@ -101,28 +103,42 @@ class PersonaEntry:
         asking at once make the same value, and either keeps it."""
         fields = self.__dict__
         deferred = fields.get("_deferred")
-        if deferred is None or attr not in _DEFERRED:
-            raise AttributeError(f"'PersonaEntry' object has no attribute '{attr}'")
-        body_start, size, mtime_ns = deferred
-        source = fields["source"]
-        if attr == "body":
-            value: object = normalize_body(js_trim(source[body_start:]))
-        else:  # (the source was decoded from the file's bytes as strict UTF-8: the same bytes)
-            value = fingerprint(hashlib.sha256(source.encode()).hexdigest(), size, mtime_ns)
-        fields[attr] = value
-        return value
+        if deferred is not None:
+            if attr in _IMPLIED:
+                return _IMPLIED[attr]
+            if attr == "raw_type":
+                return fields["type"]
+            if attr == "body" or attr == "fingerprint":
+                body_start, size, mtime_ns = deferred
+                source = fields["source"]
+                if attr == "body":
+                    value: object = normalize_body(js_trim(source[body_start:]))
+                else:  # (the source is the file's bytes decoded as strict UTF-8: same bytes)
+                    sha = hashlib.sha256(source.encode()).hexdigest()
+                    value = fingerprint(sha, size, mtime_ns)
+                fields[attr] = value
+                return value
+        raise AttributeError(f"'PersonaEntry' object has no attribute '{attr}'")
 
 
-_DEFERRED = frozenset({"body", "fingerprint"})
+_IMPLIED: dict[str, object] = {"extra": (), "editable": True}
 
 
 def deferred_entry(
     fields: dict[str, object], body_start: int, size: int, mtime_ns: int
 ) -> PersonaEntry:
-    """An entry of ``fields`` (every field but those a :class:`PersonaEntry` may defer: ``body``,
-    ``fingerprint``, or either), read from ``fields["source"]``, the whole text of a file of
-    ``size`` bytes and mtime ``mtime_ns``; its body is the text from ``body_start`` on,
-    trimmed. Made without the frozen dataclass's ``__init__`` (it sets 16 fields one by one)."""
+    """The entry of a file the agent wrote, read from ``fields["source"]`` (the whole text of
+    a file of ``size`` bytes and mtime ``mtime_ns``; its body is the text from ``body_start``
+    on, trimmed), made without the frozen dataclass's ``__init__`` (it sets 16 fields one by
+    one).
+
+    ``fields`` holds ``name``, ``path``, ``type``, ``description``, ``updated``, ``problems``,
+    ``agent_visible`` and ``source``, and, when they are not the class's defaults,
+    ``newline`` and ``link_target``; ``body`` if it is already made. The others are made when
+    asked for (:meth:`PersonaEntry.__getattr__`): with ten fields or fewer, an entry's dict
+    is small enough for Python's own allocator (a dict of all sixteen went to the system's
+    ``malloc``: making, and copying for the beyond-the-prompt mark, 20,000 of them cost twice
+    as much)."""
     fields["_deferred"] = (body_start, size, mtime_ns)
     entry = object.__new__(PersonaEntry)
     object.__setattr__(entry, "__dict__", fields)

@@ -316,17 +316,14 @@ def agent_written_entry(
         "name": name,
         "path": path,
         "type": type_,
-        "raw_type": type_,
         "description": description,
         "updated": updated,
-        "extra": (),
         "problems": (),
         "agent_visible": visible,
-        "editable": True,
         "source": text,
-        "newline": "\n",
-        "link_target": link_target,
     }
+    if link_target is not None:
+        fields["link_target"] = link_target
     if len(data) > LARGE_BODY_BYTES:  # (the body is never longer than the file)
         body = normalize_body(js_trim(text[found.end() :]))
         fields["body"] = body
