@@ -22,7 +22,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from memory_desk.core.persona import PersonaFolder
+from memory_desk.core.persona.entry import read_whole
 from memory_desk.core.persona.reading import (
+    AGENT_HEADER_RE,
     agent_written_entry,
     entry_from_bytes,
     full_entry_from_bytes,
@@ -197,6 +199,30 @@ def test_the_short_way_makes_body_and_hash_only_when_asked() -> None:
     assert not hasattr(fast, "nothing") and not hasattr(full, "body_start")
     with pytest.raises(AttributeError, match="nothing"):
         _ = fast.nothing
+
+
+def test_the_short_way_makes_its_path_and_hash_only_when_asked(tmp_path: Path) -> None:
+    """A listed entry's path is its folder's and its name's, made when asked; its file's size
+    and time are known without hashing the file."""
+    data = agent_bytes("tea", "Likes tea", "user", ISO, "Green.")
+    fast = agent_written_entry("tea", None, data, STAT, folder=tmp_path)
+    assert fast is not None and "path" not in vars(fast)
+    assert read_whole(fast) and "fingerprint" not in vars(fast)
+    assert (fast.fingerprint.size, fast.fingerprint.mtime_ns) == (STAT.st_size, STAT.st_mtime_ns)
+    assert "sha256" not in vars(fast.fingerprint)
+    assert fast == full_entry_from_bytes("tea", tmp_path / "tea.md", data, STAT)
+    assert fast.path == tmp_path / "tea.md"
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab[] " + TRICKY), max_size=12))
+def test_the_short_way_takes_exactly_the_descriptions_that_need_no_quotes(description) -> None:
+    """The header's match takes a description when ``needs_quotes`` says it needs none (a
+    line terminator ends the value: the match never takes one)."""
+    data = agent_bytes("tea", description, "user", ISO, "x")
+    taken = AGENT_HEADER_RE.match(data.decode()) is not None
+    one_line = not any(c in description for c in "\n\r\u2028\u2029")
+    assert taken == (one_line and not needs_quotes(description))
 
 
 def test_a_listing_makes_no_body_nor_hash(tmp_path: Path) -> None:

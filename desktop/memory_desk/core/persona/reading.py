@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from memory_desk.core.errors import StoreError
+from memory_desk.core.jstext import JS_DOT_CLASS, JS_WHITESPACE
 from memory_desk.core.messages import msg
 from memory_desk.core.persona.entry import (
     KNOWN_KEYS,
@@ -41,6 +42,7 @@ from memory_desk.core.persona.problems import (
 )
 from memory_desk.core.persona_format import (
     ISO_UTC_MS_RE,
+    QUOTES,
     ParsedFile,
     agent_reading,
     js_trim,
@@ -275,18 +277,26 @@ def entry_from_bytes(
 # The header agent-kit writes: its four keys in this order, one plain value each, LF, and
 # "---" alone on the closing line. Values hold no line terminator (JavaScript's "." stops there).
 _VALUE = "([^\n\r\u2028\u2029]*)"
+# A description that needs no quotes (``needs_quotes`` is False for it, tested on generated
+# text): not empty, neither its first nor its last character JavaScript whitespace or a quote,
+# and not bracketed (checked in the match: a call per file was a tenth of a listed file's
+# Python).
+_BARE = "[^" + re.escape(JS_WHITESPACE + QUOTES) + "]"
+_BARE_VALUE = f"(?!\\[{JS_DOT_CLASS}*\\]\n)({_BARE}(?:{JS_DOT_CLASS}*{_BARE})?)"
 AGENT_HEADER_RE = re.compile(
-    f"---\nname: {_VALUE}\ndescription: {_VALUE}\ntype: (user|feedback)\n"
+    f"---\nname: {_VALUE}\ndescription: {_BARE_VALUE}\ntype: (user|feedback)\n"
     f"updated: ({ISO_UTC_MS_RE.pattern})\n---\n"  # (the agent's format: no line terminator)
 )
 
 
 def agent_written_entry(
     name: str,
-    path: Path,
+    path: Path | None,
     data: bytes,
     st: os.stat_result,
     link_target: Path | None = None,
+    *,
+    folder: Path | None = None,
 ) -> PersonaEntry | None:
     """The entry of a file written exactly as the agent writes one, or None for any other.
 
@@ -297,6 +307,9 @@ def agent_written_entry(
     description that is not a YAML marker; ``updated`` in the agent's format. So its header
     and fields have no problem, its reading is the values as written, and the body is what
     follows the closing line, trimmed: the entry the full grammar gives.
+
+    ``path`` None: the entry's path is ``folder / (name + ".md")``, made when first asked for
+    (a listing of 20,000 files needs none of them to show its rows).
     """
     try:
         text = data.decode("utf-8")
@@ -306,7 +319,7 @@ def agent_written_entry(
     if found is None:
         return None
     header_name, description, type_, updated = found.groups()
-    if header_name != name or needs_quotes(description) or description in ODD_DESCRIPTIONS:
+    if header_name != name or description in ODD_DESCRIPTIONS:
         return None
     visible = NAME_RE.fullmatch(name) is not None  # (a kebab-case name needs no quotes)
     if not visible and needs_quotes(header_name):
@@ -314,7 +327,6 @@ def agent_written_entry(
     problems = [] if visible else name_problems(name)
     fields: dict[str, object] = {
         "name": name,
-        "path": path,
         "type": type_,
         "description": description,
         "updated": updated,
@@ -322,6 +334,8 @@ def agent_written_entry(
         "agent_visible": visible,
         "source": text,
     }
+    if path is not None:
+        fields["path"] = path
     if link_target is not None:
         fields["link_target"] = link_target
     if len(data) > LARGE_BODY_BYTES:  # (the body is never longer than the file)
@@ -330,7 +344,7 @@ def agent_written_entry(
         problems += body_problems(body)
     if problems:
         fields["problems"] = tuple(problems)
-    return deferred_entry(fields, found.end(), st.st_size, st.st_mtime_ns)
+    return deferred_entry(fields, found.end(), st.st_size, st.st_mtime_ns, folder)
 
 
 def full_entry_from_bytes(

@@ -30,11 +30,17 @@ from memory_desk.core import folder_stats
 from memory_desk.core.errors import StoreError
 from memory_desk.core.folder_stats import FolderStats, Stat
 from memory_desk.core.persona import reading
-from memory_desk.core.persona.entry import PersonaEntry, could_not_list, unreadable_folder
+from memory_desk.core.persona.entry import (
+    PersonaEntry,
+    could_not_list,
+    read_whole,
+    unreadable_folder,
+)
 from memory_desk.core.persona.listing import problem_count
 from memory_desk.core.persona.reading import (
     LARGE_ENTRY_BYTES,
-    entry_from_bytes,
+    agent_written_entry,
+    full_entry_from_bytes,
     is_entry_file_name,
     read_entry,
     stat_key,
@@ -74,6 +80,11 @@ class SharedEntries:
         """The entry stored for ``path`` if it was read from the version ``key`` names."""
         hit = self._items.get(path)  # (one dict read is atomic: no lock needed)
         return hit[1] if hit is not None and hit[0] == key else None
+
+    def versions(self) -> Callable[[str], tuple[tuple[int, ...], PersonaEntry] | None]:
+        """What reads the stored ``(stat key, entry)`` of a path (None: none): the dict's own
+        ``get`` (a dict read is atomic), for a loop over thousands of paths."""
+        return self._items.get
 
     def put(self, path: str, key: tuple[int, ...], entry: PersonaEntry) -> None:
         """Keep ``entry`` as the version ``key`` of ``path``."""
@@ -252,9 +263,10 @@ def _read_all(
     (``prefix``: the folder's path and a separator), appending the entries to ``loaded`` and
     to ``unsure`` the file names not read whole in the version listed (see
     :func:`scan_folder`); what was parsed goes to the shared cache in one step (one lock for
-    the batch)."""
-    child = getattr(folder, "_make_child_relpath", None)  # 10x cheaper than folder / name
+    the batch). The loop is the listing's hot path: per file, only what every file needs
+    (the stat key is :func:`stat_key`'s, written out; the shared cache is read directly)."""
     fresh: list[tuple[str, tuple[int, ...], PersonaEntry]] = []
+    shared = SHARED.versions()
     parsed = 0
     racy_after = time.time_ns() - reading.RACY_NS  # (reading.settled, one clock read a batch)
     try:
@@ -265,14 +277,13 @@ def _read_all(
                 if not isinstance(lst, FileNotFoundError):
                     loaded.append(unreadable_entry(name, Path(path_str), lst))
                 continue
-            key = stat_key(lst)
+            key = (lst.st_dev, lst.st_ino, lst.st_size, lst.st_mtime_ns, lst.st_ctime_ns)
             hit = cache.get(name)
             if hit is None or hit[0] != key:
-                entry = SHARED.get(path_str, key)
-                if entry is None:
-                    path = child(file_name) if child else folder / file_name
+                hit = shared(path_str)
+                if hit is None or hit[0] != key:
                     parsed += 1
-                    entry, cacheable, whole = _read_listed(name, path_str, path, lst, real)
+                    entry, cacheable, whole = _read_listed(name, path_str, folder, lst, real)
                     if not whole:
                         unsure.add(file_name)
                     if entry is None:
@@ -285,10 +296,10 @@ def _read_all(
                     if cacheable is not lst:
                         key = stat_key(cacheable)
                     fresh.append((path_str, key, entry))
-                elif entry.fingerprint.sha256 is None:  # (a large file, listed by its start)
+                    hit = (key, entry)
+                elif not read_whole(hit[1]):  # (a large file, listed by its start)
                     unsure.add(file_name)
-                hit = (key, entry)
-            elif hit[1].fingerprint.sha256 is None:
+            elif not read_whole(hit[1]):
                 unsure.add(file_name)
             kept[name] = hit
             loaded.append(hit[1])
@@ -297,20 +308,22 @@ def _read_all(
 
 
 def _read_listed(
-    name: str, path_str: str, path: Path, lst: os.stat_result, real: Path
+    name: str, path_str: str, folder: Path, lst: os.stat_result, real: Path
 ) -> tuple[PersonaEntry | None, os.stat_result | None, bool]:
     """``read_entry`` for a listing, without its second stat for the common small regular
     file: opened without following links, it must give exactly the size its ``lstat`` gave
     (else the file changed while listed, and the full reader reads it with a fresh stat).
     The third value says whether the entry is the whole file in the version ``lst`` names;
-    then the second is ``lst`` itself, settled or not (the caller checks, once a batch)."""
+    then the second is ``lst`` itself, settled or not (the caller checks, once a batch). A
+    file the agent wrote gets its path when it is first asked for (see
+    :func:`agent_written_entry`)."""
     size = lst.st_size
     if not stat.S_ISREG(lst.st_mode) or size > LARGE_ENTRY_BYTES:
-        return (*read_entry(name, path, lst, real, start_only=True), False)
+        return (*read_entry(name, folder / f"{name}.md", lst, real, start_only=True), False)
     try:
         fd = os.open(path_str, _OPEN_FLAGS)
     except OSError:
-        return (*_read_again(name, path, real), False)
+        return (*_read_again(name, folder / f"{name}.md", real), False)
     try:
         data = os.read(fd, size + 1)
     except OSError:
@@ -318,8 +331,11 @@ def _read_listed(
     finally:
         os.close(fd)
     if data is None or len(data) != size:
-        return (*_read_again(name, path, real), False)
-    return entry_from_bytes(name, path, data, lst), lst, True  # (settled: the caller sees)
+        return (*_read_again(name, folder / f"{name}.md", real), False)
+    entry = agent_written_entry(name, None, data, lst, folder=folder)
+    if entry is None:
+        entry = full_entry_from_bytes(name, folder / f"{name}.md", data, lst)
+    return entry, lst, True  # (settled: the caller sees)
 
 
 def _read_again(
