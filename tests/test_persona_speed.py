@@ -71,9 +71,14 @@ class FileLog:
         if log is None or event not in ("open", "os.scandir"):
             return
         path = args[0]
+        if isinstance(path, int) and event == "os.scandir":  # (a folder opened: its path)
+            path = os.readlink(f"/proc/self/fd/{path}")
         if not isinstance(path, str | bytes | os.PathLike):
             return
-        path = os.path.realpath(os.fsdecode(path))
+        path = os.fsdecode(path)
+        if not os.path.isabs(path):  # (a listing opens its files relative to the folder)
+            path = os.path.join(log.folder, path)
+        path = os.path.realpath(path)
         if event == "os.scandir" and path == log.folder:
             log.listings += 1
         elif event == "open" and os.path.dirname(path) == log.folder:

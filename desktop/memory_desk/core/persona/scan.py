@@ -269,46 +269,52 @@ def _read_all(
     shared = SHARED.versions()
     parsed = 0
     racy_after = time.time_ns() - reading.RACY_NS  # (reading.settled, one clock read a batch)
-    try:
-        for file_name, lst in items:
-            name, path_str = file_name[:-3], prefix + file_name
-            if isinstance(lst, OSError):
-                unsure.add(file_name)
-                if not isinstance(lst, FileNotFoundError):
-                    loaded.append(unreadable_entry(name, Path(path_str), lst))
-                continue
-            key = (lst.st_dev, lst.st_ino, lst.st_size, lst.st_mtime_ns, lst.st_ctime_ns)
-            hit = cache.get(name)
-            if hit is None or hit[0] != key:
-                hit = shared(path_str)
-                if hit is None or hit[0] != key:
-                    parsed += 1
-                    entry, cacheable, whole = _read_listed(name, path_str, folder, lst, real)
-                    if not whole:
-                        unsure.add(file_name)
-                    if entry is None:
-                        continue
-                    if cacheable is None or (
-                        cacheable is lst and max(lst.st_mtime_ns, lst.st_ctime_ns) >= racy_after
-                    ):
-                        loaded.append(entry)
-                        continue
-                    if cacheable is not lst:
-                        key = stat_key(cacheable)
-                    fresh.append((path_str, key, entry))
-                    hit = (key, entry)
-                elif not read_whole(hit[1]):  # (a large file, listed by its start)
+    with contextlib.ExitStack() as stack:
+        try:
+            dir_fd = stack.enter_context(folder_stats.opened_folder(prefix))
+        except OSError:
+            dir_fd = None  # (each file then says what is wrong)
+        try:
+            for file_name, lst in items:
+                name, path_str = file_name[:-3], prefix + file_name
+                if isinstance(lst, OSError):
                     unsure.add(file_name)
-            elif not read_whole(hit[1]):
-                unsure.add(file_name)
-            kept[name] = hit
-            loaded.append(hit[1])
-    finally:
-        SHARED.put_many(fresh, parsed=parsed)
+                    if not isinstance(lst, FileNotFoundError):
+                        loaded.append(unreadable_entry(name, Path(path_str), lst))
+                    continue
+                key = (lst.st_dev, lst.st_ino, lst.st_size, lst.st_mtime_ns, lst.st_ctime_ns)
+                hit = cache.get(name)
+                if hit is None or hit[0] != key:
+                    hit = shared(path_str)
+                    if hit is None or hit[0] != key:
+                        parsed += 1
+                        found = _read_listed(name, path_str, dir_fd, folder, lst, real)
+                        entry, cacheable, whole = found
+                        if not whole:
+                            unsure.add(file_name)
+                        if entry is None:
+                            continue
+                        if cacheable is None or (
+                            cacheable is lst and max(lst.st_mtime_ns, lst.st_ctime_ns) >= racy_after
+                        ):
+                            loaded.append(entry)
+                            continue
+                        if cacheable is not lst:
+                            key = stat_key(cacheable)
+                        fresh.append((path_str, key, entry))
+                        hit = (key, entry)
+                    elif not read_whole(hit[1]):  # (a large file, listed by its start)
+                        unsure.add(file_name)
+                elif not read_whole(hit[1]):
+                    unsure.add(file_name)
+                kept[name] = hit
+                loaded.append(hit[1])
+        finally:
+            SHARED.put_many(fresh, parsed=parsed)
 
 
 def _read_listed(
-    name: str, path_str: str, folder: Path, lst: os.stat_result, real: Path
+    name: str, path_str: str, dir_fd: int | None, folder: Path, lst: os.stat_result, real: Path
 ) -> tuple[PersonaEntry | None, os.stat_result | None, bool]:
     """``read_entry`` for a listing, without its second stat for the common small regular
     file: opened without following links, it must give exactly the size its ``lstat`` gave
@@ -316,12 +322,16 @@ def _read_listed(
     The third value says whether the entry is the whole file in the version ``lst`` names;
     then the second is ``lst`` itself, settled or not (the caller checks, once a batch). A
     file the agent wrote gets its path when it is first asked for (see
-    :func:`agent_written_entry`)."""
+    :func:`agent_written_entry`). ``dir_fd``: the folder, opened (see
+    :func:`~memory_desk.core.folder_stats.opened_folder`), or None."""
     size = lst.st_size
     if not stat.S_ISREG(lst.st_mode) or size > LARGE_ENTRY_BYTES:
         return (*read_entry(name, folder / f"{name}.md", lst, real, start_only=True), False)
     try:
-        fd = os.open(path_str, _OPEN_FLAGS)
+        if dir_fd is None:
+            fd = os.open(path_str, _OPEN_FLAGS)
+        else:
+            fd = os.open(f"{name}.md", _OPEN_FLAGS, dir_fd=dir_fd)
     except OSError:
         return (*_read_again(name, folder / f"{name}.md", real), False)
     try:
