@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+from memory_desk.core import folder_stats
 from memory_desk.core.persona import ASIDE_SUFFIX, TEMP_SUFFIX, PersonaFolder, atomic
 
 CRASHER = Path(__file__).parent / "agents" / "persona_crasher.py"
@@ -273,6 +274,26 @@ def test_leftovers_another_memory_desk_may_still_be_writing_are_kept(tmp_path: P
     left = killed_leftovers(folder, trash)
     assert PersonaFolder(folder, trash=trash).tidy() == []  # just written: not stale
     assert all(path.exists() for path in left.values())
+
+
+def test_tidying_reads_the_shared_pass_and_outdates_it_once_it_removed_a_file(
+    tmp_path: Path,
+) -> None:
+    """The window's watcher takes the folder's pass next: tidying finds its leftovers in that
+    pass (no listing of its own), and once it removed one, the pass is given to no one else."""
+    folder, trash = tmp_path / "memory", tmp_path / "trash"
+    folder.mkdir()
+    (folder / "tea.md").write_bytes(agent_entry("tea", "Green."))
+    leftover = atomic.temp_path(folder)
+    leftover.write_bytes(b"half a save")
+    time.sleep(1.2)  # (older than a second: stale for a tidy that allows one)
+    real = os.path.realpath(folder)
+    folder_stats.take(real)
+    runs = folder_stats.PASSES.runs
+    assert PersonaFolder(folder, trash=trash).tidy(stale_after_s=1.0) == [leftover]
+    assert folder_stats.PASSES.runs == runs and not leftover.exists()
+    names = [name for name, _st in folder_stats.take(real, fresh=False).items]
+    assert folder_stats.PASSES.runs == runs + 1 and names == ["tea.md"]
 
 
 def test_temporary_and_aside_names_are_short_whatever_the_entry_name(tmp_path: Path) -> None:

@@ -117,10 +117,14 @@ class _Passes:
                 return current.outcome()
             # It started before we asked: the next pass is ours (or another waiter's).
 
-    def forget(self) -> None:
-        """Drop the passes kept for reuse (tests start from nothing with it)."""
+    def forget(self, path: str | os.PathLike[str] | None = None) -> None:
+        """Drop the pass kept for reuse of the folder at ``path`` (None: of every folder;
+        tests start from nothing with it)."""
         with self._guard:
-            self._last.clear()
+            if path is None:
+                self._last.clear()
+            else:
+                self._last.pop(os.fspath(path), None)
 
     def _run(self, key: str, current: _Pass) -> FolderStats:
         try:
@@ -191,6 +195,12 @@ def reading_lock(path: str | os.PathLike[str]) -> threading.RLock:
         if lock is None:
             lock = _reading_locks[key] = threading.RLock()
         return lock
+
+
+def outdated(path: str | os.PathLike[str]) -> None:
+    """The caller changed the folder at ``path`` (its real path): a pass kept for reuse is
+    no longer given to anyone."""
+    PASSES.forget(path)
 
 
 def take(path: str | os.PathLike[str], *, fresh: bool = True) -> FolderStats:

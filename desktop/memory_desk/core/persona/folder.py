@@ -7,7 +7,6 @@ a write changes only what the person changed, atomically; nothing is lost by acc
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
 from collections.abc import Iterable
@@ -22,7 +21,6 @@ from memory_desk.core.persona.atomic import (
     new_entry_mode,
     publish_new,
     same_file,
-    stale_own_files,
     write_temp,
 )
 from memory_desk.core.persona.entry import (
@@ -64,7 +62,7 @@ from memory_desk.core.persona.moves import (
     read_for_move,
     rename_in_place,
     rename_within,
-    settle_leftover,
+    settle_leftovers,
     take_out,
 )
 from memory_desk.core.persona.reading import (
@@ -464,11 +462,7 @@ class PersonaFolder:
         """
         if stale_after_s is None:
             stale_after_s = STALE_AFTER_S
-        handled = []
-        for leftover in stale_own_files(self.path, stale_after_s):
-            with contextlib.suppress(OSError, StoreError):
-                settle_leftover(leftover, self.trash, self._real)
-                handled.append(leftover)
+        handled = settle_leftovers(self.path, self.trash, self._real, stale_after_s)
         prune(self.trash, self.trash_limits, stale_after_s=stale_after_s)
         return handled
 

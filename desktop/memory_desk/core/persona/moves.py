@@ -10,10 +10,12 @@ the next open.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from pathlib import Path
 
+from memory_desk.core import folder_stats
 from memory_desk.core.errors import ConflictError, StoreError
 from memory_desk.core.journal import witness
 from memory_desk.core.messages import msg
@@ -23,6 +25,7 @@ from memory_desk.core.persona.atomic import (
     fsync_dir,
     publish_new,
     put_back,
+    stale_own_files,
     unlink_if_same,
     write_temp,
 )
@@ -155,6 +158,22 @@ def settle_leftover(leftover: Path, trash: Path, real_folder: Path) -> None:
             put_in_trash(trash, real_folder, name, data, mode, "recovered")
     leftover.unlink()
     fsync_dir(leftover.parent)
+
+
+def settle_leftovers(
+    folder: Path, trash: Path, real_folder: Path, stale_after_s: float
+) -> list[Path]:
+    """:func:`settle_leftover` for each of :func:`stale_own_files`; returns those settled.
+    Errors are ignored (it is tried again at the next open). The folder's shared pass they
+    were found in shows them: once one is settled, that pass is given to no one else."""
+    handled = []
+    for leftover in stale_own_files(folder, stale_after_s):
+        with contextlib.suppress(OSError, StoreError):
+            settle_leftover(leftover, trash, real_folder)
+            handled.append(leftover)
+    if handled:
+        folder_stats.outdated(real_folder)
+    return handled
 
 
 def publish_renamed(name: str, new_path: Path, data: bytes, mode: int) -> os.stat_result:
