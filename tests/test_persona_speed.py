@@ -16,16 +16,22 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QPlainTextEdit, QPushButton
 
 from memory_desk.core.persona import PROMPT_LIMIT, PersonaFolder
+from memory_desk.core.persona.listing import Listing
+from memory_desk.core.persona.reading import agent_written_entry
 from memory_desk.ui.persona import model as list_model
 from memory_desk.ui.persona.model import PersonaListModel, Separator, build_rows
 from persona_files import agent_file, stamp
 from window_helpers import wait_persona_read
 
 pytest_plugins = ["window_fixture"]
+
+STAT = os.stat_result((0o100644, 7, 1, 1, 0, 0, 120, 0, 0, 0))
 
 WORDS = [
     "tea",
@@ -153,6 +159,31 @@ def test_refresh_after_any_change_equals_a_full_listing(tmp_path: Path, monkeypa
         assert updated == fresh, f"step {step}: {action} {name}"
         assert folder.entry_count() == len(fresh)
         assert folder.problem_count() == sum(1 for e in fresh if e.problems)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.from_regex(r"[a-z0-9]{1,3}(-[a-z0-9]{1,2})?", fullmatch=True),
+            st.sampled_from([stamp(n) for n in range(6)]),  # (few times: many ties)
+        ),
+        unique_by=lambda pair: pair[0],
+        max_size=PROMPT_LIMIT + 20,
+    )
+)
+def test_the_listing_order_is_the_agents_with_ties_or_without(pairs) -> None:
+    """Newest ``updated`` first, then by name, whether times are shared or not (the listing
+    sorts once when no two are, twice when some are)."""
+    template = agent_written_entry(
+        "a", None, agent_file("a", "d", stamp(0), "b"), STAT, folder=Path("/f")
+    )
+    entries = [dataclasses.replace(template, name=n, updated=u) for n, u in pairs]
+    listing = Listing()
+    listing.replace_all(entries)
+    expected = sorted(pairs, key=lambda pair: pair[0])
+    expected.sort(key=lambda pair: pair[1], reverse=True)
+    assert [e.name for e in listing.entries()] == [name for name, _u in expected]
 
 
 def test_a_second_listing_reads_no_unchanged_file(tmp_path: Path, monkeypatch, file_log) -> None:

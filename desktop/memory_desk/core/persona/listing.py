@@ -69,7 +69,10 @@ class Listing:
         Entries identical to those held (the folder's cache returns the same object for an
         unchanged file) cost nothing; a few changes are applied in place, many by sorting again.
         """
-        fresh = {e.name: e for e in loaded}
+        fresh = dict(zip(map(_name, loaded), loaded, strict=True))
+        if not self._by_name:  # (the first listing: every entry is new)
+            self._resort(fresh)
+            return set(fresh)
         changed = {n for n, e in fresh.items() if self._by_name.get(n) is not e}
         changed |= self._by_name.keys() - fresh.keys()
         if not changed:
@@ -205,13 +208,18 @@ def _agent_sorted(
     visible: list[PersonaEntry],
 ) -> tuple[list[PersonaEntry], list[tuple[str, str]]]:
     """``visible`` in the agent's order, and the order key of each: every key is made once,
-    and both sorts look keys up in C (sorting by a Python key function per entry was most of
-    a listing's sorting time)."""
+    and the sort looks keys up in C (sorting by a Python key function per entry was most of
+    a listing's sorting time). One sort by ``updated`` when no two entries share it (the
+    agent's times have milliseconds), else a sort by name first, which the sort by
+    ``updated`` keeps for equal times (it is stable, reversed too)."""
     names = utf16_keys([e.name for e in visible])
     updated = utf16_keys([e.updated for e in visible])
-    order = sorted(range(len(visible)), key=names.__getitem__)
-    order.sort(key=updated.__getitem__, reverse=True)  # (stable: ties stay by name)
-    return [visible[i] for i in order], [(updated[i], names[i]) for i in order]
+    order = sorted(range(len(visible)), key=updated.__getitem__, reverse=True)
+    if len(set(updated)) < len(updated):
+        order = sorted(range(len(visible)), key=names.__getitem__)
+        order.sort(key=updated.__getitem__, reverse=True)
+    keys = list(zip(map(updated.__getitem__, order), map(names.__getitem__, order), strict=True))
+    return list(map(visible.__getitem__, order)), keys
 
 
 def problem_count(entries: list[PersonaEntry]) -> int:
