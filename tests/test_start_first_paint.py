@@ -244,3 +244,44 @@ def test_ids_read_before_numpy_is_imported_are_the_same_and_work_as_numpy_arrays
     assert out["kind_after"] == "ndarray" and out["ids_after"] == out["ids_before"]
     assert out["empty"] == [] and out["rows"] == [0, 1]
     assert out["applied"] is True and out["shown"] == list(reversed(out["ids_before"]))
+
+
+def test_a_start_on_a_persona_folder_builds_the_held_back_parts_once_its_listing_is_shown(
+    qtbot, tmp_path: Path, monkeypatch
+) -> None:
+    """A folder too big to list at once is listed on a worker: the review desk, numpy and the
+    folder watcher's start wait until every entry is shown (built during the listing, they
+    took its time, in one interpreter); an agent's write made while they waited is reported
+    all the same (the watcher's first look after its start)."""
+    from memory_desk.app import create_main_window
+    from memory_desk.ui import main_window
+    from memory_desk.ui.persona.listing import SMALL_FOLDER
+
+    monkeypatch.setattr(main_window, "AFTER_FIRST_PAINT_LATEST_MS", 600_000)
+    folder = make_persona_folder(
+        tmp_path / "memory", [f"entry-{n}" for n in range(SMALL_FOLDER + 50)]
+    )
+    window = create_main_window(["--persona", str(folder)])
+    seen: dict[str, object] = {}
+
+    def on_listed() -> None:
+        seen.setdefault("watcher", window.folder_watcher.mode)
+        seen.setdefault("review", window._review is not None)
+        (folder / "entry-1.md").write_bytes(entry_bytes("entry-1", "The agent's new words."))
+
+    try:
+        assert window.persona_page.is_listing()
+        window.persona_page.listed.connect(on_listed)
+        window.show()
+        qtbot.waitUntil(lambda: bool(seen), timeout=20_000)
+        assert seen == {"watcher": "off", "review": False}
+        qtbot.waitUntil(lambda: window._first_paint_done and not window._held_back, timeout=20_000)
+        assert window._review is not None and window.folder_watcher.mode != "off"
+        page = window.persona_page
+        qtbot.waitUntil(
+            lambda: page.model.entry("entry-1").body == "The agent's new words.", timeout=20_000
+        )
+    finally:
+        window.close()
+        window.shutdown()
+        window.deleteLater()
