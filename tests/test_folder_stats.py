@@ -6,6 +6,7 @@ it runs (the order of events is then the test's, not the scheduler's).
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
@@ -98,3 +99,18 @@ def test_the_entry_view_of_a_pass_leaves_out_folders_named_like_entries(
     listing = folder_stats.take(folder)
     assert {name for name, _st in listing.regular_or_link(".md")} == {"entry-0.md", "entry-1.md"}
     assert names(listing) == {"entry-0.md", "entry-1.md", "folder.md", "note.txt"}
+
+
+def test_the_entry_files_of_a_pass_are_the_names_a_listing_takes(tmp_path: Path) -> None:
+    """``regular_or_link(".md", hidden=False)``: every name ``is_entry_file_name`` takes that
+    is not a folder, links and files whose ``lstat`` failed included."""
+    from memory_desk.core.persona.reading import is_entry_file_name
+
+    for name in ("tea.md", ".tea.md", ".md", "notes.txt", "x.md.swp", "Odd Name.md"):
+        (tmp_path / name).write_text("x")
+    (tmp_path / "folder.md").mkdir()
+    (tmp_path / "link.md").symlink_to(tmp_path / "tea.md")
+    listing = folder_stats.take(str(tmp_path))
+    taken = sorted(name for name, _st in listing.regular_or_link(".md", hidden=False))
+    expected = sorted(n for n in os.listdir(tmp_path) if is_entry_file_name(n) and n != "folder.md")
+    assert taken == expected == ["Odd Name.md", "link.md", "tea.md"]

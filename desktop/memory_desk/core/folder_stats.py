@@ -48,12 +48,15 @@ class FolderStats:
     items: tuple[tuple[str, Stat], ...]
     started_ns: int
 
-    def regular_or_link(self, suffix: str) -> list[tuple[str, Stat]]:
-        """The names ending in ``suffix`` that are not folders (errors included)."""
+    def regular_or_link(self, suffix: str, *, hidden: bool = True) -> list[tuple[str, Stat]]:
+        """The names ending in ``suffix`` that are not folders (errors included); without the
+        hidden ones (named with a leading dot) when ``hidden`` is False."""
         return [
             (name, st)
             for name, st in self.items
-            if name.endswith(suffix) and (isinstance(st, OSError) or not stat.S_ISDIR(st.st_mode))
+            if name.endswith(suffix)
+            and (hidden or name[:1] != ".")
+            and (isinstance(st, OSError) or not stat.S_ISDIR(st.st_mode))
         ]
 
 

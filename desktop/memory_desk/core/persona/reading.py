@@ -47,7 +47,6 @@ from memory_desk.core.persona_format import (
     agent_reading,
     js_trim,
     last_field,
-    needs_quotes,
     normalize_body,
     parse_text,
 )
@@ -283,8 +282,9 @@ _VALUE = "([^\n\r\u2028\u2029]*)"
 # Python).
 _BARE = "[^" + re.escape(JS_WHITESPACE + QUOTES) + "]"
 _BARE_VALUE = f"(?!\\[{JS_DOT_CLASS}*\\]\n)({_BARE}(?:{JS_DOT_CLASS}*{_BARE})?)"
+_KEBAB = NAME_RE.pattern.strip("^$").replace("(-", "(?:-")  # (a name the agent sees)
 AGENT_HEADER_RE = re.compile(
-    f"---\nname: {_VALUE}\ndescription: {_BARE_VALUE}\ntype: (user|feedback)\n"
+    f"---\nname: ({_KEBAB})\ndescription: {_BARE_VALUE}\ntype: (user|feedback)\n"
     f"updated: ({ISO_UTC_MS_RE.pattern})\n---\n"  # (the agent's format: no line terminator)
 )
 
@@ -303,7 +303,8 @@ def agent_written_entry(
     Parsing the whole grammar was most of a listing's time (2.2 of 6.7 s at 20,000 entries).
     The file it takes holds nothing the grammar would read differently from what it seems to
     say: UTF-8 with LF; the header of :data:`AGENT_HEADER_RE`; the ``name:`` line equal to the
-    file name; values that need no quotes (trimmed, not empty, not quoted nor bracketed); a
+    file name, a kebab-case name the agent sees (a file it does not see takes the full
+    grammar); values that need no quotes (trimmed, not empty, not quoted nor bracketed); a
     description that is not a YAML marker; ``updated`` in the agent's format. So its header
     and fields have no problem, its reading is the values as written, and the body is what
     follows the closing line, trimmed: the entry the full grammar gives.
@@ -321,17 +322,13 @@ def agent_written_entry(
     header_name, description, type_, updated = found.groups()
     if header_name != name or description in ODD_DESCRIPTIONS:
         return None
-    visible = NAME_RE.fullmatch(name) is not None  # (a kebab-case name needs no quotes)
-    if not visible and needs_quotes(header_name):
-        return None
-    problems = [] if visible else name_problems(name)
     fields: dict[str, object] = {
         "name": name,
         "type": type_,
         "description": description,
         "updated": updated,
         "problems": (),
-        "agent_visible": visible,
+        "agent_visible": True,
         "source": text,
     }
     if path is not None:
@@ -341,9 +338,7 @@ def agent_written_entry(
     if len(data) > LARGE_BODY_BYTES:  # (the body is never longer than the file)
         body = normalize_body(js_trim(text[found.end() :]))
         fields["body"] = body
-        problems += body_problems(body)
-    if problems:
-        fields["problems"] = tuple(problems)
+        fields["problems"] = tuple(body_problems(body))
     return deferred_entry(fields, found.end(), st.st_size, st.st_mtime_ns, folder)
 
 
