@@ -290,7 +290,7 @@ def _read_all(
                     hit = shared(path_str)
                     if hit is None or hit[0] != key:
                         parsed += 1
-                        found = _read_listed(name, path_str, dir_fd, folder, lst, real)
+                        found = _read_listed(file_name, path_str, dir_fd, folder, lst, real)
                         entry, cacheable, whole = found
                         if not whole:
                             unsure.add(file_name)
@@ -316,7 +316,12 @@ def _read_all(
 
 
 def _read_listed(
-    name: str, path_str: str, dir_fd: int | None, folder: Path, lst: os.stat_result, real: Path
+    file_name: str,
+    path_str: str,
+    dir_fd: int | None,
+    folder: Path,
+    lst: os.stat_result,
+    real: Path,
 ) -> tuple[PersonaEntry | None, os.stat_result | None, bool]:
     """``read_entry`` for a listing, without its second stat for the common small regular
     file: opened without following links, it must give exactly the size its ``lstat`` gave
@@ -325,17 +330,18 @@ def _read_listed(
     then the second is ``lst`` itself, settled or not (the caller checks, once a batch). A
     file the agent wrote gets its path when it is first asked for (see
     :func:`agent_written_entry`). ``dir_fd``: the folder, opened (see
-    :func:`~memory_desk.core.folder_stats.opened_folder`), or None."""
-    size = lst.st_size
+    :func:`~memory_desk.core.folder_stats.opened_folder`), or None; ``path_str``: the file's
+    whole path, for a system without it."""
+    name, size = file_name[:-3], lst.st_size
     if not stat.S_ISREG(lst.st_mode) or size > LARGE_ENTRY_BYTES:
-        return (*read_entry(name, folder / f"{name}.md", lst, real, start_only=True), False)
+        return (*read_entry(name, folder / file_name, lst, real, start_only=True), False)
     try:
         if dir_fd is None:
             fd = os.open(path_str, _OPEN_FLAGS)
         else:
-            fd = os.open(f"{name}.md", _OPEN_FLAGS, dir_fd=dir_fd)
+            fd = os.open(file_name, _OPEN_FLAGS, dir_fd=dir_fd)
     except OSError:
-        return (*_read_again(name, folder / f"{name}.md", real), False)
+        return (*_read_again(name, folder / file_name, real), False)
     try:
         data = os.read(fd, size + 1)
     except OSError:
@@ -343,10 +349,10 @@ def _read_listed(
     finally:
         os.close(fd)
     if data is None or len(data) != size:
-        return (*_read_again(name, folder / f"{name}.md", real), False)
+        return (*_read_again(name, folder / file_name, real), False)
     entry = agent_written_entry(name, None, data, lst, folder=folder)
     if entry is None:
-        entry = full_entry_from_bytes(name, folder / f"{name}.md", data, lst)
+        entry = full_entry_from_bytes(name, folder / file_name, data, lst)
     return entry, lst, True  # (settled: the caller sees)
 
 
