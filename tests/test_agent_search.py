@@ -1,9 +1,11 @@
 """What the agent's ``memory_search`` would return (``ObservationStore.agent_search``).
 
 The database is filled through the plugin's own save; the expected rows come from an
-oracle over every row (the agent's rules as the plugin documents them: words under 3
-characters ignored, each word anywhere in the six indexed columns, AND or OR, live rows of
-the project or personal), not from the store's SQL.
+oracle over every row (the agent's rules as the plugin documents them in FORMATS.md: runs of letters, digits and ``_``, lower-cased,
+words under 3 characters ignored, each word anywhere in the six indexed columns, AND or OR,
+live rows of the project or personal), not from the store's SQL. The order is checked
+against the plugin's own statement (``store.ts`` ``search``, verbatim) and ``rankScore``
+worked by hand.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pytest
 from alisio_fixtures import agent_columns, plugin_connection, read_all
 from memory_desk.core import alisio
 from memory_desk.core.observations import AgentSearch, Observation, ObservationStore
+from memory_desk.core.observations import agent_search as agent
 
 P1 = "alpha-1a2b3c4d"
 P2 = "beta-5e6f7a8b"
@@ -106,25 +109,64 @@ def test_short_words_are_ignored_where_the_persons_search_keeps_them(
     assert ids(result) == oracle(db, ["cache"])
     assert set(store.search_ids("db cache")) < ids(result)  # the person's search needs "db"
     nothing = store.agent_search("db ui io", project=P1)
-    assert nothing == AgentSearch((), ("db", "ui", "io"), None)
+    # No word left: "all" finds nothing, so the tool (asked without a mode) tries "any".
+    assert nothing == AgentSearch((), ("db", "ui", "io"), None, "any")
     assert store.search_ids("db ui io")  # while the person's search finds the row
 
 
-def test_words_are_counted_in_utf16_units_and_split_on_javascript_spaces(
+def test_words_are_runs_of_letters_digits_and_underscores_lower_cased(
     store: ObservationStore,
 ) -> None:
     duck = "\U0001f986"
-    result = store.agent_search(f"{duck}\u3000ab\ufeff{duck}{duck} cache\u0085x", project=None)
-    assert result.ignored_words == (duck, "ab")  # one emoji is 2 units: under 3
-    assert result.fts_query == f'"{duck}{duck}" AND "cache\u0085x"'  # U+0085 is no space
+    # Worked by hand: lower-cased; the emoji, U+3000, U+FEFF, U+0085 and the punctuation
+    # separate words; "ab" and "x" are under 3 units; "lock" and "cache" come once.
+    result = store.agent_search(
+        f"{duck}\u3000AB\ufeff{duck}Lock-leak? lock_leak LOCK cache\u0085x CACHE",
+        project=None,
+        match="all",
+    )
+    assert result.ignored_words == ("ab", "x")
+    assert result.fts_query == '"lock" AND "leak" AND "lock_leak" AND "cache"'
+    assert agent.split_words("Lock-leak? LOCK") == (["lock", "leak"], [], [])
+
+
+def test_word_characters_are_unicode_letters_and_numbers_not_pythons_word_class() -> None:
+    # A combining accent (U+0301, a mark) is neither a letter nor a number: it splits.
+    assert agent.split_words("cafe\u0301s") == (["cafe"], ["s"], [])
+    # "İ" lower-cases to "i" + U+0307 (a mark) in JavaScript as in Python: "İZMİR" is
+    # "i", "zmi", "r". Numbers of every kind count ("½" is No, "٣" is Nd).
+    assert agent.split_words("İZMİR ½½½ ٣٣٣") == (["zmi", "½½½", "٣٣٣"], ["i", "r"], [])
+    # An emoji is no letter: no word at all. A letter outside the BMP (U+1D400, Lu) is a
+    # letter of 2 UTF-16 units: with "a" it makes 3, enough; alone it is too short.
+    bold_a = "\U0001d400"
+    assert agent.split_words(f"\U0001f986\U0001f986 a{bold_a} {bold_a}") == (
+        [f"a{bold_a}"],
+        [bold_a],
+        [],
+    )
+
+
+def test_punctuation_only_finds_nothing(store: ObservationStore) -> None:
+    result = store.agent_search("?!-- ... ''", project=P1)
+    assert result == AgentSearch((), (), None, "any")
+    assert store.agent_search("?!--", project=P1, match="all") == AgentSearch((), (), None, "all")
+
+
+def test_only_the_first_16_distinct_words_are_searched(store: ObservationStore) -> None:
+    words = [f"w{n:02d}" for n in range(1, 21)]
+    result = store.agent_search(" ".join(["cache", "cache", *words]), project=None, match="any")
+    searched = ["cache", *words[:15]]
+    assert result.fts_query == " OR ".join(f'"{w}"' for w in searched)
+    assert result.unused_words == tuple(words[15:])
+    assert result.match == "any"
 
 
 def test_all_words_by_default_any_word_on_request(store: ObservationStore, db: Path) -> None:
     both = store.agent_search("cache token", project=None)
-    assert both.fts_query == '"cache" AND "token"'
+    assert both.fts_query == '"cache" AND "token"' and both.match == "all"
     assert ids(both) == oracle(db, ["cache", "token"])
     either = store.agent_search("cache token", project=None, match="any")
-    assert either.fts_query == '"cache" OR "token"'
+    assert either.fts_query == '"cache" OR "token"' and either.match == "any"
     assert ids(either) == oracle(db, ["cache", "token"], match="any")
     assert ids(both) < ids(either)
     with pytest.raises(ValueError, match="unknown match"):
@@ -135,7 +177,8 @@ def test_all_six_columns_are_searched(store: ObservationStore, db: Path) -> None
     by_tool = store.agent_search("compaction", project=P1)
     assert ids(by_tool) == oracle(db, ["compaction"], project=P1)
     by_project = store.agent_search("beta-5e6f", project=None)
-    assert ids(by_project) == oracle(db, ["beta-5e6f"]) != set()
+    assert by_project.fts_query == '"beta" AND "5e6f"'  # the dash separates words
+    assert ids(by_project) == oracle(db, ["beta", "5e6f"]) != set()
     assert store.search_ids("beta-5e6f") == []  # the person's search reads title/content/topic
 
 
@@ -187,17 +230,108 @@ def test_ranking_title_first_then_recency_and_limit(tmp_path: Path) -> None:
             new_twin,
             old_twin,
         ]
-        assert len(store.agent_search("echidna", project=P1).hits) == 10
+        assert len(store.agent_search("echidna", project=P1).hits) == 8  # the tool's default
         assert len(store.agent_search("echidna", project=P1, limit=50).hits) == 20
         assert len(store.agent_search("echidna", project=P1, limit=0).hits) == 1
         assert {r.id for r in store.agent_search("echidna", project=P1, limit=25).hits} < set(many)
 
 
-def test_quotes_are_doubled_and_nothing_is_read_as_syntax(store: ObservationStore) -> None:
-    result = store.agent_search('say "cache" NEAR(x) AND', project=None)
-    assert result.fts_query == '"say" AND """cache""" AND "NEAR(x)" AND "AND"'
+def test_quotes_and_operators_are_never_read_as_syntax(store: ObservationStore) -> None:
+    result = store.agent_search('say "cache" NEAR(x) AND', project=None, match="all")
+    assert result.fts_query == '"say" AND "cache" AND "near" AND "and"'
     assert result.hits == ()
-    assert store.agent_search("ca\x00che", project=None).hits == ()
+    split = store.agent_search("ca\x00che", project=None)  # a NUL separates words too
+    assert split.ignored_words == ("ca",) and split.fts_query == '"che"'
+
+
+# The plugin's statement (store.ts ``search``), verbatim but for the named parameter.
+PLUGIN_SEARCH = (
+    "SELECT o.*, bm25(observations_fts, 5.0, 1.0, 0.5, 0.5, 0.2, 2.0) AS rank FROM observations_fts"
+    " JOIN observations o ON o.id = observations_fts.rowid WHERE observations_fts MATCH ?"
+    " AND o.deleted_at IS NULL AND (o.project=? OR o.scope='personal') ORDER BY rank LIMIT 100"
+)
+
+
+def plugin_order(db: Path, match: str, project: str, now: int, limit: int = 8) -> list[int]:
+    """The plugin's rows for ``match``: its statement, then ``rankScore`` written out here
+    from FORMATS.md and a stable sort, best first."""
+    import math
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    conn.row_factory = sqlite3.Row
+    try:
+        rows = conn.execute(PLUGIN_SEARCH, (match, project)).fetchall()
+    finally:
+        conn.close()
+
+    def score(row: sqlite3.Row) -> float:
+        age_days = max(0, now - row["updated_at"]) / 86_400_000
+        return (
+            max(-row["rank"], 1e-9)
+            * (0.6 + 0.4 * math.exp(-age_days / 30))
+            * (1 + 0.05 * math.log(1 + row["access_count"]))
+        )
+
+    return [row["id"] for row in sorted(rows, key=score, reverse=True)][:limit]
+
+
+def test_rank_score_worked_by_hand() -> None:
+    month = 30 * DAY
+    # Fresh, never opened: the bm25 alone (weight 0.6 + 0.4 = 1).
+    assert agent.rank_score(-3.0, NOW, 0, NOW) == pytest.approx(3.0)
+    assert agent.rank_score(-3.0, NOW + DAY, 0, NOW) == pytest.approx(3.0)  # no negative age
+    # 30 days old: 0.6 + 0.4 / e.
+    assert agent.rank_score(-2.0, NOW - month, 0, NOW) == pytest.approx(2.0 * 0.7471517764685769)
+    # Opened 9 times: 1 + 0.05 * ln(10).
+    assert agent.rank_score(-1.0, NOW, 9, NOW) == pytest.approx(1.1151292546497023)
+    # A bm25 of 0 or above is floored at 1e-9.
+    assert agent.rank_score(0.5, NOW, 0, NOW) == 1e-9
+
+
+def test_order_is_the_plugins_rank_score_with_ties_in_sql_order(tmp_path: Path) -> None:
+    db = tmp_path / "memory.sqlite"
+    alisio.create_database(db)
+    with plugin_connection(db) as conn:
+
+        def save(title: str, content: str, at: int, project: str = P1) -> int:
+            return alisio.save_observation(
+                conn, title=title, content=content, type="decision", project=project, now=at
+            ).id
+
+        # Ties: three identical rows at the same instant (different titles so none is a
+        # duplicate of another): equal score, so bm25's SQL order stays (no tie-break by id).
+        twins = [save(f"Quokka note {n}", "quokka", NOW - 5 * DAY) for n in "abc"]
+        old_title = save("Quokka", "a title hit, a year old", NOW - 365 * DAY)
+        fresh_body = save("Marsupials", "quokka in the body, fresh", NOW)
+        used = save("Used often", "quokka quokka", NOW - 40 * DAY)
+        conn.execute("UPDATE observations SET access_count = 50 WHERE id = ?", (used,))
+        save("Other project", "quokka", NOW, project=P2)
+        for n in range(6):
+            save(f"Filler {n}", f"quokka filler {n}", NOW - n * DAY)
+    with ObservationStore(db) as store:
+        found = store.agent_search("Quokka!", project=P1)
+        now = alisio.now_ms()
+        assert [r.id for r in found.hits] == plugin_order(db, '"quokka"', P1, now)
+        assert len(found.hits) == 8 and found.match == "all"
+        every = store.agent_search("quokka", project=P1, limit=20)
+        order = [r.id for r in every.hits]
+        assert order == plugin_order(db, '"quokka"', P1, now, limit=20)
+        assert [i for i in order if i in twins] == twins  # in SQL order, ascending here
+        assert {old_title, fresh_body, used} < set(order)
+
+
+def test_all_falls_back_to_any_only_when_no_match_was_asked(
+    store: ObservationStore, db: Path
+) -> None:
+    asked_nothing = store.agent_search("cache zebrafish", project=None)
+    assert asked_nothing.match == "any"
+    assert asked_nothing.fts_query == '"cache" OR "zebrafish"'
+    assert ids(asked_nothing) == oracle(db, ["cache", "zebrafish"], match="any") != set()
+    asked_all = store.agent_search("cache zebrafish", project=None, match="all")
+    assert asked_all == AgentSearch((), (), '"cache" AND "zebrafish"', "all")
+    found_at_once = store.agent_search("cache", project=None)
+    assert found_at_once.match == "all" and found_at_once.hits
 
 
 def test_searching_as_the_agent_changes_no_counter_and_writes_nothing(

@@ -142,7 +142,7 @@ def test_short_words_the_person_finds_are_ignored_by_the_agent(qtbot, window) ->
     text.setText("qt db layer")
     settle(qtbot, panel)
     assert results(panel) == [1]
-    assert "“qt”, “db”" in note(panel) and "estimate" in note(panel)
+    assert "“qt”, “db”" in note(panel) and "with all the words" in note(panel)
 
 
 def test_ranked_like_the_store_with_all_or_any_words_and_the_chats_project(
@@ -155,7 +155,7 @@ def test_ranked_like_the_store_with_all_or_any_words_and_the_chats_project(
     project = panel.findChild(QComboBox, "agentSearchProject")
     assert project.currentText() == ALPHA  # the current row's project: the chat that asks
     assert results(panel) == [2]
-    assert "bm25 is an estimate" in note(panel)
+    assert "with all the words" in note(panel) and "estimate" not in note(panel)
 
     choose(match, "Any word")
     settle(qtbot, panel)
@@ -163,6 +163,7 @@ def test_ranked_like_the_store_with_all_or_any_words_and_the_chats_project(
         expected = store.agent_search("token refresh", project=ALPHA, match="any")
     assert results(panel) == [hit.id for hit in expected.hits]
     assert set(results(panel)) == {2, 3, 4}  # personal #4 from beta; never forgotten #6
+    assert "with any of the words" in note(panel)
 
     choose(project, "All projects")
     settle(qtbot, panel)
@@ -171,6 +172,27 @@ def test_ranked_like_the_store_with_all_or_any_words_and_the_chats_project(
     headers = [view.horizontalHeaderItem(c).text() for c in range(view.columnCount())]
     assert headers == ["Rank", "ID", "Type", "Title", "Project", "Pinned"]
     assert [view.item(r, 0).text() for r in range(view.rowCount())] == ["1", "2", "3", "4"]
+
+
+def test_the_panel_says_when_the_agent_fell_back_to_any_word(qtbot, window, db: Path) -> None:
+    type_search(qtbot, window, "token")
+    panel = open_panel(qtbot, window)
+    match = panel.findChild(QComboBox, "agentSearchMatch")
+    assert match.currentText() == "As the agent asks by default (all words, else any)"
+    text = panel.findChild(QLineEdit, "agentSearchText")
+    text.setText("Token, zebrafish!")  # no row has both words
+    settle(qtbot, panel)
+    with ObservationStore(db) as store:
+        chat = panel.project_name()  # the current row's project
+        expected = store.agent_search("Token, zebrafish!", project=chat, all_projects=chat is None)
+    assert expected.match == "any" and expected.hits
+    assert results(panel) == [hit.id for hit in expected.hits]
+    assert "searched again for any of them" in note(panel)
+
+    choose(match, "All words")  # asked for all words: the agent does not fall back
+    settle(qtbot, panel)
+    assert results(panel) == []
+    assert "with all the words" in note(panel) and "would find nothing" in note(panel)
 
 
 def test_double_click_selects_the_row_in_the_table_even_behind_a_filter(qtbot, window) -> None:

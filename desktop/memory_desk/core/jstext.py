@@ -32,6 +32,17 @@ def js_trim(text: str) -> str:
     return text.strip(JS_WHITESPACE)
 
 
+def js_lower(text: str) -> str:
+    """``text.toLowerCase()`` in JavaScript.
+
+    Both apply Unicode's full default lower-casing, SpecialCasing and the final sigma
+    included, and agree on every code point their Unicode versions share. They differ where
+    the agent's runtime knows letters newer than Python's tables (Python 3.11 has Unicode 14;
+    a recent Node has 16 or 17): such a capital stays as it is here and is lowered there.
+    """
+    return text.lower()
+
+
 def utf16_len(text: str) -> int:
     """``text.length`` in JavaScript: UTF-16 code units (a character outside the BMP is 2)."""
     return len(text.encode("utf-16-le", "surrogatepass")) // 2

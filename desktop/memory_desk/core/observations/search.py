@@ -197,9 +197,12 @@ def agent_filter(
     if scope is not None:
         where.append("o.scope = :scope")
         params["scope"] = scope
+    # The plugin's own join and order (not the person's search's CROSS JOIN): rows of equal
+    # bm25 then come in the order the agent's query gives them, which its stable re-sort keeps.
     sql = (
-        f"SELECT {SELECT_WITHOUT_CONTENT}, {agent.BM25} FROM {_FTS_JOIN}"
-        f" WHERE {' AND '.join(where)} ORDER BY {agent.BM25} LIMIT :candidates"
+        f"SELECT {SELECT_WITHOUT_CONTENT}, {agent.BM25} AS rank FROM observations_fts"
+        f" JOIN observations o ON o.id = observations_fts.rowid"
+        f" WHERE {' AND '.join(where)} ORDER BY rank LIMIT :candidates"
     )
     return sql, params
 

@@ -186,23 +186,21 @@ class ObservationStore:
         text: str,
         *,
         project: str | None,
-        match: str = agent.MATCH_ALL,
+        match: str | None = None,
         all_projects: bool = False,
         type: str | None = None,
         scope: str | None = None,
         limit: int = agent.DEFAULT_LIMIT,
     ) -> AgentSearch:
-        """What the agent's ``memory_search`` would return for ``text``, by its own rules.
-
-        Words under 3 characters are ignored (``ignored_words``), the rest are quoted and
-        joined by AND (``match="all"``) or OR (``"any"``) over all six FTS columns; live rows
-        of ``project`` or personal ones (``project=None`` or ``all_projects``: every
-        project), optionally of one ``type`` and ``scope``; the best 100 by the plugin's bm25,
-        re-scored and cut to ``min(max(limit, 1), 20)``. The re-scoring is an **estimate**
-        (:mod:`memory_desk.core.observations.agent_search`): which rows can appear is exact,
-        their order after bm25 is not. Pure read: no counter or timestamp changes, unlike
-        the agent's own ``memory_get``. Rows come without content.
-        """
+        """What the agent's ``memory_search`` returns for ``text``, by its own rules
+        (:mod:`memory_desk.core.observations.agent_search`): its words, AND (``match="all"``)
+        or OR (``"any"``) over all six FTS columns; live rows of ``project`` or personal ones
+        (``project=None`` or ``all_projects``: every project), optionally of one ``type`` and
+        ``scope``; the best 100 by its bm25, re-sorted by its ``rankScore``, cut to
+        ``min(max(limit, 1), 20)``. ``match=None`` is the tool asked without a mode: all
+        words, then any word when that finds nothing; the result's ``match`` says which ran.
+        Pure read: no counter or timestamp changes, unlike the agent's ``memory_get``. Rows
+        come without content."""
         return agent_run.search(
             self.read,
             text,

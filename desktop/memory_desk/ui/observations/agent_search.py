@@ -1,11 +1,12 @@
 """What the agent would find: the plugin's ``memory_search`` played against the open database.
 
 The person's own search finds words of any length in the title, content and topic key. The
-agent's does not: it drops words under three characters, requires every remaining word by
-default (``any`` for one of them), searches all six indexed columns, keeps to the chat's
-project plus personal rows, ranks by bm25 with the plugin's weights and then re-scores with a
-formula that is not public. A memory the person can find may be one the agent never recalls;
-this panel shows the agent's answer beside the table, so the person can check.
+agent's does not: it takes runs of letters and digits as words, drops words under three
+characters, requires every remaining word (and, asked without a mode, any of them when no
+row has them all), searches all six indexed columns, keeps to the chat's project plus
+personal rows, ranks by bm25 with the plugin's weights and re-sorts by recency and use. A
+memory the person can find may be one the agent never recalls; this panel shows the agent's
+answer beside the table, so the person can check, and says which mode ran.
 
 The panel is not modal: the person reads it while browsing, and a double-click on a result
 selects that row in the main table. The store's ``agent_search`` runs off the main thread
@@ -40,22 +41,25 @@ from PySide6.QtWidgets import (
 )
 
 from memory_desk.core.observations import AgentSearch, ObservationStore
+from memory_desk.core.observations import agent_search as agent
 from memory_desk.ui import i18n
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.background import BackgroundCall
 from memory_desk.ui.observations.delegates import ProjectDelegate, TypeBadgeDelegate
 from memory_desk.ui.observations.display import pin_glyph
 
-# The plugin's default: memory_search returns ten rows unless the model asks for more.
-AGENT_LIMIT = 10
-MATCHES: tuple[str, ...] = ("all", "any")
+# The tool's default: memory_search returns eight rows unless the model asks for more.
+AGENT_LIMIT = agent.DEFAULT_LIMIT
+# None: the tool asked without a mode (all words, then any word when that finds nothing).
+MATCHES: tuple[str | None, ...] = (None, agent.MATCH_ALL, agent.MATCH_ANY)
 _RANK, _ID, _TYPE, _TITLE, _PROJECT, _PINNED = range(6)
 
 
 def match_labels() -> list[str]:
     """The match modes as the person reads them, in the order of ``MATCHES``."""
     return [
-        translate("AgentSearchDialog", "All words (the agent's default)"),
+        translate("AgentSearchDialog", "As the agent asks by default (all words, else any)"),
+        translate("AgentSearchDialog", "All words"),
         translate("AgentSearchDialog", "Any word"),
     ]
 
@@ -71,8 +75,9 @@ def column_labels() -> list[str]:
     ]
 
 
-def search_note(text: str, found: AgentSearch) -> str:
-    """What the person should know about the agent's answer, one sentence after another."""
+def search_note(text: str, found: AgentSearch, asked: str | None = None) -> str:
+    """What the person should know about the agent's answer, one sentence after another;
+    ``asked`` is the mode the agent was asked for (None: none)."""
     if not text.strip():
         return translate("AgentSearchDialog", "Type what the agent would search for.")
     lines = []
@@ -86,6 +91,13 @@ def search_note(text: str, found: AgentSearch) -> str:
                 "AgentSearchDialog", "The agent ignores words under 3 characters: {words}."
             ).format(words=words)
         )
+    if found.unused_words:
+        lines.append(
+            translate(
+                "AgentSearchDialog",
+                "The agent searches for the first 16 different words only; it leaves out: {words}.",
+            ).format(words=", ".join(found.unused_words))
+        )
     if found.fts_query is None:
         lines.append(
             translate(
@@ -94,7 +106,9 @@ def search_note(text: str, found: AgentSearch) -> str:
                 " nothing.",
             )
         )
-    elif not found.hits:
+        return " ".join(lines)
+    lines.append(mode_note(found, asked))
+    if not found.hits:
         lines.append(translate("AgentSearchDialog", "The agent would find nothing for this text."))
     else:
         lines.append(
@@ -112,14 +126,20 @@ def search_note(text: str, found: AgentSearch) -> str:
                 limit=i18n.number(AGENT_LIMIT),
             )
         )
-        lines.append(
-            translate(
-                "AgentSearchDialog",
-                "The order after bm25 is an estimate: the plugin re-scores its best 100 matches"
-                " by recency and use with a formula it does not publish.",
-            )
-        )
     return " ".join(lines)
+
+
+def mode_note(found: AgentSearch, asked: str | None = None) -> str:
+    """Which of the agent's modes ran, in the person's words."""
+    if found.match == agent.MATCH_ALL:
+        return translate("AgentSearchDialog", "It searched for observations with all the words.")
+    if asked == agent.MATCH_ANY:
+        return translate("AgentSearchDialog", "It searched for observations with any of the words.")
+    return translate(
+        "AgentSearchDialog",
+        "No observation has all the words, so it searched again for any of them (the agent"
+        " does that when it asks without a mode).",
+    )
 
 
 def _name_clear_button(field: QLineEdit) -> None:
@@ -162,7 +182,9 @@ class AgentSearchDialog(QDialog):
         self.match.setObjectName("agentSearchMatch")
         self.match.setToolTip(
             translate(
-                "AgentSearchDialog", "The agent requires every word unless it asks for any word"
+                "AgentSearchDialog",
+                "Asked without a mode, the agent requires every word, and any word when no"
+                " observation has them all",
             )
         )
         self.match.setAccessibleName(translate("AgentSearchDialog", "Match"))
@@ -288,7 +310,8 @@ class AgentSearchDialog(QDialog):
         self.project.setCurrentIndex(names.index(chosen))
         self.project.blockSignals(False)
 
-    def match_mode(self) -> str:
+    def match_mode(self) -> str | None:
+        """The mode the agent is asked for; None: none, as the agent asks by default."""
         return MATCHES[max(0, self.match.currentIndex())]
 
     def project_name(self) -> str | None:
@@ -375,7 +398,7 @@ class AgentSearchDialog(QDialog):
                     item.setData(Qt.ItemDataRole.AccessibleTextRole, pinned)
                     item.setToolTip(pinned)
                 self.results.setItem(row, column, item)
-        self.note.setText(search_note(text, found))
+        self.note.setText(search_note(text, found, self.match_mode()))
 
     def _id_at(self, row: int) -> int:
         return int(self.results.item(row, _ID).data(Qt.ItemDataRole.UserRole))
