@@ -1,10 +1,12 @@
-"""What the next chat will be told: the plugin's session-start block, estimated from real
+"""What the next chat will be told: the plugin's session-start block, read from real
 databases built with the plugin's DDL, beside the context it recorded, and what changed.
 
 Rows go in as the plugin writes them (``save_observation``, plain INSERT/UPDATE for sessions,
 prompts, pins, forgets and ``injected_context``); recorded contexts are written in the plugin's
 own layout. The golden block was produced by running the plugin's ``renderMemoryContext`` and
-``hit`` (``format.ts``, ``store.ts``) under Node on the same rows.
+``hit`` (``format.ts``, ``store.ts``) under Node on the same rows; the other expected texts are
+worked by hand from FORMATS.md ("What a chat is told at its start"): 10 pinned, 20 recent,
+5 prompts, and nothing at all when the four parts are empty.
 """
 
 from __future__ import annotations
@@ -220,6 +222,95 @@ def test_long_prompts_are_collapsed_and_cut(plugin, store) -> None:
     assert utf16_len(line) == 2 + 200 + 1 and line.endswith("…")
 
 
+SESSION = "### Session\nproject alpha-1a2b3c4d · session ········\n"
+
+
+def test_an_empty_project_is_told_nothing_at_all(plugin, store) -> None:
+    # Nothing of ALPHA's own, a BETA project row it cannot see, a forgotten ALPHA row, and
+    # BETA's summary and prompt: the four parts of ALPHA are empty.
+    save(plugin, "Beta-only detail", T0, project=BETA)
+    forget(plugin, save(plugin, "Forgotten advice", T0 + MINUTE), T0 + 2 * MINUTE)
+    summary(plugin, "s-beta", BETA, "## Goal\nbeta goal", T0)
+    prompt(plugin, "s-beta", BETA, "beta prompt", T0)
+
+    nothing = nc.estimate_next_context(store, ALPHA)
+
+    assert nothing.text == "" and nothing.told_nothing
+    assert nothing.summary is None and nothing.prompts == () and nothing.observations == ()
+    assert nothing.estimated_tokens == 0
+    assert nc.estimate_next_context(store, "never-seen-00000000").text == ""
+
+    # A personal row of another project is visible from ALPHA: the block is back.
+    personal = save(plugin, "Prefers tabs", T0 + 3 * MINUTE, project=BETA, scope="personal")
+    told = nc.estimate_next_context(store, ALPHA)
+    assert told.text == (
+        layout.HEADER
+        + SESSION
+        + f"### Recent Observations\n- #{personal} [decision] **Prefers tabs**: **What**:"
+        " Prefers tabs"
+    )
+
+
+def test_a_prompt_alone_is_told_with_its_whitespace_runs_collapsed(plugin, store) -> None:
+    # JavaScript's whitespace: tab, newline, U+3000 and U+FEFF are runs to collapse; U+0085
+    # and U+001C are not whitespace to JavaScript, so they stay.
+    prompt(plugin, "s1", ALPHA, " \ufeff fix \t the\n\n cache\u3000now a\u0085b \u001c c  ", T0)
+
+    told = nc.estimate_next_context(store, ALPHA)
+
+    assert told.text == (
+        layout.HEADER + SESSION + "### Recent User Prompts\n- fix the cache now a\u0085b \u001c c"
+    )
+
+
+def test_a_summary_row_with_an_empty_summary_still_opens_the_block(plugin, store) -> None:
+    summary(plugin, "s1", ALPHA, "", T0)  # lastSummary finds the row: not empty to the glue
+
+    told = nc.estimate_next_context(store, ALPHA)
+
+    assert told.text == (layout.HEADER + SESSION).rstrip()
+
+
+def test_twenty_recent_rows_are_asked_for(plugin, store) -> None:
+    ids = [save(plugin, f"Note {n:02d}", T0 + n * MINUTE, content=f"body {n}") for n in range(25)]
+
+    told = nc.estimate_next_context(store, ALPHA, budget_tokens=20_000)
+
+    newest = list(reversed(ids))[:20]
+    lines = [f"- #{i} [decision] **Note {i - 1:02d}**: body {i - 1}" for i in newest]
+    assert told.text == layout.HEADER + SESSION + "### Recent Observations\n" + "\n".join(lines)
+    assert [c.id for c in told.observations] == newest
+
+
+def test_a_budget_too_small_for_the_pinned_rows_shows_what_fits_by_title(plugin, store) -> None:
+    # 12 pinned rows, the 10 newest asked for. Worked by hand at 100 tokens (400 units):
+    # header 97 + session line 54 leave 249; full lines (300-unit snippets) cannot fit in
+    # 40 % (99 - 11 for the heading), so titles only in 249 - 11 = 238: three lines of 28 + 1
+    # (ids 12, 11, 10) and five of 27 + 1 (ids 9..5) make 227; id 4 would make 255. Nothing
+    # is left for the recent heading (24 units): 249 - 11 - 227 = 11.
+    for n in range(1, 13):
+        pin(plugin, save(plugin, f"Rule {n:02d}", T0 + n * MINUTE, content="x " * 400))
+
+    told = nc.estimate_next_context(store, ALPHA, budget_tokens=100)
+
+    assert told.text == (
+        layout.HEADER
+        + SESSION
+        + "### Pinned\n"
+        + "- #12 [decision] **Rule 12**\n"
+        + "- #11 [decision] **Rule 11**\n"
+        + "- #10 [decision] **Rule 10**\n"
+        + "- #9 [decision] **Rule 09**\n"
+        + "- #8 [decision] **Rule 08**\n"
+        + "- #7 [decision] **Rule 07**\n"
+        + "- #6 [decision] **Rule 06**\n"
+        + "- #5 [decision] **Rule 05**"
+    )
+    pinned = [c for c in told.observations if c.section == layout.PINNED]
+    assert [c.id for c in pinned] == list(range(12, 2, -1))
+    assert [c.shown for c in pinned] == [layout.SHOWN_TITLE] * 8 + [layout.LEFT_OUT] * 2
+
+
 def test_a_budget_outside_the_plugins_range_is_refused(store) -> None:
     with pytest.raises(ValueError):
         nc.estimate_next_context(store, ALPHA, budget_tokens=99)
@@ -255,7 +346,7 @@ def test_no_recorded_context_says_why(tmp_path: Path, plugin, store) -> None:
         older.close()
     assert isinstance(preview.recorded, nc.NotRecorded)
     assert "schema 101" in preview.recorded.reason
-    assert preview.changes == () and preview.next.text.startswith(layout.HEADER)
+    assert preview.changes == () and preview.next.told_nothing  # an empty project
 
 
 # -- what the person's pins and forgets change -----------------------------------------------
@@ -285,7 +376,7 @@ def test_forgetting_a_recorded_row_shows_it_no_longer_included(plugin, store) ->
 
 def test_pinning_an_old_row_shows_it_added(plugin, store) -> None:
     old = save(plugin, "Old but important", T0)
-    for n in range(1, 12):
+    for n in range(1, 22):  # the newest 20 leave the old row out of the recent ones
         save(plugin, f"Recent note {n}", T0 + n * MINUTE)
     recorded_now(plugin, store, T0 + 20 * MINUTE)
     assert (
@@ -304,17 +395,17 @@ def test_pinning_an_old_row_shows_it_added(plugin, store) -> None:
 def test_unpinning_and_new_rows_are_named(plugin, store) -> None:
     rule = save(plugin, "Pinned rule", T0)
     pin(plugin, rule)
-    for n in range(1, 11):
+    for n in range(1, 21):
         save(plugin, f"Note {n}", T0 + n * MINUTE)
-    recorded_now(plugin, store, T0 + 20 * MINUTE)
+    recorded_now(plugin, store, T0 + 30 * MINUTE)
     pin(plugin, rule, False)
-    fresh = save(plugin, "Saved after that chat", T0 + 30 * MINUTE)
+    fresh = save(plugin, "Saved after that chat", T0 + 40 * MINUTE)
 
     changes = nc.preview(store, ALPHA, env={}).changes
 
     assert nc.Change(nc.ADDED, fresh, "Saved after that chat", nc.REASON_SAVED_SINCE) in changes
     assert nc.Change(nc.REMOVED, rule, "Pinned rule", nc.REASON_UNPINNED) in changes
-    # The newest ten are the recent ones: the oldest note made way for the new one.
+    # The newest twenty are the recent ones: the oldest note made way for the new one.
     assert nc.Change(nc.REMOVED, rule + 1, "Note 1", nc.REASON_PUSHED_OUT) in changes
 
 

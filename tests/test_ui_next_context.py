@@ -1,8 +1,10 @@
 """The "what the next chat will be told" panel, alone and offscreen, on real databases.
 
 The panel reads off the main thread; the tests wait for its answer and check what a person
-sees: the estimate and the recorded context verbatim, the changes their pins and forgets make,
-the note that says what is an estimate, and every string translated and every control named.
+sees: the next context and the recorded one verbatim, the changes their pins and forgets
+make, the note that says what the block is made of (and, for a project the plugin tells
+nothing, that the next chat starts with no memory and why), and every string translated and
+every control named. The empty-context message is also checked in the real window.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QLabel, QListView, QPlainTextEdit
+from PySide6.QtGui import QAction, QFontDatabase
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QLabel, QListView, QPlainTextEdit, QTableView, QTabWidget
 
 from memory_desk.core import alisio
 from memory_desk.core.observations import ObservationStore
@@ -22,6 +25,8 @@ from memory_desk.core.observations import context_layout as layout
 from memory_desk.core.observations import next_context as nc
 from memory_desk.ui.chats.next_context import NextContextPanel
 from ui_strings import marked_language, unnamed, untranslated
+
+pytest_plugins = ["window_fixture"]  # the open_window fixture
 
 ALPHA = "alpha-1a2b3c4d"
 T0 = 1_790_000_000_000
@@ -144,15 +149,45 @@ def test_both_contexts_show_verbatim_side_by_side(qtbot, open_panel, db: Path) -
     ]
 
 
-def test_the_note_says_what_is_an_estimate(qtbot, open_panel, db: Path) -> None:
+def test_the_note_says_what_the_block_is_made_of(qtbot, open_panel, db: Path) -> None:
     panel = shown(qtbot, open_panel(db), ALPHA)
 
     note = panel.findChild(QLabel, "nextContextNote").text()
 
-    assert "An estimate" in note
+    assert "An estimate" not in note and "not public" not in note
     assert "1,500 tokens, the plugin's default: this is not the database Alisio's" in note
-    assert "characters divided by 4" in note
-    assert "session-start code is not public" in note and layout.NEXT_SESSION_STAND_IN in note
+    assert "characters divided by 4" in note  # the plugin's own token estimate
+    assert "10 pinned and 20 recent observations and 5 prompts" in note
+    assert layout.NEXT_SESSION_STAND_IN in note and "no memory" not in note
+    caption = panel.findChild(QLabel, "nextContextEstimateCaption").text()
+    assert caption.startswith("Next context: about ")
+
+
+def test_a_project_told_nothing_says_the_next_chat_starts_with_no_memory(
+    qtbot, open_panel, tmp_path: Path
+) -> None:
+    path = make_db(tmp_path / "empty" / "memory.sqlite")
+    gone = save(path, "Advice later forgotten", T0)
+    agent(path, "UPDATE observations SET deleted_at=? WHERE id=?", (T0 + MINUTE, gone))
+
+    panel = shown(qtbot, open_panel(path), ALPHA)
+
+    estimate = pane(panel, "nextContextEstimate")
+    assert estimate.toPlainText() == ""
+    assert estimate.placeholderText().startswith("The next chat starts with no memory")
+    note = panel.findChild(QLabel, "nextContextNote").text()
+    assert note.startswith(
+        "The next chat starts with no memory: this project has no session summary, no saved"
+        " prompt and no observation it can see"
+    )
+    caption = panel.findChild(QLabel, "nextContextEstimateCaption").text()
+    assert caption == "Next context: nothing (the chat starts with no memory)"
+
+    save(path, "A new note", T0 + 2 * MINUTE)  # the agent saves: the block is back
+    panel.refresh()
+    qtbot.waitUntil(lambda: not panel.is_busy(), timeout=5000)
+    assert estimate.toPlainText().startswith(layout.HEADER)
+    assert "no memory" not in panel.findChild(QLabel, "nextContextNote").text()
 
 
 def test_the_located_databases_configured_budget_is_used(qtbot, open_panel, private_home) -> None:
@@ -232,7 +267,7 @@ def test_a_failed_read_is_reported(qtbot, open_panel, tmp_path: Path) -> None:
     assert (
         panel.findChild(QLabel, "nextContextNote")
         .text()
-        .startswith("Cannot estimate the next context: ")
+        .startswith("Cannot read the next context: ")
     )
 
 
@@ -252,3 +287,45 @@ def test_every_string_is_translated_and_every_control_named(
             first = panel.findChild(QListView, "nextContextChanges").model().index(0, 0)
             assert first.data().startswith("⟦no longer included")
             assert first.data(Qt.ItemDataRole.UserRole) == 2
+
+
+def test_the_window_says_a_chat_of_an_empty_project_starts_with_no_memory(
+    qtbot, open_window, tmp_path: Path
+) -> None:
+    """The real window: the Chats page, a chat whose project has nothing left (its one row
+    forgotten), its "Next chat" tab."""
+    path = make_db(tmp_path / "alisio" / "memory.sqlite")
+    conn = alisio.connect_like_plugin(path)
+    try:
+        gone = alisio.save_observation(
+            conn,
+            title="Since forgotten",
+            content="**What**: x",
+            type="decision",
+            project=ALPHA,
+            session_id="chat-empty",
+            now=T0,
+        ).id
+        conn.execute("UPDATE observations SET deleted_at=? WHERE id=?", (T0 + MINUTE, gone))
+    finally:
+        conn.close()
+
+    window = open_window(["--db", str(path)])
+    window.findChild(QAction, "showChatsAction").trigger()
+    page = window.chats_page
+    qtbot.waitUntil(lambda: page.model.rowCount() == 1)
+    view = window.findChild(QTableView, "chatsTable")
+    rect = view.visualRect(view.model().index(0, 0))
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    tabs = window.findChild(QTabWidget, "chatTabs")
+    panel = page.detail.next_context
+    tabs.setCurrentWidget(panel)
+    qtbot.waitUntil(lambda: panel.shown_preview is not None and not panel.is_busy())
+
+    estimate = window.findChild(QPlainTextEdit, "nextContextEstimate")
+    assert estimate.isVisible() and estimate.toPlainText() == ""
+    assert estimate.placeholderText().startswith("The next chat starts with no memory")
+    note = window.findChild(QLabel, "nextContextNote")
+    assert note.isVisible() and note.text().startswith("The next chat starts with no memory")
+    caption = window.findChild(QLabel, "nextContextEstimateCaption").text()
+    assert caption == "Next context: nothing (the chat starts with no memory)"

@@ -46,7 +46,7 @@ _CLIP_MARK = "\n[truncated]"
 # Sections of the block an observation can be in.
 PINNED = "pinned"
 RECENT = "recent"
-# How an observation shows in the estimate.
+# How an observation shows in the block.
 SHOWN_WHOLE = "whole"  # title and snippet
 SHOWN_TITLE = "title"  # title only: no room for its snippet
 LEFT_OUT = "left out"  # a candidate with no room left
@@ -54,7 +54,7 @@ LEFT_OUT = "left out"  # a candidate with no room left
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """An observation the plugin draws from (its ``hit``), and how the estimate shows it."""
+    """An observation the plugin draws from (its ``hit``), and how the block shows it."""
 
     id: int
     type: str
@@ -95,7 +95,10 @@ class PromptPart:
 
 @dataclass(frozen=True, slots=True)
 class NextContext:
-    """The estimated block and the parts it was built from, in the plugin's order."""
+    """The block and the parts it was built from, in the plugin's order.
+
+    ``text`` is ``""`` when the plugin tells the chat nothing (``told_nothing``): the
+    project has no summary, no prompt and no visible live row, and there are no parts."""
 
     project: str
     budget_tokens: int
@@ -111,6 +114,11 @@ class NextContext:
     @property
     def estimated_tokens(self) -> int:
         return estimated_tokens(self.text)
+
+    @property
+    def told_nothing(self) -> bool:
+        """True when the chat starts with no memory at all: no header, no block."""
+        return not self.text
 
     @property
     def included(self) -> tuple[Candidate, ...]:

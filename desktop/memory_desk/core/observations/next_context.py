@@ -1,25 +1,29 @@
-"""What the next chat will be told: the memory context the plugin would inject when a chat of
-a project starts, estimated from the database as it is now, beside the last one it recorded.
+"""What the next chat will be told: the memory context the plugin injects when a chat of a
+project starts, built from the database as it is now, beside the last one it recorded.
 
 At every chat's start the plugin returns a memory block (``session.onStart`` in its
 ``index.ts`` calls ``memoryContextText(deps, sessionId)`` with ``budgetTokens`` set from
 ``injectBudgetTokens``), and since schema 101 it records that exact text in
 ``injected_context``. A person who pins or forgets rows wants to see what that changes before
-the next chat starts, so this module rebuilds the block the plugin's way:
+the next chat starts, so this module builds the block the plugin's way (FORMATS.md, "What a
+chat is told at its start"):
 
-- **The parts, exactly**: the plugin's own queries (``store.ts``): ``lastSummary`` (the newest
-  summary of *that* project by ``ended_at``), ``recentPrompts``, ``pinned`` and ``recent``
-  (live rows of the project plus personal rows of every project), and its ``hit`` snippet
-  (content with whitespace runs collapsed, the first 300 characters and "…").
+- **The parts**: the plugin's own queries (``store.ts``), with the counts its session-start
+  glue (``memoryContextText`` in ``tools.ts``) asks for: ``lastSummary`` (the newest summary
+  of *that* project by ``ended_at``), ``pinned(project, 10)``, ``recent(project, 20)`` (live
+  rows of the project plus personal rows of every project) and ``recentPrompts(project, 5)``,
+  and its ``hit`` snippet (content with whitespace runs collapsed, 300 characters and "…").
+- **Nothing at all** when the four are empty (no summary, no prompt, no visible live row):
+  the glue then injects no header and no block, and the text is ``""``.
 - **The layout and the budget**: the plugin's ``renderMemoryContext`` (``format.ts``), ported in
   :mod:`.context_layout`.
-- **Ours**: the glue between them (``tools.ts``) is not public. How many rows it asks for is
-  taken as the store's defaults (:data:`PINNED_LIMIT`, :data:`RECENT_LIMIT`,
-  :data:`PROMPT_LIMIT`), and the new chat's id, unknown until it starts, is shown as a
-  stand-in of the same length in the session line (``NEXT_SESSION_STAND_IN``).
+- The only thing not known before the chat starts is its id: the session line shows a
+  stand-in of the same length (``NEXT_SESSION_STAND_IN``).
 
-Tokens are the plugin's own estimate, characters / 4 (``estimated_tokens``): an estimate,
-as the panel says. :func:`compare` names the observations the next chat would gain or lose
+Tokens are the plugin's own estimate, characters / 4 (``estimated_tokens``): that one is an
+estimate in the plugin too, as the panel says.
+
+:func:`compare` names the observations the next chat would gain or lose
 against the recorded text (found there by ``#id``, else by exact title), with the reason.
 
 Everything is pure ``SELECT`` through :meth:`ObservationStore.read`: looking changes no counter
@@ -53,9 +57,9 @@ from memory_desk.locate import locate_alisio
 DEFAULT_BUDGET_TOKENS = 1500
 MIN_BUDGET_TOKENS = 100
 MAX_BUDGET_TOKENS = 20_000
-# How many rows the session-start glue asks for is not public: the store's own defaults.
+# How many rows the session-start glue (``memoryContextText``) asks for.
 PINNED_LIMIT = 10
-RECENT_LIMIT = 10
+RECENT_LIMIT = 20
 PROMPT_LIMIT = 5
 # Where a row of the plugin's block stands (``memoryLine``): "- #12 [type] **Title**: ...".
 _MEMORY_LINE = re.compile(
@@ -84,7 +88,7 @@ REASON_PUSHED_OUT = "pushed out"
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """The budget the estimate uses, and where it came from (``BUDGET_*``).
+    """The budget the block is laid out in, and where it came from (``BUDGET_*``).
 
     ``plugin_off`` is True when Alisio's config turns the memory plugin off: the next chat is
     then told nothing from this database.
@@ -177,15 +181,19 @@ def budget_for(
 def estimate_next_context(
     store: ObservationStore, project: str, *, budget_tokens: int = DEFAULT_BUDGET_TOKENS
 ) -> NextContext:
-    """The block the plugin would inject if a chat of ``project`` started now (an estimate).
+    """The block the plugin injects if a chat of ``project`` starts now: its
+    ``memoryContextText`` but for the new chat's id (``NEXT_SESSION_STAND_IN``), and ``""``
+    when the plugin injects nothing (no summary, prompt or visible row: ``told_nothing``).
 
     Raises ``ValueError`` for a budget outside the plugin's range (its config refuses it).
     """
     if not MIN_BUDGET_TOKENS <= budget_tokens <= MAX_BUDGET_TOKENS:
         raise ValueError(f"injectBudgetTokens must be 100..20000, not {budget_tokens}")
     summary, prompts, pinned, recent = store.read(
-        msg("DatabaseAction", "estimate what the next chat will be told"), plugin_parts, project
+        msg("DatabaseAction", "read what the next chat will be told"), plugin_parts, project
     )
+    if summary is None and not prompts and not pinned and not recent:
+        return NextContext(project, budget_tokens, "", None, (), ())
     return render(project, summary, prompts, pinned, recent, budget_tokens)
 
 
@@ -239,12 +247,12 @@ def preview(
     *,
     budget: Budget | None = None,
 ) -> Preview:
-    """The budget (``budget``, else read from Alisio's config), the estimate, the last
+    """The budget (``budget``, else read from Alisio's config), the next context, the last
     recorded context and the changes, for the panel."""
     budget = budget or budget_for(store.path, env, home)
-    estimate = estimate_next_context(store, project, budget_tokens=budget.tokens)
+    upcoming = estimate_next_context(store, project, budget_tokens=budget.tokens)
     recorded = last_recorded_context(store, project)
-    return Preview(budget, estimate, recorded, compare(estimate, recorded))
+    return Preview(budget, upcoming, recorded, compare(upcoming, recorded))
 
 
 # -- reading the parts (the plugin's queries, store.ts) ------------------------------------

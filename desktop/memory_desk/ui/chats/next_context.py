@@ -1,12 +1,14 @@
-"""What the next chat will be told: an estimate of the plugin's session-start context for a
-project, beside the last context it recorded, and what the person's pins and forgets change.
+"""What the next chat will be told: the plugin's session-start context for a project, as the
+database holds it now, beside the last context it recorded, and what the person's pins and
+forgets change.
 
-Two read-only monospaced panes side by side: the estimated block (``nextContextEstimate``) and
-the last recorded one, exact (``nextContextRecorded``), each under a caption; the list of
-observations the next chat would gain or lose (``nextContextChanges``); and a note
-(``nextContextNote``) that says plainly what is an estimate: the budget and where it came
-from, the token estimate, and which part of the layout is ours. Everything is read off the
-main thread (:class:`BackgroundCall`, the latest answer only) by
+Two read-only monospaced panes side by side: the next block (``nextContextEstimate``, the
+plugin's text but for the new chat's id) and the last recorded one (``nextContextRecorded``),
+each under a caption; the list of observations the next chat would gain or lose
+(``nextContextChanges``); and a note (``nextContextNote``) that says what the block is made
+of: the budget and where it came from, the plugin's token estimate, the counts it asks for,
+and, when the plugin tells the chat nothing, that the chat starts with no memory and why.
+Everything is read off the main thread (:class:`BackgroundCall`, the latest answer only) by
 :func:`memory_desk.core.observations.next_context.preview`.
 
 The blocks are the plugin's own text and stay as the agent reads them (English); the captions,
@@ -82,13 +84,26 @@ def budget_text(budget: nc.Budget) -> str:
     return template.format(tokens=i18n.number(budget.tokens))
 
 
+def told_nothing_text() -> str:
+    """Why the next chat starts with no memory, in plain words."""
+    return translate(
+        "NextContext",
+        "The next chat starts with no memory: this project has no session summary, no saved"
+        " prompt and no observation it can see (its own or personal ones), so the plugin tells"
+        " the chat nothing at all.",
+    )
+
+
 def note_text(preview: nc.Preview) -> str:
-    """What is an estimate and why, in plain words."""
-    parts = [
+    """What the block is made of, in plain words."""
+    parts = []
+    if preview.next.told_nothing:
+        parts.append(told_nothing_text())
+    parts += [
         translate(
             "NextContext",
-            "An estimate: the plugin's rules applied to the database as it is now; it changes"
-            " as the agent saves.",
+            "What the plugin tells a chat of this project that starts now, from the database as"
+            " it is: it changes as the agent saves.",
         ),
         budget_text(preview.budget),
         translate(
@@ -97,9 +112,9 @@ def note_text(preview: nc.Preview) -> str:
         ).format(used=i18n.number(preview.next.estimated_tokens)),
         translate(
             "NextContext",
-            "The layout follows the plugin's public renderer. Its session-start code is not"
-            " public, so how many rows it asks for is ours: {pinned} pinned, {recent} recent,"
-            " {prompts} prompts; and the new chat's id, unknown until it starts, shows as {mark}.",
+            "The plugin asks for the last session summary, {pinned} pinned and {recent} recent"
+            " observations and {prompts} prompts, and lays them out as shown; the new chat's id,"
+            " unknown until it starts, shows as {mark}.",
         ).format(
             pinned=nc.PINNED_LIMIT,
             recent=nc.RECENT_LIMIT,
@@ -119,7 +134,9 @@ def note_text(preview: nc.Preview) -> str:
 
 
 def estimate_caption(estimate: layout.NextContext) -> str:
-    caption = translate("NextContext", "Estimated next context: about {used} of {budget} tokens")
+    if estimate.told_nothing:
+        return translate("NextContext", "Next context: nothing (the chat starts with no memory)")
+    caption = translate("NextContext", "Next context: about {used} of {budget} tokens")
     caption = caption.format(
         used=i18n.number(estimate.estimated_tokens), budget=i18n.number(estimate.budget_tokens)
     )
@@ -144,7 +161,7 @@ def recorded_caption(recorded: nc.RecordedContext | nc.NotRecorded) -> str:
 
 
 class NextContextPanel(QWidget):
-    """The estimated next context of one project, beside the last recorded one.
+    """The next context of one project, beside the last recorded one.
 
     Signals:
         error_raised(str): reading failed (the store's message, in the person's language)
@@ -196,10 +213,8 @@ class NextContextPanel(QWidget):
         self.estimate_caption = self._caption("nextContextEstimateCaption", content)
         self.estimate = self._pane(
             "nextContextEstimate",
-            translate("NextContext", "Estimated next context"),
-            translate(
-                "NextContext", "The memory block the plugin would inject if a chat started now"
-            ),
+            translate("NextContext", "Next context"),
+            translate("NextContext", "The memory block the plugin injects if a chat starts now"),
             content,
         )
         self.recorded_caption = self._caption("nextContextRecordedCaption", content)
@@ -274,7 +289,7 @@ class NextContextPanel(QWidget):
     # -- public calls (the Chats page) -----------------------------------------------------
 
     def set_store(self, store: ObservationStore | None) -> None:
-        """Show this database (None: none); the shown project is estimated again in it."""
+        """Show this database (None: none); the shown project is read again in it."""
         self._background.cancel()
         self.store = store
         self.refresh()
@@ -286,14 +301,14 @@ class NextContextPanel(QWidget):
         self.refresh()
 
     def set_project(self, project: str | None) -> None:
-        """Estimate for this project (None: nothing to show, the person chooses a chat)."""
+        """Show this project's (None: nothing to show, the person chooses a chat)."""
         if project == self.project and self.shown_preview is not None:
             return
         self.project = project
         self.refresh()
 
     def refresh(self) -> None:
-        """The database changed: estimate again (if a project is shown)."""
+        """The database changed: read again (if a project is shown)."""
         if self.store is None or self.project is None:
             self._background.cancel()
             self._show_empty()
@@ -304,7 +319,7 @@ class NextContextPanel(QWidget):
         self._background.submit(lambda: nc.preview(store, project, budget=budget))
 
     def is_busy(self) -> bool:
-        """True while an estimate is being read."""
+        """True while the next context is being read."""
         return self._background.is_busy()
 
     def shutdown(self) -> None:
@@ -325,6 +340,7 @@ class NextContextPanel(QWidget):
         theme.set_text_tone(self.note, "warning" if value.budget.plugin_off else "subdued")
         self.estimate_caption.setText(estimate_caption(value.next))
         self.estimate.setPlainText(value.next.text)
+        self.estimate.setPlaceholderText(told_nothing_text() if value.next.told_nothing else "")
         self.recorded_caption.setText(recorded_caption(value.recorded))
         recorded = value.recorded
         self.recorded.setPlainText(
@@ -342,7 +358,7 @@ class NextContextPanel(QWidget):
         self.shown_preview = None
         self.stack.setCurrentIndex(1)
         self.note.setText(
-            translate("NextContext", "Cannot estimate the next context: {reason}").format(
+            translate("NextContext", "Cannot read the next context: {reason}").format(
                 reason=message
             )
         )
@@ -392,8 +408,9 @@ class NextContextPanel(QWidget):
         self.stack.setCurrentIndex(1)
         self.note.setText(translate("NextContext", "Reading the database…"))
         theme.set_text_tone(self.note, "subdued")
-        self.estimate_caption.setText(translate("NextContext", "Estimated next context"))
+        self.estimate_caption.setText(translate("NextContext", "Next context"))
         self.recorded_caption.setText(translate("NextContext", "Last recorded context"))
         self.estimate.clear()
+        self.estimate.setPlaceholderText("")
         self.recorded.clear()
         self.change_items.clear()
