@@ -384,22 +384,26 @@ def test_saved_in_chat_follows_the_web_tabs_rules(tmp_path: Path):
 # ----------------------------------------------------------------------------- timeline
 
 
-def _reference(path: Path, anchor_id: int, before: int, after: int) -> list[int]:
-    """The plugin's timeline in Python: same session (project without one), visible from the
-    anchor's project, (created_at, id) order around the anchor, clamped 0..10."""
+def _reference(
+    path: Path, anchor_id: int, before: int, after: int, project: str | None = None
+) -> list[int]:
+    """The plugin's timeline in Python: same session (the anchor's project without one),
+    visible from the viewing ``project`` (None: the anchor's own), (created_at, id) order
+    around the anchor, clamped 0..10."""
     conn = sqlite3.connect(path)
     rows = conn.execute(
         "SELECT id, session_id, project, scope, created_at, deleted_at FROM observations"
     ).fetchall()
     conn.close()
     anchor = next(r for r in rows if r[0] == anchor_id)
+    viewer = anchor[2] if project is None else project
     b, a = min(max(before, 0), 10), min(max(after, 0), 10)
     pool = sorted(
         (
             r
             for r in rows
             if r[5] is None
-            and (r[2] == anchor[2] or r[3] == "personal")
+            and (r[2] == viewer or r[3] == "personal")
             and (r[1] == anchor[1] if anchor[1] else r[2] == anchor[2])
         ),
         key=lambda r: (r[4], r[0]),
@@ -455,6 +459,52 @@ def test_the_timeline_is_the_plugins_memory_timeline(timeline_db):
             )
             assert found.agent_answers
             assert found.by_session == (found.anchor.session_id is not None)
+
+
+def test_a_personal_row_seen_from_another_project_has_that_projects_timeline(timeline_db):
+    path, store, ids = timeline_db
+    personal = [oid for n, oid in enumerate(ids[:16]) if n % 5 == 1]  # beta's, in chat-t
+    assert personal
+    for anchor in personal:
+        for viewer in (ALPHA, BETA, "gamma-99999999"):
+            for before, after in ((3, 3), (10, 10), (0, 2)):
+                found = timeline(store, anchor, before, after, project=viewer)
+                expected = _reference(path, anchor, before, after, viewer)
+                assert [o.id for o in found.entries] == expected, (anchor, viewer)
+                assert found.agent_answers and found.project == viewer
+
+
+def test_a_timeline_worked_by_hand_from_three_projects(tmp_path: Path) -> None:
+    path = tmp_path / "memory.sqlite"
+    alisio.create_database(path)
+    conn = alisio.connect_like_plugin(path)
+    plan = [  # title, project, scope: one chat of alpha's, a minute apart
+        ("alpha first", ALPHA, "project"),
+        ("beta personal", BETA, "personal"),
+        ("alpha second", ALPHA, "project"),
+        ("beta project", BETA, "project"),
+    ]
+    first, personal, second, beta_only = (
+        save(conn, title=t, session_id="chat-a", project=p, scope=sc, now=T0 + n * MIN)
+        for n, (t, p, sc) in enumerate(plan)
+    )
+    conn.close()
+    store = ObservationStore(path)
+    try:
+
+        def seen_from(project: str | None) -> list[int]:
+            return [o.id for o in timeline(store, personal, project=project).entries]
+
+        assert seen_from(ALPHA) == [first, personal, second]  # the chat's own view
+        assert seen_from(BETA) == [personal, beta_only]
+        assert seen_from("gamma-99999999") == [personal]
+        assert seen_from(None) == seen_from(BETA)  # the row's own project
+        # A project row of beta's seen from alpha: the agent there cannot see it.
+        from_alpha = timeline(store, beta_only, project=ALPHA)
+        assert not from_alpha.agent_answers
+        assert [o.id for o in from_alpha.entries] == [first, personal, second, beta_only]
+    finally:
+        store.close()
 
 
 def test_a_forgotten_anchor_still_shows_its_neighbours_and_says_the_agent_would_not(

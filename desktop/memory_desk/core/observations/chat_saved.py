@@ -2,9 +2,12 @@
 chat" list and the agent's ``memory_timeline`` (an observation's chronological neighbours).
 
 Both are pure ``SELECT`` through :meth:`ObservationStore.read`. The timeline follows the
-plugin's ``store.ts`` (``timeline``) to the letter, except that a forgotten anchor still shows
-its neighbours (the agent's tool answers nothing for it, and :attr:`Timeline.agent_answers`
-says so). Re-exported by :mod:`.chats`, where the rest of a chat is read.
+plugin's ``store.ts`` (``timeline(id, project, before, after)``) to the letter: the anchor and
+its neighbours are the rows visible from the *viewing* project (live, of that project or
+personal), which for a personal row seen from another project is not the row's own project.
+The one exception: an anchor the agent cannot see (forgotten, or another project's) still
+shows its neighbours, and :attr:`Timeline.agent_answers` says that the tool answers nothing
+for it. Re-exported by :mod:`.chats`, where the rest of a chat is read.
 """
 
 from __future__ import annotations
@@ -31,8 +34,10 @@ class Timeline:
     """An observation and its chronological neighbours, as ``memory_timeline`` orders them.
 
     ``by_session`` is False when the anchor has no session: the neighbours are then its
-    project's. ``agent_answers`` is False for a forgotten anchor: the agent's tool answers
-    nothing at all for it, yet the neighbours are shown.
+    project's. ``project`` is the project it is seen from (whose visible rows are the
+    neighbours). ``agent_answers`` is False for an anchor that project's agent cannot see
+    (forgotten, or another project's row): its tool answers nothing at all for it, yet the
+    neighbours are shown.
     """
 
     anchor: Observation
@@ -40,6 +45,7 @@ class Timeline:
     after: tuple[Observation, ...]
     by_session: bool
     agent_answers: bool
+    project: str = ""
 
     @property
     def entries(self) -> tuple[Observation, ...]:
@@ -96,28 +102,43 @@ _VISIBLE = "o.deleted_at IS NULL AND (o.project = ? OR o.scope = 'personal')"
 
 
 def timeline(
-    store: ObservationStore, observation_id: int, before: int = 3, after: int = 3
+    store: ObservationStore,
+    observation_id: int,
+    before: int = 3,
+    after: int = 3,
+    *,
+    project: str | None = None,
 ) -> Timeline | None:
     """The observation and its neighbours as the plugin's ``memory_timeline`` orders them
-    (None when the row does not exist): the same session (the same project when it has
-    none), rows visible from its project, ``before``/``after`` clamped to 0..10."""
+    when a chat of ``project`` asks (None: the row's own project); None when the row does
+    not exist. Neighbours: the same session (the anchor's project's rows when it has none),
+    rows visible from ``project``, by ``created_at, id``; ``before``/``after`` clamped to
+    0..10."""
     return store.read(
-        msg("DatabaseAction", "read the timeline"), _timeline, observation_id, before, after
+        msg("DatabaseAction", "read the timeline"),
+        _timeline,
+        observation_id,
+        before,
+        after,
+        project,
     )
 
 
-def _timeline(conn: sqlite3.Connection, id: int, before: int, after: int) -> Timeline | None:
+def _timeline(
+    conn: sqlite3.Connection, id: int, before: int, after: int, project: str | None
+) -> Timeline | None:
     found = conn.execute(
         f"SELECT {SELECT_WITH_CONTENT} FROM observations o WHERE o.id = ?", (id,)
     ).fetchall()
     if not found:
         return None
     anchor = as_observation(found[0])
+    viewer = anchor.project if project is None else project
     b = min(max(int(before), 0), TIMELINE_MAX)
     a = min(max(int(after), 0), TIMELINE_MAX)
     same = "o.session_id = ?" if anchor.session_id else "o.project = ?"
     key = anchor.session_id or anchor.project
-    params = (anchor.project, key, anchor.created_at, anchor.created_at, id)
+    params = (viewer, key, anchor.created_at, anchor.created_at, id)
     older = conn.execute(
         f"SELECT {SELECT_WITH_CONTENT} FROM observations o WHERE {_VISIBLE} AND {same}"
         " AND (o.created_at < ? OR (o.created_at = ? AND o.id < ?))"
@@ -135,5 +156,7 @@ def _timeline(conn: sqlite3.Connection, id: int, before: int, after: int) -> Tim
         before=tuple(as_observation(row) for row in reversed(older)),
         after=tuple(as_observation(row) for row in newer),
         by_session=bool(anchor.session_id),
-        agent_answers=not anchor.forgotten,
+        agent_answers=not anchor.forgotten
+        and (anchor.project == viewer or anchor.scope == "personal"),
+        project=viewer,
     )

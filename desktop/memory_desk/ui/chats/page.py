@@ -243,13 +243,14 @@ class ChatsPage(ViewPage):
         elif not self._lister.is_busy():
             self._read_listing()
 
-    def show_timeline(self, observation_id: int) -> None:
-        """Show this observation's chat with its chronological neighbours (memory_timeline)."""
+    def show_timeline(self, observation_id: int, project: str | None = None) -> None:
+        """Show this observation's chat with its chronological neighbours, as memory_timeline
+        gives them to a chat of ``project`` (None: the observation's own project)."""
         store = self.store
         if store is None:
             return
         self._timeline_asked = observation_id
-        self._timeliner.submit(lambda: timeline(store, observation_id))
+        self._timeliner.submit(lambda: timeline(store, observation_id, project=project))
 
     def shutdown(self) -> None:
         self._search_timer.stop()
