@@ -230,6 +230,33 @@ def test_private_spans_are_redacted_in_titles_too(tmp_path: Path) -> None:
     assert "sk-live" not in str(read_all(db))
 
 
+def canonicalize(ch: str) -> str:
+    """ECMAScript's Canonicalize for a case-insensitive regex without the ``u`` flag, from
+    the spec: the character's toUpperCase when that is one code unit, unless it would map a
+    non-ASCII character to an ASCII one."""
+    upper = ch.upper()
+    if len(upper) != 1 or (ord(ch) >= 128 and ord(upper) < 128):
+        return ch
+    return upper
+
+
+def test_private_tags_match_case_insensitively_as_javascripts_regex_does() -> None:
+    # Worked from Canonicalize: "ı" (U+0131) upper-cases to "I", ASCII from non-ASCII, so it
+    # stays "ı"; "İ" (U+0130) is its own upper case; neither canonicalizes to "I".
+    assert canonicalize("i") == canonicalize("I") == "I"
+    assert canonicalize("\u0131") == "\u0131" and canonicalize("\u0130") == "\u0130"
+    # So only ASCII case differences make a tag.
+    assert alisio.redact("a <Private>k</PRIVATE> b") == "a [REDACTED] b"
+    assert alisio.redact("<prıvate>k</prıvate>") == "<prıvate>k</prıvate>"
+    assert alisio.redact("<PRİVATE>k</PRİVATE>") == "<PRİVATE>k</PRİVATE>"
+    # A dotless closing tag does not close: the lazy match runs on to the real one.
+    assert alisio.redact("<private>x</prıvate>y</private>z") == "[REDACTED]z"
+    assert alisio.redact("<private>x</PRİVATE>") == "<private>x</PRİVATE>"
+    preview = alisio.preview_content("<prıvate>k</prıvate>")
+    assert not preview.redacted and preview.stored == "<prıvate>k</prıvate>"
+    assert alisio.preview_title("<PRIVATE>k</private> t").redacted
+
+
 def test_empty_text_after_the_rules_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "memory.sqlite"
     alisio.create_database(db)

@@ -46,7 +46,11 @@ DUPLICATE_WINDOW_MS = 15 * 60 * 1000
 _KEBAB = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 TOPIC_KEY_RE = re.compile(rf"^{_KEBAB}(?:/{_KEBAB})+$")
 REDACTED = "[REDACTED]"
-_PRIVATE_RE = re.compile(r"<private>.*?</private>", re.IGNORECASE | re.DOTALL)
+# The plugin's regex is case-insensitive without JavaScript's ``u`` flag: its Canonicalize
+# upper-cases one code unit but never maps a non-ASCII character to an ASCII one, so only
+# ASCII case differences match (``<PRİVATE>`` and ``<prıvate>`` are not tags). Python's
+# IGNORECASE alone would take İ and ı for i: ASCII keeps it to the plugin's set.
+_PRIVATE_RE = re.compile(r"<private>.*?</private>", re.IGNORECASE | re.DOTALL | re.ASCII)
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 # The plugin's migration (``src/store.ts``), statement for statement and name for name:
