@@ -6,6 +6,7 @@ announced is compared with what the save then wrote to the file.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from contextlib import closing
 from pathlib import Path
@@ -156,3 +157,35 @@ def test_a_long_content_is_previewed_when_typing_pauses(qtbot, form, monkeypatch
         f"\n10 keystrokes at 50,000 chars: {typing * 1000:.1f} ms;"
         f" one preview: {(time.perf_counter() - one) * 1000:.1f} ms"
     )
+
+
+def test_a_stored_hash_memory_desk_cannot_reproduce_is_flagged_and_kept(
+    qtbot, open_window, tmp_path: Path
+) -> None:
+    """The agent's runtime lower-cases U+A7CB (Unicode 16) where Python 3.11 cannot: the form
+    says so, and saving another field keeps the agent's hash."""
+    path = make_database(tmp_path / "memory.sqlite", titles=(TITLE,))
+    body = "**What** the \ua7cb glyph"
+    agent_hash = hashlib.sha256(b"**what** the \xc9\xa4 glyph").hexdigest()  # "ɤ" in UTF-8
+    with closing(alisio.connect_like_plugin(path)) as conn:
+        # As the agent's topic upsert rewrites a row: its content and its own hash.
+        conn.execute(
+            "UPDATE observations SET content=?, normalized_hash=? WHERE id=1", (body, agent_hash)
+        )
+    window = open_window(["--db", str(path)])
+    qtbot.waitUntil(lambda: table(window).model().rowCount() == 1)
+    qtbot.waitUntil(lambda: window.observations_page.detail.shown_id == 1)
+    qtbot.mouseClick(window.findChild(QToolButton, "editButton"), Qt.MouseButton.LeftButton)
+    title, content, _tc, _cc, note = widgets(window)
+    assert note.isVisible() and "stored fingerprint (normalized_hash)" in note.text()
+
+    content.setPlainText(body + " again")  # new content: its hash will be computed afresh
+    assert note.isHidden()
+    content.setPlainText(body)
+    assert "stored fingerprint" in note.text()
+
+    title.setText(TITLE + " (font)")
+    save(qtbot, window)
+    qtbot.waitUntil(lambda: not title.isVisible())
+    assert stored(path, "title") == TITLE + " (font)"
+    assert stored(path, "normalized_hash") == agent_hash

@@ -261,13 +261,22 @@ def normalized_hash(content: str) -> str:
     Garay U+10D50..U+10D65, Beria Erfe U+16EA0..U+16EB8), which Python 3.11 (Unicode 14)
     leaves as they are. A text using them hashes differently here than in a newer Node;
     that costs at most a duplicate count, and an older Node would agree with Python, so
-    no table is patched in.
+    no table is patched in. Memory Desk therefore never rewrites a stored hash for content
+    it did not change (an edit of the title, type or topic key keeps it), and says so when
+    it cannot reproduce a row's stored hash (:func:`reproduces_hash`) instead of "fixing" it.
     """
     # Surrogate halves side by side are one character to JavaScript (and may have a lower
     # case); a lone half is left alone by every step and reaches UTF-8 as U+FFFD.
     lowered = as_written(content).lower()
     normal = jstext.js_trim(jstext.JS_SPACE_RUNS_RE.sub(" ", lowered))
     return hashlib.sha256(normal.encode("utf-8")).hexdigest()
+
+
+def reproduces_hash(content: str, stored_hash: str) -> bool:
+    """Whether :func:`normalized_hash` of ``content`` is the hash stored with it. False for
+    a row the agent hashed with newer Unicode tables than Python's (or any other writer's
+    hash): a fact to show the person, not something to rewrite."""
+    return normalized_hash(content) == stored_hash
 
 
 def is_valid_type(value: str) -> bool:

@@ -351,8 +351,8 @@ class ObservationStore:
 
         Title and content are stored as the plugin stores them (:func:`alisio.prepare_title`,
         :func:`alisio.prepare_content`: ``<private>`` redacted, JavaScript-trimmed, capped
-        in UTF-16 units); an empty result raises StoreError. The hash is recomputed,
-        ``revision_count`` + 1 and ``updated_at = last_seen_at = now``. ``topic_key=""``
+        in UTF-16 units); an empty result raises StoreError. Only new content gets a new
+        hash; ``revision_count`` + 1 and ``updated_at = last_seen_at = now``. ``topic_key=""``
         clears the topic. With ``expected`` (the row as the person saw it), the edit is
         refused with ConflictError if the agent revised it since. An edit that changes
         nothing writes nothing (``before == after``).

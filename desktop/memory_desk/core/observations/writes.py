@@ -220,8 +220,14 @@ def edit(
     values["topic_key"] = move.key_after
     if _unchanged(values, before):
         return EditResult(before, before)
+    # The hash is the content's: computed afresh only for new content, as the agent's save
+    # does. Unchanged content keeps the stored hash, even one Memory Desk's Unicode tables
+    # cannot reproduce (``alisio.normalized_hash``): the agent's own is not "fixed".
+    edited_content = values["content"] != before.content
     values |= {
-        "normalized_hash": alisio.normalized_hash(str(values["content"])),
+        "normalized_hash": alisio.normalized_hash(str(values["content"]))
+        if edited_content
+        else before.normalized_hash,
         "revision_count": before.revision_count + 1,
         "updated_at": now,
         "last_seen_at": now,

@@ -408,7 +408,7 @@ class ObservationDetail(QWidget):
         self.edit_topic_key.setText(observation.topic_key or "")
         self.edit_content.setPlainText(observation.content or "")
         self.edit_error.hide()
-        self.stored.refresh()
+        self.stored.refresh(observation.content, observation.normalized_hash)
 
     def cancel_edit(self) -> None:
         if self._editing is None:

@@ -11,6 +11,11 @@ The title is previewed on every keystroke (it is short). The content can be 50,0
 previewing it costs a few milliseconds there (measured in the tests), so a long content is
 previewed once typing pauses (``CONTENT_DELAY_MS``), a short one at once.
 
+One more note concerns the row rather than the typing: when the row's stored
+``normalized_hash`` is not the one Memory Desk computes for its content (the agent's runtime
+may know letters newer than Python's Unicode tables), the form says so while the content is
+unchanged, and that saving other fields keeps the stored hash (:func:`hash_note`).
+
 Each note is one whole sentence in the person's language, one line per thing that will
 happen; a counter over its cap and the note take the theme's error and warning colours (the
 note's words say it too: colour is never the only signal).
@@ -21,7 +26,13 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QWidget
 
-from memory_desk.core.alisio import TRUNCATED_SUFFIX, StoredPreview, preview_content, preview_title
+from memory_desk.core.alisio import (
+    TRUNCATED_SUFFIX,
+    StoredPreview,
+    preview_content,
+    preview_title,
+    reproduces_hash,
+)
 from memory_desk.ui import i18n, theme
 from memory_desk.ui.i18n import translate
 
@@ -67,6 +78,17 @@ def field_note(field: str, preview: StoredPreview) -> str:
             )
         )
     return "\n".join(lines)
+
+
+def hash_note() -> str:
+    """For a row whose stored hash Memory Desk cannot reproduce, while its content is kept."""
+    return translate(
+        "StoredPreviewPanel",
+        "Content: its stored fingerprint (normalized_hash) is not the one Memory Desk computes"
+        " for it; the agent may know letters newer than Memory Desk's Unicode tables. It is"
+        " kept as stored while the content stays as it is, and computed afresh if you change"
+        " the content.",
+    )
 
 
 def _cut_note(field: str, preview: StoredPreview) -> str:
@@ -120,6 +142,7 @@ class StoredPreviewPanel(QObject):
         theme.set_text_tone(self.note, "warning")
         self.note.hide()
         self._title_note = self._content_note = ""
+        self._base_content: str | None = None  # set when the row's hash is not reproduced
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(CONTENT_DELAY_MS)
@@ -134,8 +157,16 @@ class StoredPreviewPanel(QObject):
         label.setAccessibleDescription(description)  # its text (the count) stays its name
         return label
 
-    def refresh(self) -> None:
-        """Preview both fields now (the form was just filled)."""
+    def set_base(self, content: str | None, stored_hash: str) -> None:
+        """The edited row's content and stored hash: while the form keeps that content, a
+        hash Memory Desk cannot reproduce is flagged (:func:`hash_note`)."""
+        differs = content is not None and not reproduces_hash(content, stored_hash)
+        self._base_content = content if differs else None
+
+    def refresh(self, content: str | None = None, stored_hash: str = "") -> None:
+        """Preview both fields now (the form was just filled from a row with this content
+        and stored hash: see :meth:`set_base`)."""
+        self.set_base(content, stored_hash)
         self._timer.stop()
         self.update_title()
         self.update_content()
@@ -158,6 +189,8 @@ class StoredPreviewPanel(QObject):
         preview = preview_content(self._content.toPlainText())
         self._show_counter(self.content_counter, preview)
         self._content_note = field_note(CONTENT, preview)
+        if self._base_content is not None and preview.stored == self._base_content:
+            self._content_note = "\n".join(filter(None, (self._content_note, hash_note())))
         self._show_note()
 
     def _on_content_edited(self) -> None:
