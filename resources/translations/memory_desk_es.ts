@@ -4,8 +4,12 @@
 <context>
     <name>AgentSearchDialog</name>
     <message>
-        <source>All words (the agent&apos;s default)</source>
-        <translation>Todas las palabras (por defecto del agente)</translation>
+        <source>As the agent asks by default (all words, else any)</source>
+        <translation>Como pide el agente por defecto (todas las palabras; si no, cualquiera)</translation>
+    </message>
+    <message>
+        <source>All words</source>
+        <translation>Todas las palabras</translation>
     </message>
     <message>
         <source>Any word</source>
@@ -48,6 +52,10 @@
         <translation>El agente ignora las palabras de menos de 3 caracteres: {words}.</translation>
     </message>
     <message>
+        <source>The agent searches for the first 16 different words only; it leaves out: {words}.</source>
+        <translation>El agente solo busca las 16 primeras palabras distintas; deja fuera: {words}.</translation>
+    </message>
+    <message>
         <source>No word of 3 characters or more is left, so the agent&apos;s search would find nothing.</source>
         <translation>No queda ninguna palabra de 3 caracteres o más, así que la búsqueda del agente no encontraría nada.</translation>
     </message>
@@ -64,8 +72,20 @@
         <translation>El agente obtendría estas {n} observaciones, la mejor primero (pide {limit} por defecto).</translation>
     </message>
     <message>
-        <source>The order after bm25 is an estimate: the plugin re-scores its best 100 matches by recency and use with a formula it does not publish.</source>
-        <translation>El orden tras bm25 es una estimación: el plugin vuelve a puntuar sus 100 mejores resultados según lo recientes y usados que son, con una fórmula que no publica.</translation>
+        <source>It searched for observations with all the words.</source>
+        <translation>Buscó observaciones con todas las palabras.</translation>
+    </message>
+    <message>
+        <source>It searched for observations with any of the words.</source>
+        <translation>Buscó observaciones con cualquiera de las palabras.</translation>
+    </message>
+    <message>
+        <source>No observation has all the words, so it searched again for any of them (the agent does that when it asks without a mode).</source>
+        <translation>Ninguna observación tiene todas las palabras, así que volvió a buscar cualquiera de ellas (el agente lo hace cuando pide sin indicar un modo).</translation>
+    </message>
+    <message>
+        <source>Asked without a mode, the agent requires every word, and any word when no observation has them all</source>
+        <translation>Si pide sin indicar un modo, el agente exige todas las palabras, y cualquiera de ellas cuando ninguna observación las tiene todas</translation>
     </message>
     <message>
         <source>Clear</source>
@@ -86,10 +106,6 @@
     <message>
         <source>Text to search</source>
         <translation>Texto que buscar</translation>
-    </message>
-    <message>
-        <source>The agent requires every word unless it asks for any word</source>
-        <translation>El agente exige todas las palabras salvo que pida cualquiera de ellas</translation>
     </message>
     <message>
         <source>Match</source>
@@ -733,8 +749,8 @@
         <translation>leer el chat</translation>
     </message>
     <message>
-        <source>estimate what the next chat will be told</source>
-        <translation>estimar qué se le dirá al próximo chat</translation>
+        <source>read what the next chat will be told</source>
+        <translation>leer qué se le dirá al próximo chat</translation>
     </message>
     <message>
         <source>read the last recorded context</source>
@@ -1641,24 +1657,44 @@
         <translation>Presupuesto: {tokens} tokens, el valor por defecto del plugin: esta no es la base de datos a la que apunta la configuración de Alisio, así que su ajuste no se aplica aquí.</translation>
     </message>
     <message>
-        <source>An estimate: the plugin&apos;s rules applied to the database as it is now; it changes as the agent saves.</source>
-        <translation>Una estimación: las reglas del plugin aplicadas a la base de datos tal como está ahora; cambia a medida que el agente guarda.</translation>
+        <source>The next chat starts with no memory: this project has no session summary, no saved prompt and no observation it can see (its own or personal ones), so the plugin tells the chat nothing at all.</source>
+        <translation>El próximo chat empieza sin memoria: este proyecto no tiene resumen de sesión, ni prompts guardados, ni observaciones que pueda ver (propias o personales), así que el plugin no le dice nada al chat.</translation>
+    </message>
+    <message>
+        <source>What the plugin tells a chat of this project that starts now, from the database as it is: it changes as the agent saves.</source>
+        <translation>Lo que el plugin le dice a un chat de este proyecto que empiece ahora, a partir de la base de datos tal como está: cambia a medida que el agente guarda.</translation>
+    </message>
+    <message>
+        <source>The plugin asks for the last session summary, {pinned} pinned and {recent} recent observations and {prompts} prompts, and lays them out as shown; the new chat&apos;s id, unknown until it starts, shows as {mark}.</source>
+        <translation>El plugin pide el último resumen de sesión, {pinned} observaciones fijadas y {recent} recientes y {prompts} prompts, y los dispone como se muestra; el id del chat nuevo, desconocido hasta que empiece, aparece como {mark}.</translation>
+    </message>
+    <message>
+        <source>Next context: nothing (the chat starts with no memory)</source>
+        <translation>Contexto siguiente: nada (el chat empieza sin memoria)</translation>
+    </message>
+    <message>
+        <source>Next context: about {used} of {budget} tokens</source>
+        <translation>Contexto siguiente: unos {used} de {budget} tokens</translation>
+    </message>
+    <message>
+        <source>Next context</source>
+        <translation>Contexto siguiente</translation>
+    </message>
+    <message>
+        <source>The memory block the plugin injects if a chat starts now</source>
+        <translation>El bloque de memoria que el plugin inyecta si un chat empieza ahora</translation>
+    </message>
+    <message>
+        <source>Cannot read the next context: {reason}</source>
+        <translation>No se puede leer el contexto siguiente: {reason}</translation>
     </message>
     <message>
         <source>Tokens are estimated as the plugin does, characters divided by 4: about {used} used.</source>
         <translation>Los tokens se estiman como lo hace el plugin, caracteres divididos entre 4: unos {used} usados.</translation>
     </message>
     <message>
-        <source>The layout follows the plugin&apos;s public renderer. Its session-start code is not public, so how many rows it asks for is ours: {pinned} pinned, {recent} recent, {prompts} prompts; and the new chat&apos;s id, unknown until it starts, shows as {mark}.</source>
-        <translation>La disposición sigue el renderizador público del plugin. Su código de inicio de sesión no es público, así que cuántas filas pide es suposición nuestra: {pinned} fijadas, {recent} recientes, {prompts} prompts; y el id del chat nuevo, desconocido hasta que empiece, aparece como {mark}.</translation>
-    </message>
-    <message>
         <source>Alisio&apos;s config turns the memory plugin off: while it is off, a new chat is told nothing from this database.</source>
         <translation>La configuración de Alisio desactiva el plugin de memoria: mientras esté desactivado, a un chat nuevo no se le dice nada de esta base de datos.</translation>
-    </message>
-    <message>
-        <source>Estimated next context: about {used} of {budget} tokens</source>
-        <translation>Contexto siguiente estimado: unos {used} de {budget} tokens</translation>
     </message>
     <message>
         <source>; {n} observation left out for lack of room</source>
@@ -1681,14 +1717,6 @@
         <translation>Elija un chat para ver qué se le dirá al próximo chat de su proyecto.</translation>
     </message>
     <message>
-        <source>Estimated next context</source>
-        <translation>Contexto siguiente estimado</translation>
-    </message>
-    <message>
-        <source>The memory block the plugin would inject if a chat started now</source>
-        <translation>El bloque de memoria que el plugin inyectaría si un chat empezara ahora</translation>
-    </message>
-    <message>
         <source>Last recorded context</source>
         <translation>Último contexto registrado</translation>
     </message>
@@ -1707,10 +1735,6 @@
     <message>
         <source>Open an observation with Enter or a double click</source>
         <translation>Abra una observación con Intro o con doble clic</translation>
-    </message>
-    <message>
-        <source>Cannot estimate the next context: {reason}</source>
-        <translation>No se puede estimar el contexto siguiente: {reason}</translation>
     </message>
     <message>
         <source>Nothing to compare: no context was recorded for this project.</source>
@@ -4535,6 +4559,10 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     <message>
         <source>Content: blank space at its start and end will be dropped.</source>
         <translation>Contenido: se quitarán los espacios en blanco del principio y del final.</translation>
+    </message>
+    <message>
+        <source>Content: its stored fingerprint (normalized_hash) is not the one Memory Desk computes for it; the agent may know letters newer than Memory Desk&apos;s Unicode tables. It is kept as stored while the content stays as it is, and computed afresh if you change the content.</source>
+        <translation>Contenido: su huella guardada (normalized_hash) no es la que Memory Desk calcula para él; el agente puede conocer letras más nuevas que las tablas Unicode de Memory Desk. Se conserva tal como está guardada mientras el contenido no cambie, y se calcula de nuevo si cambia el contenido.</translation>
     </message>
     <message>
         <source>Title: will be cut to {cap} characters, ending with “{suffix}” (it has {typed}).</source>
