@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memory_desk.core.messages import Msg, msg
+from memory_desk.core.observations import schema
 from memory_desk.core.observations.context_layout import (
     PINNED,
     RECENT,
@@ -296,8 +297,8 @@ def plugin_parts(
     )
 
 
-def _tables(conn: sqlite3.Connection) -> set[str]:
-    return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+def _tables(conn: sqlite3.Connection) -> frozenset[str]:
+    return schema.usable_tables(conn)  # a plugin table without a column we read: as missing
 
 
 def _candidate(row: Sequence, section: str) -> Candidate:

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from memory_desk.core.errors import StoreError
 from memory_desk.core.messages import msg
+from memory_desk.core.mounts import on_read_only_mount
 
 
 def check_writable_in_place(path: Path, name: str, st: os.stat_result) -> None:
@@ -34,7 +35,7 @@ def check_writable_in_place(path: Path, name: str, st: os.stat_result) -> None:
     unless the agent, run by this user, could write it in place (module docstring)."""
     if not hasattr(os, "geteuid") or os.geteuid() == 0:
         return  # Windows has no such modes; the superuser writes anything, as its agent would
-    if _read_only_file_system(path):
+    if on_read_only_mount(path):
         raise StoreError(
             msg(
                 "Persona",
@@ -92,10 +93,3 @@ def owner_name(uid: int) -> str:
 
         return pwd.getpwuid(uid).pw_name
     return str(uid)
-
-
-def _read_only_file_system(path: Path) -> bool:
-    try:
-        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
-    except (OSError, AttributeError):
-        return False
