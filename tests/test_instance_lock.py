@@ -11,12 +11,15 @@ import os
 import signal
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
 
+from memory_desk import app as app_module
 from memory_desk.core.instance_lock import InstanceLock, instance_lock_path
-from memory_desk.ui.single_instance import Start, take_or_hand_over
+from memory_desk.ui import single_instance
+from memory_desk.ui.single_instance import InstanceServer, Start, take_or_hand_over
 from test_first_start import memory_desk_command
 from window_helpers import make_database
 
@@ -120,3 +123,28 @@ def test_a_holder_that_never_answers_is_reported_not_joined(tmp_path: Path) -> N
     later = InstanceLock(path)
     assert take_or_hand_over(later, ["--demo"], wait_s=0.3) is Start.OURS
     later.release()
+
+
+def test_without_a_data_folder_to_lock_in_the_socket_alone_keeps_one_window(
+    qtbot, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """A data folder Memory Desk cannot make (here its parent is a file) does not stop the
+    start: it warns, and a window already listening on the per-user socket still gets the
+    arguments."""
+    not_a_folder = tmp_path / "data-is-a-file"
+    not_a_folder.write_text("")
+    monkeypatch.setenv("XDG_DATA_HOME", str(not_a_folder))
+    name = f"memory-desk-test-{uuid.uuid4().hex[:12]}"
+    monkeypatch.setattr(single_instance, "server_name", lambda suffix="": name)
+    server = InstanceServer(name=name)
+    assert server.listen()
+    try:
+        with qtbot.waitSignal(server.arguments_received, timeout=10_000) as received:
+            assert app_module.main(["--demo"]) == 0
+        assert received.args == [["--demo"]]
+        out = capsys.readouterr()
+        assert "already running" in out.out
+        assert "cannot use the single-instance lock" in out.err
+    finally:
+        server.close()
+        server.deleteLater()

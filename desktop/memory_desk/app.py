@@ -94,26 +94,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     configure_application(app)
     _choose_look(options)
-    lock = InstanceLock()
+    lock: InstanceLock | None = None
     try:
+        lock = InstanceLock()
         start = take_or_hand_over(lock, argv)
-    except OSError as exc:
-        print(f"memory-desk: {lock.path}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
+    except OSError as exc:  # a data folder it may not write: the socket alone, as before
+        print(
+            f"memory-desk: cannot use the single-instance lock ({exc}): a window of another"
+            " session may run beside this one",
+            file=sys.stderr,
+        )
+        lock = None
+        start = Start.HANDED_OVER if hand_over(argv) else Start.OURS
     if start is Start.HANDED_OVER:
         return _already_running()
-    if start is Start.NO_ANSWER:
+    if start is Start.NO_ANSWER and lock is not None:
         return _running_but_silent(lock)
     server = InstanceServer(parent=app)
     if not server.listen() and hand_over(argv):
         return _already_running()  # an instance of an older Memory Desk, without the lock
-    lock.publish(server.address())
+    if lock is not None and lock.held:
+        lock.publish(server.address())
     window = create_main_window(argv)
     server.arguments_received.connect(window.handle_arguments)
     window.show()
     code = app.exec()
     server.close()
-    lock.release()
+    if lock is not None:
+        lock.release()
     return code
 
 
