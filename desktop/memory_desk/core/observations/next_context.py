@@ -36,7 +36,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memory_desk.core.messages import Msg, msg
-from memory_desk.core.observations import schema
 from memory_desk.core.observations.context_layout import (
     PINNED,
     RECENT,
@@ -47,6 +46,9 @@ from memory_desk.core.observations.context_layout import (
     render,
     snippet,
 )
+
+# a plugin table without a column read here counts as missing
+from memory_desk.core.observations.schema import usable_tables as _tables
 from memory_desk.core.observations.store import ObservationStore
 from memory_desk.locate import locate_alisio
 
@@ -295,10 +297,6 @@ def plugin_parts(
         [_candidate(row, PINNED) for row in pinned],
         [_candidate(row, RECENT) for row in recent],
     )
-
-
-def _tables(conn: sqlite3.Connection) -> frozenset[str]:
-    return schema.usable_tables(conn)  # a plugin table without a column we read: as missing
 
 
 def _candidate(row: Sequence, section: str) -> Candidate:

@@ -146,6 +146,30 @@ def broken_index_message(path: Path, detail: str) -> str:
     )
 
 
+def read_only_mount_message(action: str, path: Path, *, opening: bool) -> str | None:
+    """SQLite's "cannot open" (``opening``) or "read-only" when ``path`` is on a file system
+    mounted read-only (else None): the mount, not the file's permissions, is what the person
+    has to change."""
+    if not on_read_only_mount(path):
+        return None
+    if opening:
+        return msg(
+            "Database",
+            "Could not open {path}: it is on a file system mounted read-only, where SQLite"
+            " cannot open a database kept in the plugin's WAL mode (it must create its -shm"
+            " file beside it). Copy memory.sqlite to a folder you can write and open the copy,"
+            " or mount the file system read-write",
+            path=str(path),
+        )
+    return msg(
+        "Database",
+        "Could not {action}: {path} is on a file system mounted read-only; nothing can be"
+        " written there",
+        action=action,
+        path=str(path),
+    )
+
+
 def _schema_versions(
     conn: sqlite3.Connection, has_table: bool, warnings: list[str]
 ) -> frozenset[int]:

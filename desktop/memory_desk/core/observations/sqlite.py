@@ -45,10 +45,9 @@ from memory_desk.core.errors import (
 )
 from memory_desk.core.journal import witness
 from memory_desk.core.messages import msg
-from memory_desk.core.mounts import on_read_only_mount
 from memory_desk.core.observations import write_wait
 from memory_desk.core.observations.rows import decode_text
-from memory_desk.core.observations.schema import broken_index_message
+from memory_desk.core.observations.schema import broken_index_message, read_only_mount_message
 
 _T = TypeVar("_T")
 
@@ -347,10 +346,8 @@ class Connections:
                 action=action,
                 path=where,
             )
-        if code in (_SQLITE_READONLY, _SQLITE_CANTOPEN) and on_read_only_mount(self.path):
-            return _read_only_mount_message(action, self.path, code)
         if code == _SQLITE_READONLY:
-            return msg(
+            return read_only_mount_message(action, self.path, opening=False) or msg(
                 "Database",
                 "Could not {action}: {path} is read-only (check its permissions)",
                 action=action,
@@ -380,7 +377,7 @@ class Connections:
                 detail=detail,
             )
         if code == _SQLITE_CANTOPEN:
-            return msg(
+            return read_only_mount_message(action, self.path, opening=True) or msg(
                 "Database",
                 "Could not open {path}: check that it exists and that you may read it",
                 path=where,
@@ -400,27 +397,6 @@ class Connections:
             path=where,
             detail=detail,
         )
-
-
-def _read_only_mount_message(action: str, path: Path, code: int) -> str:
-    """SQLite's "read-only" or "cannot open" on a file system mounted read-only: the mount,
-    not the file's permissions, is what the person has to change."""
-    if code == _SQLITE_CANTOPEN:
-        return msg(
-            "Database",
-            "Could not open {path}: it is on a file system mounted read-only, where SQLite"
-            " cannot open a database kept in the plugin's WAL mode (it must create its -shm"
-            " file beside it). Copy memory.sqlite to a folder you can write and open the copy,"
-            " or mount the file system read-write",
-            path=str(path),
-        )
-    return msg(
-        "Database",
-        "Could not {action}: {path} is on a file system mounted read-only; nothing can be"
-        " written there",
-        action=action,
-        path=str(path),
-    )
 
 
 def _closed(label: str) -> str:

@@ -550,8 +550,7 @@ class PersonaFolder:
             mode = self._new_mode()
         except OSError as exc:
             raise StoreError(could_not_save(entry.name, exc)) from exc
-        if on_disk is not None:
-            check_writable_in_place(target, entry.name, on_disk)
+        check_writable_in_place(target, entry.name, on_disk)
         if not force:
             self._check_unchanged(entry, target)
         try:
@@ -559,8 +558,7 @@ class PersonaFolder:
         except OSError as exc:
             raise StoreError(could_not_save(entry.name, exc)) from exc
         try:
-            if on_disk is not None:
-                keep_owner(tmp, on_disk)
+            keep_owner(tmp, on_disk)
             if not force:
                 self._check_unchanged(entry, target)
             witness.persona_write(entry.path, data)

@@ -30,10 +30,11 @@ from memory_desk.core.messages import msg
 from memory_desk.core.mounts import on_read_only_mount
 
 
-def check_writable_in_place(path: Path, name: str, st: os.stat_result) -> None:
-    """Refuse (StoreError) to rewrite the file ``path`` (entry ``name``, ``st`` its stat)
-    unless the agent, run by this user, could write it in place (module docstring)."""
-    if not hasattr(os, "geteuid") or os.geteuid() == 0:
+def check_writable_in_place(path: Path, name: str, st: os.stat_result | None) -> None:
+    """Refuse (StoreError) to rewrite the file ``path`` (entry ``name``, ``st`` its stat; None:
+    there is no file, nothing to check) unless the agent, run by this user, could write it in
+    place (module docstring)."""
+    if st is None or not hasattr(os, "geteuid") or os.geteuid() == 0:
         return  # Windows has no such modes; the superuser writes anything, as its agent would
     if on_read_only_mount(path):
         raise StoreError(
@@ -77,10 +78,11 @@ def check_writable_in_place(path: Path, name: str, st: os.stat_result) -> None:
         )
 
 
-def keep_owner(new_file: Path, st: os.stat_result) -> None:
-    """Give the superuser's replacement of a file the owner and group the file had, so that
-    the person whose file it was (and their agent) may still write it."""
-    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+def keep_owner(new_file: Path, st: os.stat_result | None) -> None:
+    """Give the superuser's replacement of a file (``st``: its stat, None if there was none)
+    the owner and group the file had, so the person whose file it was (and their agent) may
+    still write it."""
+    if st is None or not hasattr(os, "geteuid") or os.geteuid() != 0:
         return
     if (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
         os.chown(new_file, st.st_uid, st.st_gid)
