@@ -398,3 +398,40 @@ def test_hidden_characters_in_observations_show_and_are_saved_unchanged(
             "SELECT title, content FROM observations WHERE id = ?", (saved.id,)
         ).fetchone()
     assert stored == (HIDDEN_TITLE, "**What** keys, weekly")
+
+
+def test_hidden_characters_in_the_sidebar_and_chats_show_as_placeholders(
+    qtbot, open_window, tmp_path: Path
+) -> None:
+    folder = tmp_path / f"mem{RLO}yro" / "memory"
+    folder.mkdir(parents=True)
+    agent_entry(folder, "likes-tea", "Green", "Green.")
+    path = make_database(tmp_path / "memory.sqlite", ())
+    conn = alisio.connect_like_plugin(path)
+    try:
+        alisio.save_observation(
+            conn,
+            title="In a chat",
+            content="**What** x",
+            type="decision",
+            project=f"proj{ZWSP}",
+            session_id="chat-1",
+        )
+    finally:
+        conn.close()
+    window = open_window(["--db", str(path), "--persona", str(folder)])
+    sidebar = window.findChild(QTreeWidget, "sourcesList")
+    labels = []
+    for top in range(sidebar.topLevelItemCount()):
+        group = sidebar.topLevelItem(top)
+        labels += [group.child(n).text(0) for n in range(group.childCount())]
+        labels += [shown(group.child(n).toolTip(0)) for n in range(group.childCount())]
+    assert any("mem⟨U+202E⟩yro" in text for text in labels), labels
+    assert not any(RLO in text for text in labels)
+
+    window.show_page("chats")
+    chats = window.findChild(QAbstractItemView, "chatsTable")
+    qtbot.waitUntil(lambda: chats.model().rowCount() == 1)
+    model = chats.model()
+    cells = [model.index(0, c).data() for c in range(model.columnCount())]
+    assert "proj⟨U+200B⟩" in cells, cells
