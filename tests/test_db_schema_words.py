@@ -123,7 +123,11 @@ def read_only_mount(tmp_path: Path):
     source, mounted = tmp_path / "source", tmp_path / "mounted"
     source.mkdir()
     mounted.mkdir()
-    subprocess.run(["mount", "--bind", str(source), str(mounted)], check=True)
+    bound = subprocess.run(
+        ["mount", "--bind", str(source), str(mounted)], capture_output=True, text=True
+    )
+    if bound.returncode != 0:  # a container without the right to mount
+        pytest.skip(f"cannot mount here: {bound.stderr.strip()}")
     try:
         subprocess.run(["mount", "-o", "remount,bind,ro", str(mounted)], check=True)
         yield source, mounted

@@ -52,6 +52,8 @@ def test_the_markdown_export_fsyncs_its_files_and_folder_and_never_syncs_the_sys
         check=False,
     )
 
+    if done.returncode != 0 and "ptrace" in done.stderr and "not permitted" in done.stderr:
+        pytest.skip(f"strace may not trace here: {done.stderr.strip()}")  # a locked container
     assert done.returncode == 0, done.stderr
     written = sorted(p.name for p in target.iterdir())
     assert int(done.stdout) + 1 == len(written)  # the observations and index.md
