@@ -32,7 +32,7 @@ from memory_desk.qt_check import (
 
 REPO = Path(__file__).resolve().parent.parent
 LIST_FILE = REPO / "resources" / PACKAGE_LIST
-CI_TEST_EXTRAS = ["desktop-file-utils", "appstream", "binutils"]
+CI_TEST_EXTRAS = ["desktop-file-utils", "appstream", "binutils", "strace"]
 # Needed names renamed in the copied plugin: same length, a version no system has.
 HIDDEN = {b"libxcb-cursor.so.0": b"libxcb-cursor.so.9", b"libxcb-icccm.so.4": b"libxcb-icccm.so.7"}
 # Provided by packages every Debian/Ubuntu with python3 already has (libc6, libstdc++6,

@@ -21,8 +21,10 @@ from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QLabel,
+    QLineEdit,
     QMessageBox,
     QPlainTextEdit,
+    QPushButton,
     QTextBrowser,
     QTreeWidget,
     QWidget,
@@ -33,7 +35,7 @@ from memory_desk.ui.observations.model import Column
 from memory_desk.ui.persona.conflict import disk_conflict_banner
 from memory_desk.ui.persona.rename import RenameDialog
 from memory_desk.ui.plain import as_shown, from_shown
-from window_helpers import make_database, table
+from window_helpers import make_database, table, writes_done
 
 pytest_plugins = ["window_fixture"]
 
@@ -282,3 +284,154 @@ def test_observation_texts_from_rows_show_literally_and_load_nothing(
     document = content.document()
     for url in (QUrl.fromLocalFile(str(pic)), QUrl("http://127.0.0.1:9/w.png"), QUrl("pic.png")):
         assert not loaded(document, url), url
+
+
+# -- hidden characters ----------------------------------------------------------------------------
+# Bidi controls and zero-width characters show as marked placeholders (⟨U+202E⟩, in the warning
+# colour where painted) wherever text is shown on a line; editors keep the text as stored and
+# name the hidden characters in a note; saving leaves them exactly as they were.
+
+RLO, PDF, ZWSP = "\u202e", "\u202c", "\u200b"
+HIDDEN_DESCRIPTION = f"Prefers {RLO}neerg{PDF} tea{ZWSP}"
+SHOWN_DESCRIPTION = "Prefers ⟨U+202E⟩neerg⟨U+202C⟩ tea⟨U+200B⟩"
+HIDDEN_TITLE = f"Rotate the {RLO}syek{PDF} weekly{ZWSP}"
+SHOWN_TITLE = "Rotate the ⟨U+202E⟩syek⟨U+202C⟩ weekly⟨U+200B⟩"
+
+
+def warning_pixels(view: QAbstractItemView, index) -> int:
+    """Pixels of the theme's warning colour painted in the cell of ``index``."""
+    from memory_desk.ui import theme
+
+    image = view.viewport().grab(view.visualRect(index)).toImage()
+    wanted = QColor(theme.colors().warning_text).rgb()
+    return sum(
+        image.pixel(x, y) == wanted for x in range(image.width()) for y in range(image.height())
+    )
+
+
+def test_hidden_characters_in_persona_entries_show_and_are_saved_unchanged(
+    qtbot, open_window, tmp_path: Path
+) -> None:
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    agent_entry(folder, "likes-tea", HIDDEN_DESCRIPTION, f"Green, never black.{ZWSP}")
+    agent_entry(folder, "plain-entry", "Nothing hidden here at all", "Plain.")
+    agent_entry(folder, f"odd{ZWSP}name", "A name with a zero-width space", "Odd.")
+    window = open_window(["--persona", str(folder)])
+    page = window.persona_page
+    view = page.findChild(QAbstractItemView, "personaList")
+    model = view.model()
+    qtbot.waitUntil(lambda: model.rowCount() >= 3)
+    names = [model.index(r, 0).data(Qt.ItemDataRole.UserRole) for r in range(model.rowCount())]
+
+    tea = model.index(names.index("likes-tea"), 2)
+    assert tea.data() == SHOWN_DESCRIPTION
+    assert shown(tea.data(Qt.ItemDataRole.ToolTipRole)) == SHOWN_DESCRIPTION
+    assert model.index(names.index(f"odd{ZWSP}name"), 0).data().endswith("odd⟨U+200B⟩name")
+    plain = model.index(names.index("plain-entry"), 2)
+    assert warning_pixels(view, tea) > 0 and warning_pixels(view, plain) == 0  # in colour
+
+    view.setCurrentIndex(model.index(names.index("likes-tea"), 0))
+    description = page.findChild(QLineEdit, "personaDescription")
+    assert description.text() == HIDDEN_DESCRIPTION  # the editor holds the text as stored
+    note = page.findChild(QLabel, "personaHiddenCharacters")
+    qtbot.waitUntil(lambda: note.isVisible())
+    assert "U+202E right-to-left override (character 9)" in note.text()
+    assert "in the body" in note.text() and "U+200B zero width space" in note.text()
+
+    body = page.findChild(QPlainTextEdit, "personaBody")
+    body.setPlainText(f"Green, never black.{ZWSP} Oolong too.")
+    with qtbot.waitSignal(page.info_raised):
+        page.findChild(QPushButton, "personaSave").click()
+    text = (folder / "likes-tea.md").read_text("utf-8")
+    assert f"description: {HIDDEN_DESCRIPTION}\n" in text
+    assert f"Green, never black.{ZWSP} Oolong too.\n" in text
+    assert "⟨" not in text
+
+
+def test_hidden_characters_in_observations_show_and_are_saved_unchanged(
+    qtbot, open_window, tmp_path: Path
+) -> None:
+    path = make_database(tmp_path / "memory.sqlite", ("A plain title to compare with",))
+    conn = alisio.connect_like_plugin(path)
+    try:
+        saved = alisio.save_observation(
+            conn,
+            title=HIDDEN_TITLE,
+            content="**What** keys",
+            type="decision",
+            project=f"proj{ZWSP}",
+            now=1_790_000_000_000,
+        )
+    finally:
+        conn.close()
+    window = open_window(["--db", str(path)])
+    view = table(window)
+    model = view.model()
+    qtbot.waitUntil(lambda: model.rowCount() == 2)
+    row = model.row_of(saved.id)
+    title = model.index(row, Column.TITLE)
+    assert title.data() == SHOWN_TITLE
+    assert model.index(row, Column.PROJECT).data() == "proj⟨U+200B⟩"
+    assert shown(title.data(Qt.ItemDataRole.ToolTipRole)) == SHOWN_TITLE
+    other = model.index(1 - row, Column.TITLE)
+    assert warning_pixels(view, title) > 0 and warning_pixels(view, other) == 0
+
+    view.setCurrentIndex(title)
+    detail = window.findChild(QWidget, "observationDetail")
+    qtbot.waitUntil(lambda: label(detail, "observationTitle").text() != "")
+    assert label(detail, "observationTitle").text() == SHOWN_TITLE
+    meta = label(detail, "observationMeta")
+    assert "proj⟨U+200B⟩" in shown(meta.text(), meta.textFormat())
+
+    window.findChild(QWidget, "editButton").click()
+    edit_title = window.findChild(QLineEdit, "editTitle")
+    assert edit_title.isVisible() and edit_title.text() == HIDDEN_TITLE
+    note = window.findChild(QLabel, "editHiddenCharacters")
+    qtbot.waitUntil(lambda: note.isVisible())
+    assert "in the title" in note.text() and "U+202E right-to-left override" in note.text()
+    window.findChild(QPlainTextEdit, "editContent").setPlainText("**What** keys, weekly")
+    window.findChild(QWidget, "saveEditButton").click()
+    writes_done(window)
+    with alisio.connect_like_plugin(path) as check:
+        stored = check.execute(
+            "SELECT title, content FROM observations WHERE id = ?", (saved.id,)
+        ).fetchone()
+    assert stored == (HIDDEN_TITLE, "**What** keys, weekly")
+
+
+def test_hidden_characters_in_the_sidebar_and_chats_show_as_placeholders(
+    qtbot, open_window, tmp_path: Path
+) -> None:
+    folder = tmp_path / f"mem{RLO}yro" / "memory"
+    folder.mkdir(parents=True)
+    agent_entry(folder, "likes-tea", "Green", "Green.")
+    path = make_database(tmp_path / "memory.sqlite", ())
+    conn = alisio.connect_like_plugin(path)
+    try:
+        alisio.save_observation(
+            conn,
+            title="In a chat",
+            content="**What** x",
+            type="decision",
+            project=f"proj{ZWSP}",
+            session_id="chat-1",
+        )
+    finally:
+        conn.close()
+    window = open_window(["--db", str(path), "--persona", str(folder)])
+    sidebar = window.findChild(QTreeWidget, "sourcesList")
+    labels = []
+    for top in range(sidebar.topLevelItemCount()):
+        group = sidebar.topLevelItem(top)
+        labels += [group.child(n).text(0) for n in range(group.childCount())]
+        labels += [shown(group.child(n).toolTip(0)) for n in range(group.childCount())]
+    assert any("mem⟨U+202E⟩yro" in text for text in labels), labels
+    assert not any(RLO in text for text in labels)
+
+    window.show_page("chats")
+    chats = window.findChild(QAbstractItemView, "chatsTable")
+    qtbot.waitUntil(lambda: chats.model().rowCount() == 1)
+    model = chats.model()
+    cells = [model.index(0, c).data() for c in range(model.columnCount())]
+    assert "proj⟨U+200B⟩" in cells, cells

@@ -69,6 +69,7 @@ ROOMS = (
     "listing",
     "scan",
     "atomic",
+    "permissions",
     "trash",
     "moves",
     "folder_problems",

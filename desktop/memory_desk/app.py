@@ -88,27 +88,57 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from PySide6.QtWidgets import QApplication
 
-    from memory_desk.ui.single_instance import InstanceServer, hand_over
+    from memory_desk.core.instance_lock import InstanceLock
+    from memory_desk.ui.single_instance import InstanceServer, Start, hand_over, take_or_hand_over
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     configure_application(app)
     _choose_look(options)
-    if hand_over(argv):
+    lock: InstanceLock | None = None
+    try:
+        lock = InstanceLock()
+        start = take_or_hand_over(lock, argv)
+    except OSError as exc:  # a data folder it may not write: the socket alone, as before
+        print(
+            f"memory-desk: cannot use the single-instance lock ({exc}): a window of another"
+            " session may run beside this one",
+            file=sys.stderr,
+        )
+        lock = None
+        start = Start.HANDED_OVER if hand_over(argv) else Start.OURS
+    if start is Start.HANDED_OVER:
         return _already_running()
+    if start is Start.NO_ANSWER and lock is not None:
+        return _running_but_silent(lock)
     server = InstanceServer(parent=app)
     if not server.listen() and hand_over(argv):
-        return _already_running()  # another start took the name a moment before us
+        return _already_running()  # an instance of an older Memory Desk, without the lock
+    if lock is not None and lock.held:
+        lock.publish(server.address())
     window = create_main_window(argv)
     server.arguments_received.connect(window.handle_arguments)
     window.show()
     code = app.exec()
     server.close()
+    if lock is not None:
+        lock.release()
     return code
 
 
 def _already_running() -> int:
     print("Memory Desk is already running: it now shows what you asked for.")
     return 0
+
+
+def _running_but_silent(lock) -> int:
+    holder = lock.holder()
+    who = f" (process {holder.pid})" if holder is not None else ""
+    print(
+        f"Memory Desk is already running for you{who} but did not answer; no second window"
+        f" was opened. If it hangs, close it, then start Memory Desk again. Lock: {lock.path}",
+        file=sys.stderr,
+    )
+    return 1
 
 
 def _run_desktop_entry(*, install: bool) -> int:

@@ -522,12 +522,28 @@
         <translation>su carpeta de caché</translation>
     </message>
     <message>
+        <source>the file system holding it is mounted read-only: you can browse, but changes cannot be saved</source>
+        <translation>el sistema de archivos que lo contiene está montado como de solo lectura: puedes consultarlo, pero no se pueden guardar cambios</translation>
+    </message>
+    <message>
         <source>the file is read-only: you can browse, but changes cannot be saved</source>
         <translation>el archivo es de solo lectura: puedes explorarlo, pero no se pueden guardar cambios</translation>
     </message>
     <message>
         <source>no schema_migrations table: the plugin&apos;s version is unknown</source>
         <translation>no hay tabla schema_migrations: se desconoce la versión del plugin</translation>
+    </message>
+    <message>
+        <source>chats show no summaries and the next chat&apos;s context is previewed without the last summary</source>
+        <translation>los chats no muestran resúmenes y el contexto del próximo chat se previsualiza sin el último resumen</translation>
+    </message>
+    <message>
+        <source>chats show no prompts and the next chat&apos;s context is previewed without recent prompts</source>
+        <translation>los chats no muestran peticiones y el contexto del próximo chat se previsualiza sin las peticiones recientes</translation>
+    </message>
+    <message>
+        <source>chats cannot show the context the plugin gave them at their start</source>
+        <translation>los chats no pueden mostrar el contexto que el plugin les dio al empezar</translation>
     </message>
     <message>
         <source>{path} is damaged: SQLite&apos;s check found {detail}. Memory Desk shows what it can read but will not write to it. Rebuilding the search index would not repair this: stop the agent and restore a backup of memory.sqlite (or recover it with sqlite3&apos;s &quot;.recover&quot;). {check_again}</source>
@@ -574,6 +590,18 @@
         <translation>escrita por un plugin más reciente (esquema {version}): Memory Desk muestra y edita solo las columnas que conoce</translation>
     </message>
     <message>
+        <source>the {table} table is missing</source>
+        <translation>falta la tabla {table}</translation>
+    </message>
+    <message>
+        <source>the {table} table has no {columns} column, so Memory Desk leaves it unread</source>
+        <translation>la tabla {table} no tiene la columna {columns}, así que Memory Desk no la lee</translation>
+    </message>
+    <message>
+        <source>{what}: {loss}; observations, their search and your edits work as usual</source>
+        <translation>{what}: {loss}; las observaciones, su búsqueda y tus ediciones funcionan como siempre</translation>
+    </message>
+    <message>
         <source>the search index triggers are missing ({triggers}): searches, the agent&apos;s too, will not see those changes to observations. Restore a backup of memory.sqlite, or recreate the plugin&apos;s triggers and rebuild the index</source>
         <translation>faltan los disparadores del índice de búsqueda ({triggers}): las búsquedas, también las del agente, no verán esos cambios en las observaciones. Restaura una copia de seguridad de memory.sqlite, o vuelve a crear los disparadores del plugin y reconstruye el índice</translation>
     </message>
@@ -586,6 +614,10 @@
         <translation>{path} es un archivo SQLite, pero no la base de datos de memoria de Alisio (no tiene la tabla {table}); elige el memory.sqlite del plugin</translation>
     </message>
     <message>
+        <source>Could not {action}: {path} is on a file system mounted read-only; nothing can be written there</source>
+        <translation>No se pudo {action}: {path} está en un sistema de archivos montado como de solo lectura; ahí no se puede escribir nada</translation>
+    </message>
+    <message>
         <source>{name} was closed; open it again</source>
         <translation>{name} se cerró; vuelve a abrirla</translation>
     </message>
@@ -596,6 +628,10 @@
     <message>
         <source>Could not {action} in {path}: {detail}</source>
         <translation>No se pudo {action} en {path}: {detail}</translation>
+    </message>
+    <message>
+        <source>Could not open {path}: it is on a file system mounted read-only, where SQLite cannot open a database kept in the plugin&apos;s WAL mode (it must create its -shm file beside it). Copy memory.sqlite to a folder you can write and open the copy, or mount the file system read-write</source>
+        <translation>No se pudo abrir {path}: está en un sistema de archivos montado como de solo lectura, donde SQLite no puede abrir una base de datos en el modo WAL del plugin (tiene que crear su archivo -shm a su lado). Copia memory.sqlite a una carpeta en la que puedas escribir y abre la copia, o monta el sistema de archivos en lectura y escritura</translation>
     </message>
     <message>
         <source>Could not {action}: {path} is no longer there: it was deleted, or moved elsewhere, since Memory Desk opened it; nothing was written to it. If it was moved, open it from its new place</source>
@@ -872,6 +908,18 @@
     <message>
         <source>&amp;Description</source>
         <translation>&amp;Descripción</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>el nombre</translation>
+    </message>
+    <message>
+        <source>description</source>
+        <translation>la descripción</translation>
+    </message>
+    <message>
+        <source>body</source>
+        <translation>el cuerpo</translation>
     </message>
     <message>
         <source>Open anyway</source>
@@ -1199,6 +1247,25 @@
     <message>
         <source>the system&apos;s limit on watched folders is reached ({reason})</source>
         <translation>se alcanzó el límite del sistema de carpetas vigiladas ({reason})</translation>
+    </message>
+</context>
+<context>
+    <name>HiddenCharacters</name>
+    <message>
+        <source>line {line}, character {column}</source>
+        <translation>línea {line}, carácter {column}</translation>
+    </message>
+    <message>
+        <source>character {column}</source>
+        <translation>carácter {column}</translation>
+    </message>
+    <message>
+        <source>{listed}; and {count} more</source>
+        <translation>{listed}; y {count} más</translation>
+    </message>
+    <message>
+        <source>Hidden characters in the {field}, invisible here: {listed}. They are kept as they are unless you delete them; elsewhere they show as ⟨U+…⟩.</source>
+        <translation>Caracteres ocultos en {field}, invisibles aquí: {listed}. Se conservan tal cual salvo que los borres; en otros lugares se muestran como ⟨U+…⟩.</translation>
     </message>
 </context>
 <context>
@@ -2020,6 +2087,18 @@ Clave de tema: {topic_key}
     <message>
         <source>Topic &amp;key</source>
         <translation>Cla&amp;ve de tema</translation>
+    </message>
+    <message>
+        <source>title</source>
+        <translation>el título</translation>
+    </message>
+    <message>
+        <source>topic key</source>
+        <translation>la clave de tema</translation>
+    </message>
+    <message>
+        <source>content</source>
+        <translation>el contenido</translation>
     </message>
     <message>
         <source>Editing #{id}</source>
@@ -2996,6 +3075,22 @@ Chat: {session}</translation>
     <message>
         <source>“{name}” is no longer in {folder}.</source>
         <translation>“{name}” ya no está en {folder}.</translation>
+    </message>
+    <message>
+        <source>“{name}” is on a read-only file system: nothing can be written there, not even by the agent. Nothing was written.</source>
+        <translation>«{name}» está en un sistema de archivos de solo lectura: ahí no se puede escribir nada, ni siquiera el agente. No se escribió nada.</translation>
+    </message>
+    <message>
+        <source>“{name}” belongs to another user ({owner}) and you may not write it, so the agent could not update it either. Nothing was written.</source>
+        <translation>«{name}» pertenece a otro usuario ({owner}) y no tienes permiso para escribirlo, así que el agente tampoco podría actualizarlo. No se escribió nada.</translation>
+    </message>
+    <message>
+        <source>“{name}” belongs to another user ({owner}): saving would replace it with a file of yours and take it from its owner. Nothing was written.</source>
+        <translation>«{name}» pertenece a otro usuario ({owner}): guardarlo lo sustituiría por un archivo tuyo y se lo quitaría a su dueño. No se escribió nada.</translation>
+    </message>
+    <message>
+        <source>“{name}” is read-only: its permissions do not let you write it, so the agent could not update it either. Nothing was written. If it should be editable, make the file writable yourself, then save again.</source>
+        <translation>«{name}» es de solo lectura: sus permisos no te dejan escribirlo, así que el agente tampoco podría actualizarlo. No se escribió nada. Si debe poder editarse, haz tú mismo que el archivo se pueda escribir y vuelve a guardar.</translation>
     </message>
     <message>
         <source>“{name}” is not the name of an entry file.</source>
@@ -4410,6 +4505,10 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
 </context>
 <context>
     <name>SourceRegistry</name>
+    <message>
+        <source>{name} is open, but: {warnings}.</source>
+        <translation>{name} está abierto, pero: {warnings}.</translation>
+    </message>
     <message>
         <source>{what}: showing it</source>
         <translation>{what}: se muestra</translation>

@@ -32,6 +32,10 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QTableView, QWidget
 
+from memory_desk.core.hidden_text import OPEN
+from memory_desk.ui.hidden import marked_placeholders_html
+
+OPEN_PLACEHOLDER = f"{OPEN}U+"
 SLOW = object()  # a text the style lays out differently (line breaks, controls): its path
 TEXTS_KEPT = 4096  # laid-out texts kept: more than ten screens
 
@@ -55,9 +59,16 @@ def needs_the_style(text: str) -> bool:
 
 
 def laid_out(text: str, font: QFont) -> QStaticText:
-    """One line of plain text laid out in ``font``, to draw again and again."""
-    static = QStaticText(text)
-    static.setTextFormat(Qt.TextFormat.PlainText)
+    """One line of plain text laid out in ``font``, to draw again and again; the placeholders
+    of hidden characters (``⟨U+202E⟩``, :mod:`memory_desk.ui.hidden`) in their own colour."""
+    if OPEN_PLACEHOLDER in text:
+        static = QStaticText(
+            f'<span style="white-space:pre">{marked_placeholders_html(text)}</span>'
+        )
+        static.setTextFormat(Qt.TextFormat.RichText)
+    else:
+        static = QStaticText(text)
+        static.setTextFormat(Qt.TextFormat.PlainText)
     static.prepare(font=font)
     return static
 

@@ -1,23 +1,42 @@
 """One Memory Desk per person: a second start hands its arguments to the running window.
 
-The running app listens on a QLocalServer named after the user; a new start first tries to
-connect, sends its (absolutised) arguments as one JSON line and exits. Used by ``main()``
-only: tests build many windows in one process and must not share a server.
+Who runs is decided by the lock file every session of the person shares
+(:mod:`memory_desk.core.instance_lock`). The running app listens on a QLocalServer named after
+the user, in its own ``TMPDIR``, and writes the server's full address into the lock file; a
+later start that finds the lock taken reads that address, sends its (absolutised) arguments as
+one JSON line and exits, whatever its own ``TMPDIR``. Used by ``main()`` only: tests build many
+windows in one process and must not share a server.
 """
 
 from __future__ import annotations
 
+import enum
 import getpass
 import hashlib
 import json
 import os
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
+from memory_desk.core.instance_lock import InstanceLock
+
 CONNECT_TIMEOUT_MS = 500
+# How long a later start waits for a running instance that has the lock but is still starting
+# (it publishes its address once its server listens) before saying it did not answer.
+HOLDER_WAIT_S = 10.0
+_HOLDER_POLL_S = 0.1
+
+
+class Start(enum.Enum):
+    """What a start found: it is the instance, or it handed over, or the one running is mute."""
+
+    OURS = "ours"
+    HANDED_OVER = "handed over"
+    NO_ANSWER = "no answer"
 
 
 def server_name(suffix: str = "") -> str:
@@ -67,6 +86,24 @@ def hand_over(args: Sequence[str], name: str | None = None) -> bool:
     return True
 
 
+def take_or_hand_over(
+    lock: InstanceLock, args: Sequence[str], wait_s: float = HOLDER_WAIT_S
+) -> Start:
+    """Take the person's lock (this start is the instance), or hand ``args`` to the instance
+    that holds it. A holder that has not published its address yet is waited for, up to
+    ``wait_s``; a holder that ends meanwhile leaves the lock to this start."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        if lock.acquire():
+            return Start.OURS
+        holder = lock.holder()
+        if holder is not None and hand_over(args, name=holder.address):
+            return Start.HANDED_OVER
+        if time.monotonic() >= deadline:
+            return Start.NO_ANSWER
+        time.sleep(_HOLDER_POLL_S)  # no event loop runs yet: nothing else to do meanwhile
+
+
 class InstanceServer(QObject):
     """Listens for later starts.
 
@@ -94,6 +131,10 @@ class InstanceServer(QObject):
         # A crashed instance can leave its socket file behind: nobody answered, so remove it.
         QLocalServer.removeServer(self._name)
         return self._server.listen(self._name)
+
+    def address(self) -> str:
+        """The full address a later start connects to (a socket path in this ``TMPDIR``)."""
+        return self._server.fullServerName()
 
     def close(self) -> None:
         """Stop listening and drop the connections still open (their starts have exited)."""

@@ -27,6 +27,7 @@ from functools import cached_property
 
 from memory_desk.core.jstext import JS_SPACE_RUNS_RE, js_trim, utf16_len, utf16_slice
 from memory_desk.core.messages import msg
+from memory_desk.core.observations import schema
 from memory_desk.core.observations.chat_saved import (  # noqa: F401 (re-exported)
     TIMELINE_MAX,
     Timeline,
@@ -153,8 +154,7 @@ def chat_projects(store: ObservationStore) -> list[str]:
 
 
 def _tables(conn: sqlite3.Connection) -> frozenset[str]:
-    rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
-    return frozenset(row[0] for row in rows)
+    return schema.usable_tables(conn)  # a plugin table without a column we read: as missing
 
 
 def _missing_sources(tables: frozenset[str]) -> str | None:

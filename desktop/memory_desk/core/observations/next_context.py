@@ -50,6 +50,9 @@ from memory_desk.core.observations.context_layout import (
     render,
     snippet,
 )
+
+# a plugin table without a column read here counts as missing
+from memory_desk.core.observations.schema import usable_tables as _tables
 from memory_desk.core.observations.store import ObservationStore
 from memory_desk.locate import locate_alisio
 
@@ -302,10 +305,6 @@ def plugin_parts(
         [_candidate(row, PINNED) for row in pinned],
         [_candidate(row, RECENT) for row in recent],
     )
-
-
-def _tables(conn: sqlite3.Connection) -> set[str]:
-    return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
 
 
 def _candidate(row: Sequence, section: str) -> Candidate:

@@ -4,7 +4,9 @@ Opening refuses a file that is not the plugin's database (no ``observations`` or
 ``observations_fts`` table, missing columns) or whose search index is visibly damaged
 (shadow tables, indexed-row count, a few rows found by their own titles), and collects
 warnings for what the person should know but can work with: an unknown or newer plugin
-version, missing index triggers, a read-only file, a journal mode other than WAL.
+version, one of the plugin's other tables missing or without a column Memory Desk reads (it
+is then read as missing: :func:`usable_tables`), missing index triggers, a read-only file or
+file system, a journal mode other than WAL.
 Everything here only reads; damage met later by a search is reported as a StoreError
 too (:mod:`.sqlite`).
 """
@@ -19,7 +21,8 @@ from pathlib import Path
 
 from memory_desk.core import alisio
 from memory_desk.core.errors import StoreError
-from memory_desk.core.messages import msg
+from memory_desk.core.messages import Msg, msg
+from memory_desk.core.mounts import on_read_only_mount
 from memory_desk.core.observations import fts_index
 from memory_desk.core.observations.rows import COLUMNS
 from memory_desk.core.observations.search import MIN_TRIGRAM_CHARS
@@ -27,6 +30,38 @@ from memory_desk.core.observations.search import MIN_TRIGRAM_CHARS
 _REQUIRED_TABLES = ("observations", "observations_fts")
 # FTS5 names its shadow tables after the FTS table itself: these are SQLite's names.
 _FTS_SHADOW_TABLES = ("observations_fts_data", "observations_fts_idx", "observations_fts_config")
+
+
+# The plugin's tables beside observations (FORMATS.md, part A) and the columns Memory Desk
+# reads from each; a table without one of them is read as missing. injected_context is schema
+# 101's: a database without that version is simply older.
+PLUGIN_TABLES: dict[str, tuple[str, ...]] = {
+    "memory_sessions": ("id", "project", "directory", "started_at", "ended_at", "summary"),
+    "user_prompts": ("id", "session_id", "content", "project", "created_at"),
+    "injected_context": ("session_id", "project", "content", "created_at"),
+}
+
+
+def usable_tables(conn: sqlite3.Connection) -> frozenset[str]:
+    """The database's tables, less those of :data:`PLUGIN_TABLES` that lack a column Memory
+    Desk reads: the readers (chats, the next chat's context) then do without them, as they do
+    without a table an older plugin never made. One statement, whatever the tables."""
+    marks = ",".join("?" * len(PLUGIN_TABLES))
+    rows = conn.execute(
+        f"SELECT name, CASE WHEN name IN ({marks}) THEN (SELECT group_concat(p.name, char(31))"
+        " FROM pragma_table_info(m.name) AS p) END FROM sqlite_master AS m WHERE type = 'table'",
+        tuple(PLUGIN_TABLES),
+    ).fetchall()
+    return frozenset(
+        name
+        for name, columns in rows
+        if not set(PLUGIN_TABLES.get(name, ())) - set((columns or "").split("\x1f"))
+    )
+
+
+def _missing_columns(conn: sqlite3.Connection, table: str, needed: tuple[str, ...]) -> list[str]:
+    present = {row[1] for row in conn.execute(f'PRAGMA table_info("{table}")').fetchall()}
+    return [name for name in needed if name not in present]
 
 
 def check_path(path: Path) -> None:
@@ -71,8 +106,17 @@ def inspect(conn: sqlite3.Connection, path: Path) -> tuple[frozenset[int], tuple
         )
     warnings: list[str] = []
     versions = _schema_versions(conn, "schema_migrations" in names, warnings)
+    _check_plugin_tables(conn, names, versions, warnings)
     _check_index(conn, path, names, warnings)
-    if not os.access(path, os.W_OK):
+    if on_read_only_mount(path):
+        warnings.append(
+            msg(
+                "Database",
+                "the file system holding it is mounted read-only: you can browse, but changes"
+                " cannot be saved",
+            )
+        )
+    elif not os.access(path, os.W_OK):
         warnings.append(
             msg("Database", "the file is read-only: you can browse, but changes cannot be saved")
         )
@@ -102,6 +146,30 @@ def broken_index_message(path: Path, detail: str) -> str:
     )
 
 
+def read_only_mount_message(action: str, path: Path, *, opening: bool) -> str | None:
+    """SQLite's "cannot open" (``opening``) or "read-only" when ``path`` is on a file system
+    mounted read-only (else None): the mount, not the file's permissions, is what the person
+    has to change."""
+    if not on_read_only_mount(path):
+        return None
+    if opening:
+        return msg(
+            "Database",
+            "Could not open {path}: it is on a file system mounted read-only, where SQLite"
+            " cannot open a database kept in the plugin's WAL mode (it must create its -shm"
+            " file beside it). Copy memory.sqlite to a folder you can write and open the copy,"
+            " or mount the file system read-write",
+            path=str(path),
+        )
+    return msg(
+        "Database",
+        "Could not {action}: {path} is on a file system mounted read-only; nothing can be"
+        " written there",
+        action=action,
+        path=str(path),
+    )
+
+
 def _schema_versions(
     conn: sqlite3.Connection, has_table: bool, warnings: list[str]
 ) -> frozenset[int]:
@@ -124,6 +192,65 @@ def _schema_versions(
             )
         )
     return versions
+
+
+def _check_plugin_tables(
+    conn: sqlite3.Connection,
+    names: Mapping[str, str],
+    versions: frozenset[int],
+    warnings: list[str],
+) -> None:
+    """A warning for each of the plugin's other tables that is missing, or that lacks a column
+    Memory Desk reads: what is missing, what the person does without, and that the rest
+    works."""
+    for table, columns in PLUGIN_TABLES.items():
+        if table == "injected_context" and 101 not in versions:
+            continue  # an older plugin never made it: nothing is missing
+        if names.get(table) != "table":
+            what = msg("Database", "the {table} table is missing", table=table)
+        else:
+            missing = _missing_columns(conn, table, columns)
+            if not missing:
+                continue
+            what = msg(
+                "Database",
+                "the {table} table has no {columns} column, so Memory Desk leaves it unread",
+                table=table,
+                columns=", ".join(missing),
+            )
+        warnings.append(
+            msg(
+                "Database",
+                "{what}: {loss}; observations, their search and your edits work as usual",
+                what=what,
+                loss=_LOSS[table](),
+            )
+        )
+
+
+def _sessions_loss() -> Msg:
+    return msg(
+        "Database",
+        "chats show no summaries and the next chat's context is previewed without the last summary",
+    )
+
+
+def _prompts_loss() -> Msg:
+    return msg(
+        "Database",
+        "chats show no prompts and the next chat's context is previewed without recent prompts",
+    )
+
+
+def _context_loss() -> Msg:
+    return msg("Database", "chats cannot show the context the plugin gave them at their start")
+
+
+_LOSS = {
+    "memory_sessions": _sessions_loss,
+    "user_prompts": _prompts_loss,
+    "injected_context": _context_loss,
+}
 
 
 def _check_index(

@@ -47,7 +47,7 @@ from memory_desk.core.journal import witness
 from memory_desk.core.messages import msg
 from memory_desk.core.observations import write_wait
 from memory_desk.core.observations.rows import decode_text
-from memory_desk.core.observations.schema import broken_index_message
+from memory_desk.core.observations.schema import broken_index_message, read_only_mount_message
 
 _T = TypeVar("_T")
 
@@ -347,7 +347,7 @@ class Connections:
                 path=where,
             )
         if code == _SQLITE_READONLY:
-            return msg(
+            return read_only_mount_message(action, self.path, opening=False) or msg(
                 "Database",
                 "Could not {action}: {path} is read-only (check its permissions)",
                 action=action,
@@ -377,7 +377,7 @@ class Connections:
                 detail=detail,
             )
         if code == _SQLITE_CANTOPEN:
-            return msg(
+            return read_only_mount_message(action, self.path, opening=True) or msg(
                 "Database",
                 "Could not open {path}: check that it exists and that you may read it",
                 path=where,

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from memory_desk.core.errors import StoreError
+from memory_desk.core.hidden_text import is_hidden, placeholder
 from memory_desk.core.jstext import JS_SPACE_RUNS_RE
 from memory_desk.core.messages import msg
 from memory_desk.core.persona_format import js_trim, normalize_body
@@ -222,8 +223,12 @@ def suggest_name(stem: str, taken: Iterable[str] = ()) -> str:
 def printable_name(name: str) -> str:
     """A file name as it can be shown in a sentence: control characters (C0, C1, DEL, U+2028,
     U+2029) and bytes that are not UTF-8 written as escapes, so a name with a line break
-    reads as one line and the person sees that something odd is in it."""
-    return "".join(ch if ch.isprintable() else _escape(ch) for ch in name)
+    reads as one line and the person sees that something odd is in it; invisible characters
+    (bidi controls, zero-width ones) as the placeholders every text shows them with
+    (:mod:`memory_desk.core.hidden_text`)."""
+    return "".join(
+        ch if ch.isprintable() else placeholder(ch) if is_hidden(ch) else _escape(ch) for ch in name
+    )
 
 
 def _escape(ch: str) -> str:

@@ -65,6 +65,7 @@ from memory_desk.core.persona.moves import (
     settle_leftovers,
     take_out,
 )
+from memory_desk.core.persona.permissions import check_writable_in_place, keep_owner
 from memory_desk.core.persona.reading import (
     LARGE_ENTRY_BYTES,
     check_stem,
@@ -533,8 +534,10 @@ class PersonaFolder:
     def _replace(self, entry: PersonaEntry, data: bytes, *, force: bool) -> PersonaEntry:
         """Atomically replace ``entry``'s file with ``data`` unless it changed since read."""
         target = entry.link_target or entry.path
+        on_disk: os.stat_result | None = None
         try:
-            mode = stat.S_IMODE(os.stat(target).st_mode)
+            on_disk = os.stat(target)
+            mode = stat.S_IMODE(on_disk.st_mode)
         except FileNotFoundError:
             if not force:
                 raise ConflictError(
@@ -547,6 +550,7 @@ class PersonaFolder:
             mode = self._new_mode()
         except OSError as exc:
             raise StoreError(could_not_save(entry.name, exc)) from exc
+        check_writable_in_place(target, entry.name, on_disk)
         if not force:
             self._check_unchanged(entry, target)
         try:
@@ -554,6 +558,7 @@ class PersonaFolder:
         except OSError as exc:
             raise StoreError(could_not_save(entry.name, exc)) from exc
         try:
+            keep_owner(tmp, on_disk)
             if not force:
                 self._check_unchanged(entry, target)
             witness.persona_write(entry.path, data)

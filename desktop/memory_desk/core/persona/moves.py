@@ -36,6 +36,7 @@ from memory_desk.core.persona.entry import (
     could_not_rename,
     printable_name,
 )
+from memory_desk.core.persona.permissions import check_writable_in_place, keep_owner
 from memory_desk.core.persona.reading import current_sha, sha256
 from memory_desk.core.persona.trash import TrashedEntry, put_in_trash, read_meta, remove_item
 
@@ -115,10 +116,16 @@ def rename_in_place(old_path: Path, new_path: Path, data: bytes, mode: int, sha:
     """A change of case on a case-insensitive file system, where both names are one file:
     replace its bytes atomically, then rename it (one atomic step each)."""
     try:
+        on_disk = os.stat(old_path)
+    except OSError as exc:
+        raise StoreError(could_not_rename(old_path.stem, exc)) from exc
+    check_writable_in_place(old_path, old_path.stem, on_disk)  # rewritten, as by a save
+    try:
         tmp, _ = write_temp(old_path.parent, data, mode)
     except OSError as exc:
         raise StoreError(could_not_rename(old_path.stem, exc)) from exc
     try:
+        keep_owner(tmp, on_disk)
         if current_sha(old_path) != sha:
             raise ConflictError(
                 msg(

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from memory_desk.core.alisio import OBSERVATION_TYPES
+from memory_desk.core.hidden_text import reveal
 from memory_desk.core.jstext import utf16_len
 from memory_desk.core.observations import Observation
 from memory_desk.core.observations.chats import ChatDetail, SummarySection, Timeline
@@ -92,9 +93,9 @@ def _table(parent: QWidget, name: str, titles: Sequence[str]) -> QTableWidget:
 
 
 def _item(text: str, tooltip: str | None = None, id: int | None = None) -> QTableWidgetItem:
-    item = QTableWidgetItem(text)
+    item = QTableWidgetItem(reveal(text))  # hidden characters as placeholders
     if tooltip:
-        item.setToolTip(as_shown(tooltip))
+        item.setToolTip(as_shown(reveal(tooltip)))
     if id is not None:
         item.setData(ID_ROLE, id)
     return item

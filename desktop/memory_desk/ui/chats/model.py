@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
+from memory_desk.core.hidden_text import reveal
 from memory_desk.core.observations import ObservationStore
 from memory_desk.core.observations.chats import ChatRow, chat_projects, list_chats
 from memory_desk.ui import dates, i18n
@@ -141,8 +142,8 @@ class ChatsModel(QAbstractTableModel):
         if row is None:
             return None
         column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(row, column)
+        if role == Qt.ItemDataRole.DisplayRole:  # hidden characters as placeholders
+            return reveal(self._display(row, column))
         if role == ID_ROLE and column == PROJECT:
             return row.id
         if role == Qt.ItemDataRole.ToolTipRole:

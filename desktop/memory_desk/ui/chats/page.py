@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memory_desk.core.hidden_text import reveal
 from memory_desk.core.observations import ObservationStore
 from memory_desk.core.observations.chats import ChatRow, chat_detail, saved_in_chat, timeline
 from memory_desk.ui import dates, export, i18n, theme
@@ -394,7 +395,7 @@ class ChatsPage(ViewPage):
         self.table.selectionModel().clearSelection()
         self.detail.clear()
         self.export_button.setEnabled(False)
-        self.title.setText(found.anchor.project)
+        self.title.setText(reveal(found.anchor.project))
         self.facts.setText(
             translate("ChatsPage", "Observation #{id} was saved outside any chat").format(
                 id=found.anchor.id
@@ -414,7 +415,7 @@ class ChatsPage(ViewPage):
         self.detail.next_context.set_project(None)
 
     def _show_heading(self, row: ChatRow) -> None:
-        self.title.setText(row.id)
+        self.title.setText(reveal(row.id))
         now = now_ms()
         parts = [translate("ChatsPage", "Project {project}").format(project=row.project)]
         if row.directory:

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memory_desk.core.hidden_text import reveal
 from memory_desk.core.observations import AgentSearch, ObservationStore
 from memory_desk.core.observations import agent_search as agent
 from memory_desk.ui import i18n
@@ -386,7 +387,7 @@ class AgentSearchDialog(QDialog):
                 pin_glyph() if hit.pinned else "",
             )
             for column, value in enumerate(values):
-                item = QTableWidgetItem(value)
+                item = QTableWidgetItem(reveal(value))  # hidden characters as placeholders
                 item.setData(Qt.ItemDataRole.UserRole, hit.id)
                 if column in (_RANK, _ID):
                     item.setTextAlignment(

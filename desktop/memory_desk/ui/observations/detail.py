@@ -54,10 +54,12 @@ from memory_desk.core.alisio import (
     preview_content,
     preview_title,
 )
+from memory_desk.core.hidden_text import reveal
 from memory_desk.core.observations import Observation
 from memory_desk.ui import dates, i18n, theme
 from memory_desk.ui.conflict import CompareDialog
 from memory_desk.ui.elide import short_id
+from memory_desk.ui.hidden import HiddenCharactersNote, marked_html
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.conflict import (
     CHANGED,
@@ -298,6 +300,9 @@ class ObservationDetail(QWidget):
         layout.addWidget(self.banner)
         layout.addLayout(fields)
         layout.addWidget(self.edit_content, 1)
+        self.hidden_note = HiddenCharactersNote(self._hidden_fields(), page)
+        self.hidden_note.setObjectName("editHiddenCharacters")
+        layout.addWidget(self.hidden_note)
         stored = QHBoxLayout()
         stored.addWidget(self.stored.note, 1)
         stored.addWidget(self.stored.content_counter, 0, Qt.AlignmentFlag.AlignTop)
@@ -349,14 +354,20 @@ class ObservationDetail(QWidget):
             return  # the form keeps its row; the reader catches up when it closes
         self._render()
 
+    def _hidden_fields(self) -> list[tuple[QLineEdit | QPlainTextEdit, str]]:
+        return [
+            (self.edit_title, translate("ObservationDetail", "title")),
+            (self.edit_topic_key, translate("ObservationDetail", "topic key")),
+            (self.edit_content, translate("ObservationDetail", "content")),
+        ]
+
     def _render(self) -> None:
         observation = self._shown
         if observation is None:
             self._stack.setCurrentIndex(0)
             return
-        self.title_label.setText(
-            f"{pin_glyph()} {observation.title}" if observation.pinned else observation.title
-        )
+        title = reveal(observation.title)  # hidden characters as placeholders
+        self.title_label.setText(f"{pin_glyph()} {title}" if observation.pinned else title)
         self._show_meta(observation)
         scroll = self.content_view.verticalScrollBar().value()
         same_row = self._rendered_id == observation.id
@@ -620,7 +631,7 @@ def metadata_rows(observation: Observation, now: int) -> list[tuple[str, str]]:
     fill, ink = theme.colors().badge(observation.type)
     badge = (
         f'<span style="background:{fill}; color:{ink};">'
-        f"&nbsp;{html.escape(observation.type)}&nbsp;</span>"
+        f"&nbsp;{marked_html(observation.type)}&nbsp;</span>"
     )
     yes, no = translate("ObservationDetail", "yes"), translate("ObservationDetail", "no")
     rows = [
@@ -629,15 +640,15 @@ def metadata_rows(observation: Observation, now: int) -> list[tuple[str, str]]:
         (translate("ObservationDetail", "Pinned"), yes if observation.pinned else no),
         (
             translate("ObservationDetail", "Project"),
-            html.escape(short_id(observation.project, _ID_KEEP)),
+            marked_html(short_id(observation.project, _ID_KEEP)),
         ),
-        (translate("ObservationDetail", "Scope"), html.escape(observation.scope)),
-        (translate("ObservationDetail", "Topic key"), html.escape(observation.topic_key or "—")),
+        (translate("ObservationDetail", "Scope"), marked_html(observation.scope)),
+        (translate("ObservationDetail", "Topic key"), marked_html(observation.topic_key or "—")),
         (
             translate("ObservationDetail", "Session"),
-            html.escape(short_id(observation.session_id or "—", _ID_KEEP)),
+            marked_html(short_id(observation.session_id or "—", _ID_KEEP)),
         ),
-        (translate("ObservationDetail", "Tool"), html.escape(observation.tool_name or "—")),
+        (translate("ObservationDetail", "Tool"), marked_html(observation.tool_name or "—")),
         (translate("ObservationDetail", "Revisions"), i18n.number(observation.revision_count)),
         (translate("ObservationDetail", "Duplicates"), i18n.number(observation.duplicate_count)),
         (translate("ObservationDetail", "Reads"), i18n.number(observation.access_count)),
@@ -670,7 +681,7 @@ def metadata_rows(observation: Observation, now: int) -> list[tuple[str, str]]:
 def whole_ids(observation: Observation) -> str:
     """The hover text of the facts: the ids the pane may show cut, in full."""
     return translate("ObservationDetail", "Project: {project}\nSession: {session}").format(
-        project=observation.project, session=observation.session_id or "—"
+        project=reveal(observation.project), session=reveal(observation.session_id or "—")
     )
 
 

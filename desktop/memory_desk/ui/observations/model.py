@@ -45,6 +45,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
 from memory_desk.core import StoreError, lazy_numpy
+from memory_desk.core.hidden_text import reveal
 from memory_desk.core.lazy_numpy import np
 from memory_desk.core.observations import Observation, ObservationStore
 from memory_desk.ui import dates, i18n, theme
@@ -221,14 +222,15 @@ class Cell(NamedTuple):
 
 def format_row(obs: Observation, now: int) -> RowRecord:
     """Every cell's text, so painting never formats or queries."""
+    title = reveal(obs.title)  # hidden characters as placeholders (core.hidden_text)
     display = [
         str(obs.id),
         pin_glyph() if obs.pinned else "",
-        obs.type,
-        f"⚠ {obs.title}" if obs.problems else obs.title,
-        obs.project,
-        obs.scope,
-        obs.topic_key or "",
+        reveal(obs.type),
+        f"⚠ {title}" if obs.problems else title,
+        reveal(obs.project),
+        reveal(obs.scope),
+        reveal(obs.topic_key or ""),
         str(obs.revision_count),
         str(obs.duplicate_count),
         str(obs.access_count),
@@ -262,14 +264,16 @@ def tooltip(obs: Observation, column: int) -> str | None:
         else None
     )
     if column == Column.TITLE:
-        text = obs.title if forgotten is None else f"{obs.title}\n({forgotten})"
+        title = reveal(obs.title)
+        text = title if forgotten is None else f"{title}\n({forgotten})"
         if obs.problems:
             problems = (i18n.shown(problem) for problem in obs.problems)
             heading = translate("ObservationTableModel", "Cannot be read as stored:")
             return "\n".join((heading, *problems, text))
         return text
     if column == Column.PROJECT:  # the cell may be elided: the whole id is here
-        return obs.project if forgotten is None else f"{obs.project}\n({forgotten})"
+        project = reveal(obs.project)
+        return project if forgotten is None else f"{project}\n({forgotten})"
     if column == Column.PINNED and obs.pinned:
         return translate("ObservationTableModel", "Pinned")
     return forgotten

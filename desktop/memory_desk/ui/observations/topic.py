@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from memory_desk.core import StoreError, TopicClash, TopicConflict
+from memory_desk.core.hidden_text import reveal
 from memory_desk.core.messages import Msg, msg
 from memory_desk.core.observations import (
     TOPIC_CLEAR_OTHER,
@@ -344,7 +345,7 @@ class TopicConflictDialog(QDialog):
     def _row(self, oid: int) -> str:
         """``#12 “Title”`` (the title the database has now), as HTML."""
         row = self._rows.get(oid)
-        return f"#{oid}" if row is None else html.escape(f"#{oid} “{row.title}”")
+        return f"#{oid}" if row is None else html.escape(f"#{oid} “{reveal(row.title)}”")
 
     def _clash_line(self, clash: TopicClash) -> str:
         """One topic: the rows that would share its key, and those brought back with it."""

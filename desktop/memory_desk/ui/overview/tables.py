@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memory_desk.core.hidden_text import reveal
 from memory_desk.ui import theme
 from memory_desk.ui.i18n import number
 
@@ -174,8 +175,8 @@ class CountTable(OverviewTable):
 
 def data_item(text: str, *, tip: str | None = None) -> QTableWidgetItem:
     """A cell holding the person's data (a title, a project, a topic key)."""
-    item = QTableWidgetItem(text)
-    item.setToolTip(tip if tip is not None else text)
+    item = QTableWidgetItem(reveal(text))  # hidden characters as placeholders
+    item.setToolTip(reveal(tip if tip is not None else text))
     return item
 
 

@@ -43,6 +43,7 @@ from memory_desk.core.persona import (
     validate_name,
 )
 from memory_desk.ui import theme
+from memory_desk.ui.hidden import HiddenCharactersNote
 from memory_desk.ui.i18n import mark_data, number, shown, translate
 from memory_desk.ui.persona.conflict import disk_conflict_banner
 from memory_desk.ui.persona.highlighter import MarkdownHighlighter
@@ -217,6 +218,16 @@ class EntryEditor(QWidget):
         layout.addWidget(self.large_bar)
         layout.addLayout(form)
         layout.addWidget(self.body, 1)
+        self.hidden_note = HiddenCharactersNote(
+            [
+                (self.name, translate("EntryEditor", "name")),
+                (self.description, translate("EntryEditor", "description")),
+                (self.body, translate("EntryEditor", "body")),
+            ],
+            self,
+        )
+        self.hidden_note.setObjectName("personaHiddenCharacters")
+        layout.addWidget(self.hidden_note)
         layout.addWidget(self.problems)
 
         self.name.textChanged.connect(self._on_name_changed)

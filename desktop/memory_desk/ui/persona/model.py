@@ -26,6 +26,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QFont, QIcon
 from PySide6.QtWidgets import QApplication
 
+from memory_desk.core.hidden_text import reveal
 from memory_desk.core.jstext import utf16_key
 from memory_desk.core.persona import PROMPT_LIMIT, PersonaEntry
 from memory_desk.core.persona.scan import gc_paused
@@ -719,12 +720,13 @@ class PersonaListModel(QAbstractTableModel):
         return kept[1]
 
     def _display(self, entry: PersonaEntry, column: int) -> str | None:
+        # hidden characters (bidi controls, zero-width ones) shown as placeholders
         if column == NAME:
-            return entry.name
+            return reveal(entry.name)
         if column == TYPE:
-            return entry.type
+            return reveal(entry.type)
         if column == DESCRIPTION:
-            return entry.description
+            return reveal(entry.description) if entry.description else entry.description
         return self._updated_text(entry.updated)
 
     def _updated_text(self, updated: str | None) -> str:
@@ -745,7 +747,7 @@ class PersonaListModel(QAbstractTableModel):
 
     def _tooltip(self, entry: PersonaEntry, column: int) -> str | None:
         if column == NAME:
-            lines = [entry.name]  # the full name, however narrow the column
+            lines = [reveal(entry.name)]  # the full name, however narrow the column
             if entry.name == self._unsaved:
                 lines.append(translate("PersonaListModel", "Unsaved edits: Save writes them."))
             if entry.name in self._waiting:
@@ -769,7 +771,7 @@ class PersonaListModel(QAbstractTableModel):
                 "PersonaListModel", "The file says “{written}”; the agent reads “{read}”."
             ).format(written=entry.raw_type, read=entry.type)
         if column == DESCRIPTION:
-            return entry.description
+            return reveal(entry.description) if entry.description else entry.description
         return None
 
     def _updated_tooltip(self, entry: PersonaEntry) -> str:

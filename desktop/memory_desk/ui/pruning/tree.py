@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
 from memory_desk.core import alisio
+from memory_desk.core.hidden_text import reveal
 from memory_desk.core.pruning import (
     LARGE,
     NEAR_DUPLICATE,
@@ -148,9 +149,10 @@ class CandidatesTree(QTreeWidget):
         if where == "personal":
             where = translate("PruningPage", "personal")
         updated = "" if row.updated_ms is None else dates.short_date(row.updated_ms)
-        leaf = QTreeWidgetItem(branch, [row.title, row.type, where, updated, note])
+        title = reveal(row.title)  # hidden characters as placeholders
+        leaf = QTreeWidgetItem(branch, [title, reveal(row.type), reveal(where), updated, note])
         leaf.setData(0, KEY_ROLE, row.key)
-        leaf.setToolTip(0, row.title)
+        leaf.setToolTip(0, title)
         if row.updated_ms is not None:
             leaf.setToolTip(3, dates.exact(row.updated_ms))
         if row.kept:

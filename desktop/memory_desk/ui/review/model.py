@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
 
+from memory_desk.core.hidden_text import reveal
 from memory_desk.core.journal import Change, ChangeKind
 from memory_desk.ui import dates, theme
 from memory_desk.ui.i18n import translate
@@ -145,10 +146,10 @@ class ReviewListModel(QAbstractTableModel):
             return change
         if role == CHANGE_ID_ROLE:
             return change.id
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(change, column)
+        if role == Qt.ItemDataRole.DisplayRole:  # hidden characters as placeholders
+            return reveal(self._display(change, column))
         if role == Qt.ItemDataRole.ToolTipRole:
-            return as_shown(self._tooltip(change, column))
+            return as_shown(reveal(self._tooltip(change, column)))
         if role == Qt.ItemDataRole.ForegroundRole:
             if change.reviewed:
                 return QColor(theme.colors().subdued)

@@ -117,9 +117,13 @@ class SourceRegistry(QObject):
         except StoreError as exc:
             self.error.emit(i18n.shown(exc))
             return None
-        for warning in store.warnings:
-            self.info.emit(i18n.shown(warning))
         label = path.name if path.name != "memory.sqlite" else f"{path.parent.name}/{path.name}"
+        if store.warnings:  # one message: the bar shows one at a time
+            self.info.emit(
+                translate("SourceRegistry", "{name} is open, but: {warnings}.").format(
+                    name=label, warnings="; ".join(i18n.shown(w) for w in store.warnings)
+                )
+            )
         source = Source("db", path, label, store, found, dict(info or {}), file_id=store.identity)
         self._add(source)
         return source

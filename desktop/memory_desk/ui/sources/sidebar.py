@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from memory_desk.core import StoreError
+from memory_desk.core.hidden_text import reveal
 from memory_desk.core.observations import Totals
 from memory_desk.ui import i18n, theme
 from memory_desk.ui import settings as settings_module
@@ -233,8 +234,8 @@ class SourceSidebar(QWidget):
 
     def add(self, source: Source) -> None:
         group = self._db_group if source.kind == "db" else self._persona_group
-        item = QTreeWidgetItem(group, [source.label, ""])
-        item.setToolTip(0, as_shown(str(source.path)))
+        item = QTreeWidgetItem(group, [reveal(source.label), ""])  # hidden characters shown
+        item.setToolTip(0, as_shown(reveal(str(source.path))))
         item.setData(0, SOURCE_ROLE, source)
         group.setExpanded(True)
         self.recount(source)
@@ -492,7 +493,7 @@ class SourceSidebar(QWidget):
         if source.kind == "db":
             summary.extend(_database_notes(source))
         self.info.setText("\n".join(summary))
-        self.details.setText("\n".join(_technical_lines(source)))
+        self.details.setText(reveal("\n".join(_technical_lines(source))))
         self._show_details(self.details_open())
 
 
