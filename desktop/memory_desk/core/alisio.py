@@ -43,8 +43,8 @@ CONTENT_CAP = 50_000
 TRUNCATED_SUFFIX = "... [truncated]"
 DUPLICATE_WINDOW_MS = 15 * 60 * 1000
 
-_KEBAB = r"[a-z0-9]+(?:-[a-z0-9]+)*"
-TOPIC_KEY_RE = re.compile(rf"^{_KEBAB}(?:/{_KEBAB})+$")
+TOPIC_KEY_CAP = 80  # a key of two parts or more is cut here (UTF-16 units; it is ASCII)
+_TOPIC_KEY_OTHERS_RE = re.compile(r"[^a-z0-9]+")
 REDACTED = "[REDACTED]"
 _PRIVATE_RE = re.compile(r"<private>.*?</private>", re.IGNORECASE | re.DOTALL)
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
@@ -271,9 +271,34 @@ def is_valid_type(value: str) -> bool:
     return value in OBSERVATION_TYPES
 
 
+def normalize_topic_key(key: str | None) -> str | None:
+    """The topic_key as the plugin stores it (``normalizeTopicKey``, FORMATS.md A); None
+    when nothing is left, i.e. no topic key.
+
+    Split on ``/``; each part lower-cased (JavaScript's ``toLowerCase``, which Python's
+    ``str.lower`` matches: ``İ`` becomes ``i`` + U+0307), every run of characters outside
+    ``a-z0-9`` made one ``-``, ``-`` dropped at both ends, empty parts dropped. One part is
+    the key alone (a family-only key such as ``deployment``, never cut); more parts are
+    ``family/`` + the rest joined by ``-``, the whole key then cut at 80 characters with a
+    plain slice: a ``-`` the cut leaves at the end stays, as FORMATS.md asks no trim after it.
+    """
+    if key is None:
+        return None
+    parts = []
+    for part in as_written(key).split("/"):
+        part = _TOPIC_KEY_OTHERS_RE.sub("-", part.lower()).strip("-")
+        if part:
+            parts.append(part)
+    if not parts:
+        return None
+    if len(parts) == 1:
+        return parts[0]
+    return f"{parts[0]}/{'-'.join(parts[1:])}"[:TOPIC_KEY_CAP]
+
+
 def is_valid_topic_key(value: str) -> bool:
-    """``family/description`` in kebab-case, as the plugin asks of a topic_key."""
-    return bool(TOPIC_KEY_RE.match(value))
+    """True when the plugin stores ``value`` as it is (see :func:`normalize_topic_key`)."""
+    return bool(value) and normalize_topic_key(value) == value
 
 
 def project_id(directory: str | os.PathLike[str]) -> str:
@@ -352,6 +377,7 @@ def save_observation(
     if not title or not content:
         raise StoreError("Memory title and content are required")
     digest = normalized_hash(content)
+    topic_key = normalize_topic_key(topic_key)  # the plugin normalises every key it saves
     conn.execute("BEGIN IMMEDIATE")
     try:
         result = _save_in_transaction(

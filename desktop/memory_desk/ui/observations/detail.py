@@ -48,12 +48,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memory_desk.core.alisio import (
-    OBSERVATION_TYPES,
-    is_valid_topic_key,
-    preview_content,
-    preview_title,
-)
+from memory_desk.core.alisio import OBSERVATION_TYPES, preview_content, preview_title
 from memory_desk.core.observations import Observation
 from memory_desk.ui import dates, i18n, theme
 from memory_desk.ui.conflict import CompareDialog
@@ -70,6 +65,7 @@ from memory_desk.ui.observations.conflict import (
 )
 from memory_desk.ui.observations.display import now_ms, pin_glyph, sectioned_markdown
 from memory_desk.ui.observations.stored_note import StoredPreviewPanel
+from memory_desk.ui.observations.topic_field import StoredTopicLabel
 from memory_desk.ui.plain import refused_resource
 
 # What :meth:`ObservationDetail.follow_edited` did with a new version of the edited row.
@@ -229,6 +225,7 @@ class ObservationDetail(QWidget):
             translate("ObservationDetail", "**What** … **Why** … **Where** … **Learned** …")
         )
         self.stored = StoredPreviewPanel(self.edit_title, self.edit_content, page)
+        self.stored_topic = StoredTopicLabel(self.edit_topic_key, page)
         self._unsaved = False
         for changed in (
             self.edit_title.textChanged,
@@ -287,6 +284,7 @@ class ObservationDetail(QWidget):
         row.addWidget(topic_label)
         row.addWidget(self.edit_topic_key, 1)
         fields.addRow(type_label, row)
+        fields.addRow("", self.stored_topic)
         buttons = QHBoxLayout()
         buttons.addWidget(self.edit_error, 1)
         buttons.addStretch(0)  # keeps the buttons compact while no error shows
@@ -405,6 +403,7 @@ class ObservationDetail(QWidget):
             types.append(observation.type)  # a newer plugin's type stays selectable as it is
         self.edit_type.addItems(types)
         self.edit_type.setCurrentText(observation.type)
+        self.stored_topic.follow(observation.topic_key)
         self.edit_topic_key.setText(observation.topic_key or "")
         self.edit_content.setPlainText(observation.content or "")
         self.edit_error.hide()
@@ -578,12 +577,6 @@ class ObservationDetail(QWidget):
                 "ObservationDetail",
                 "The title cannot be empty (blank space is dropped when it is stored).",
             )
-        topic_key = values["topic_key"]
-        if topic_key and not is_valid_topic_key(topic_key):
-            return translate(
-                "ObservationDetail",
-                "The topic key must be kebab-case words separated by '/', e.g. auth/token-refresh.",
-            )
         if not values["content"]:
             return translate(
                 "ObservationDetail",
@@ -597,7 +590,7 @@ class ObservationDetail(QWidget):
         return {
             "title": preview_title(self.edit_title.text()).stored,
             "type": self.edit_type.currentText(),
-            "topic_key": self.edit_topic_key.text().strip(),
+            "topic_key": self.stored_topic.stored(),
             "content": preview_content(self.edit_content.toPlainText()).stored,
         }
 
