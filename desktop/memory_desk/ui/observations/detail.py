@@ -66,7 +66,7 @@ from memory_desk.ui.observations.conflict import (
 from memory_desk.ui.observations.display import now_ms, pin_glyph, sectioned_markdown
 from memory_desk.ui.observations.stored_note import StoredPreviewPanel
 from memory_desk.ui.observations.topic_field import StoredTopicLabel
-from memory_desk.ui.plain import refused_resource
+from memory_desk.ui.plain import kept_text, refused_resource
 
 # What :meth:`ObservationDetail.follow_edited` did with a new version of the edited row.
 UNCHANGED = "unchanged"  # nothing the form shows changed (or the banner already says so)
@@ -591,8 +591,13 @@ class ObservationDetail(QWidget):
             "title": preview_title(self.edit_title.text()).stored,
             "type": self.edit_type.currentText(),
             "topic_key": self.stored_topic.stored(),
-            "content": preview_content(self.edit_content.toPlainText()).stored,
+            "content": preview_content(self._kept_content()).stored,
         }
+
+    def _kept_content(self) -> str:
+        """The content typed, with the row's line breaks where its lines are kept."""
+        base = self._editing.content if self._editing is not None else None
+        return kept_text(self.edit_content, base or "")
 
     def _changes(self) -> dict[str, str]:
         """Only the fields the person changed, so the revision records exactly that."""
