@@ -22,6 +22,7 @@ from os.path import commonprefix
 
 # Where Qt's editors start a new line when given text (QTextCursor::insertText).
 EDITOR_BREAKS_RE = re.compile("\r\n|[\n\r\u2029\ufdd0\ufdd1]")
+_EDITOR_BREAKS_SPLIT_RE = re.compile(f"({EDITOR_BREAKS_RE.pattern})")
 # The breaks an edited text hands back: an editor's ``\n``, or ``\r\n`` from a caller.
 _EDITED_BREAKS_RE = re.compile("\r?\n")
 _MARK_BREAKS = ("\u2029", "\ufdd0", "\ufdd1")
@@ -44,15 +45,8 @@ def as_in_editor(text: str) -> str:
 
 def split_lines(text: str) -> tuple[list[str], list[str]]:
     """The lines of ``text`` and the break after each but the last (one fewer than lines)."""
-    lines: list[str] = []
-    breaks: list[str] = []
-    start = 0
-    for found in EDITOR_BREAKS_RE.finditer(text):
-        lines.append(text[start : found.start()])
-        breaks.append(found.group())
-        start = found.end()
-    lines.append(text[start:])
-    return lines, breaks
+    parts = _EDITOR_BREAKS_SPLIT_RE.split(text)
+    return parts[0::2], parts[1::2]
 
 
 def dominant_break(breaks: list[str], default: str = "\n") -> str:
@@ -74,7 +68,7 @@ def keep_line_endings(original: str, edited: str, default: str = "\n") -> str:
     if edited == original or edited == as_in_editor(original):
         return original
     old, old_breaks = split_lines(original)
-    new = _EDITED_BREAKS_RE.split(edited)
+    new = _EDITED_BREAKS_RE.split(edited) if "\r" in edited else edited.split("\n")
     typed = dominant_break(old_breaks, default)
     matched = _match_lines(old, new)
 
