@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
@@ -147,6 +147,7 @@ def test_the_observation_form_keeps_every_untouched_lines_break(
 
 @PROPS
 @given(bodies(), st.sampled_from(["\n", "\r\n"]))
+@example(("A\r\r\nZ", 0), "\n")  # a lone CR just before a CRLF: two breaks, not one
 def test_the_persona_editor_keeps_every_untouched_lines_break(
     qtbot, drawn: tuple[str, int], header_break: str
 ) -> None:

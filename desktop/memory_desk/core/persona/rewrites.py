@@ -23,6 +23,7 @@ from memory_desk.core.persona_format import (
     file_body,
     hidden_break,
     js_trim,
+    normalize_body,
     parse_text,
     render_new_file,
     rewrite_header,
@@ -97,7 +98,9 @@ def edited_text(entry: PersonaEntry, description: str) -> str:
         changes["type"] = entry.type
     changes["updated"] = now_iso()
     # The body's lines keep their own breaks (a body opened and saved as it was: its bytes).
-    unchanged = file_body(entry.body, original.newline, reading.body) == reading.body
+    unchanged = entry.body == normalize_body(reading.body) or (
+        file_body(entry.body, original.newline, reading.body) == reading.body
+    )
     body = None if unchanged else entry.body
     return compose(original, rewrite_header(original, changes), body, keep_breaks=True)
 

@@ -74,8 +74,9 @@ def needs_description() -> str:
 
 def editor_text(body: str) -> str:
     """The body as the editor holds it: QPlainTextEdit knows only ``\\n`` line breaks (the
-    folder gives a saved body the file's own breaks back, line by line)."""
-    return as_in_editor(body)
+    folder gives a saved body the file's own breaks back, line by line). An entry's body has
+    ``\\n`` breaks already, so a CR left in it is a lone one, even just before a ``\\n``."""
+    return as_in_editor(body.replace("\r", "\n"))
 
 
 class EntryEditor(QWidget):
