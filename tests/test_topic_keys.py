@@ -145,6 +145,20 @@ def test_the_agents_next_save_of_the_subject_rewrites_the_persons_row(db: Path) 
     assert stored_row(db, row)["content"] == "the agent's revision"
 
 
+def test_a_key_cut_at_80_is_stored_as_the_plugin_cut_it_on_every_path(db: Path) -> None:
+    typed = "Release/" + "a" * 71 + "/notes for the team"
+    cut = "release/" + "a" * 71 + "-"  # 80 characters, the cut's dash kept
+    assert alisio.normalize_topic_key(typed) == cut
+    assert alisio.is_valid_topic_key(cut) and alisio.stored_topic_key(cut) == cut
+    row = add_observation(db, title="Release notes", content="by hand", project=PROJECT)
+    with ObservationStore(db) as store:
+        assert store.edit(row, topic_key=typed).after.topic_key == cut
+        assert store.edit(row, topic_key="x").after.topic_key == "x"
+        assert store.edit(row, topic_key=cut).after.topic_key == cut  # the form sends this
+    saved = agent_saves(db, "Release notes", "the agent's revision", typed)
+    assert saved == {"id": row, "action": "revised"}
+
+
 # -- the edit form, through the real window ----------------------------------------------------
 
 
@@ -173,6 +187,7 @@ def test_the_edit_form_says_how_the_key_is_stored_and_stores_it_so(qtbot, db: Pa
         ("Area/", "stored as area"),
         ("Area/Sub/Leaf", "stored as area/sub-leaf"),
         ("?!", "stored without a topic key"),
+        ("Release/" + "a" * 71 + "/notes", "stored as release/" + "a" * 71 + "-"),
         ("Deployment", "stored as deployment"),
     ]:
         key.clear()

@@ -297,8 +297,23 @@ def normalize_topic_key(key: str | None) -> str | None:
 
 
 def is_valid_topic_key(value: str) -> bool:
-    """True when the plugin stores ``value`` as it is (see :func:`normalize_topic_key`)."""
-    return bool(value) and normalize_topic_key(value) == value
+    """True when ``value`` is a key the plugin stores: one it keeps as it is, or one it cut
+    at 80 characters (which may end with the dash or slash the cut left, and which
+    :func:`normalize_topic_key` would not give back unchanged)."""
+    if not value:
+        return False
+    if normalize_topic_key(value) == value:
+        return True
+    return len(value) == TOPIC_KEY_CAP and normalize_topic_key(value + "a") == value
+
+
+def stored_topic_key(key: str | None) -> str | None:
+    """The topic_key a person's ``key`` is stored as: a key the plugin stores stays as it is
+    (:func:`is_valid_topic_key`: normalising a cut key again would drop the dash the cut left,
+    and the agent's next save would miss it), anything else is normalised."""
+    if key is not None and is_valid_topic_key(key):
+        return key
+    return normalize_topic_key(key)
 
 
 def project_id(directory: str | os.PathLike[str]) -> str:

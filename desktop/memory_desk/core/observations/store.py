@@ -356,7 +356,7 @@ class ObservationStore:
         in UTF-16 units); an empty result raises StoreError. The hash is recomputed,
         ``revision_count`` + 1 and ``updated_at = last_seen_at = now``. ``topic_key=""``
         clears the topic; any other key is stored as the plugin stores it
-        (:func:`alisio.normalize_topic_key`: ``Area/Sub/Leaf`` is ``area/sub-leaf``, and a
+        (:func:`alisio.stored_topic_key`: ``Area/Sub/Leaf`` is ``area/sub-leaf``, and a
         key that normalises to nothing clears the topic). With ``expected`` (the row as the
         person saw it), the edit is refused with ConflictError if the agent revised it since.
         An edit that changes nothing writes nothing (``before == after``).

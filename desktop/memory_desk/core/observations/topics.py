@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from memory_desk.core import wording
-from memory_desk.core.alisio import normalize_topic_key
+from memory_desk.core.alisio import stored_topic_key
 from memory_desk.core.errors import TopicClash, TopicConflict
 from memory_desk.core.messages import msg
 
@@ -130,7 +130,7 @@ class RowMove:
         """After the write it holds a key live that it did not hold live before."""
         return bool(
             self.live_after
-            and normalize_topic_key(self.key_after)
+            and stored_topic_key(self.key_after)
             and not (self.live_before and same_topic(self.key_before, self.key_after))
         )
 
@@ -139,7 +139,7 @@ class RowMove:
         """The plugin's topic match: scope and normalised key, and project unless personal."""
         return (
             self.scope,
-            normalize_topic_key(self.key_after) or "",
+            stored_topic_key(self.key_after) or "",
             None if self.scope == "personal" else self.project,
         )
 
@@ -151,7 +151,7 @@ class RowMove:
 def same_topic(a: str | None, b: str | None) -> bool:
     """Two keys the plugin's next save of one subject would treat as one topic: equal once
     normalised (a row kept under ``Area/Sub`` and one under ``area/sub`` are one topic)."""
-    return a == b or normalize_topic_key(a) == normalize_topic_key(b)
+    return a == b or stored_topic_key(a) == stored_topic_key(b)
 
 
 def moves_for_rows(
@@ -342,7 +342,7 @@ def _unnormalised_residents(
     ).fetchall()
     found: dict[tuple[str, str, str | None], list[RowMove]] = {}
     for row in rows:
-        if row[0] in moved or normalize_topic_key(row[5]) in (row[5], None):
+        if row[0] in moved or stored_topic_key(row[5]) in (row[5], None):
             continue
         move = RowMove(*row, row[4], row[5])
         found.setdefault(move.identity, []).append(move)

@@ -85,7 +85,7 @@ def check_type_and_topic(type: str | None, topic_key: str | None) -> None:
     """The plugin's rules for a type and a topic_key (None: not being changed).
 
     Any topic_key is accepted: like the plugin, :func:`edit` and :func:`recreate` store it
-    normalised (:func:`alisio.normalize_topic_key`), and one that normalises to nothing
+    normalised (:func:`alisio.stored_topic_key`), and one that normalises to nothing
     means no topic key.
     """
     if type is not None and not alisio.is_valid_type(type):
@@ -208,7 +208,7 @@ def edit(
         "content": before.content if new_content is None else new_content,
         "type": before.type if type is None else type,
         "topic_key": (
-            before.topic_key if topic_key is None else alisio.normalize_topic_key(topic_key)
+            before.topic_key if topic_key is None else alisio.stored_topic_key(topic_key)
         ),
     }
     if _unchanged(values, before):
@@ -252,7 +252,7 @@ def recreate(
         None,
         None,
         None,
-        alisio.normalize_topic_key(topic_key),
+        alisio.stored_topic_key(topic_key),
         exists=False,
     )
     extra = topics.settle(conn, [move], choice, now, topics.saving_again_subject)

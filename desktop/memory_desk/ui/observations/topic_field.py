@@ -1,7 +1,7 @@
 """The topic key as the plugin will store it, shown under the edit form's key as it is typed.
 
 The plugin normalises every topic key it saves (:func:`~memory_desk.core.alisio.
-normalize_topic_key`): ``Area/Sub/Leaf`` is stored as ``area/sub-leaf``, and a key of
+stored_topic_key`): ``Area/Sub/Leaf`` is stored as ``area/sub-leaf``, and a key of
 punctuation alone is no key at all. A person's key is stored the same way (or the agent's next
 save of that subject would make a second row), so the form says what will be stored before
 the person saves, instead of refusing what they typed.
@@ -16,7 +16,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QLineEdit, QWidget
 
-from memory_desk.core.alisio import normalize_topic_key
+from memory_desk.core.alisio import stored_topic_key
 from memory_desk.ui import theme
 from memory_desk.ui.i18n import translate
 
@@ -25,7 +25,7 @@ def form_topic_key(typed: str, current: str | None) -> str:
     """The key a save stores for ``typed`` ("" for none), ``current`` being the row's."""
     if typed == (current or ""):
         return current or ""
-    return normalize_topic_key(typed) or ""
+    return stored_topic_key(typed) or ""
 
 
 class StoredTopicLabel(QLabel):
