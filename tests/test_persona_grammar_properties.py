@@ -25,11 +25,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from memory_desk.core.jstext import JS_DOT_CLASS, JS_SPACE_CLASS, js_trim, utf16_key, utf16_keys
+from memory_desk.core.line_endings import as_in_editor
 from memory_desk.core.persona import PersonaFolder
 from memory_desk.core.persona_format import (
     AgentReading,
     agent_reading,
     compose,
+    file_body,
     normalize_body,
     parse_text,
     render_new_file,
@@ -396,7 +398,9 @@ def test_saving_an_entry_reads_back_as_saved(
     description_read, type_read, updated_read, body_read = agent_reads(after)
     assert (description_read, type_read, updated_read) == (saved.description, type_, saved.updated)
     newline = parse_text(after).newline
-    assert body_read == js_trim(normalize_body(body)).replace("\n", newline)
+    # Lines kept from the file's body keep their breaks; the others take the file's.
+    assert body_read == file_body(body, newline, parse_text(text).body)
+    assert as_in_editor(body_read) == as_in_editor(file_body(body, "\n"))
     assert saved.body == normalize_body(body_read)
 
 

@@ -333,12 +333,15 @@ def test_edit_validates_saves_and_undo_reverts(qtbot, window, db: Path) -> None:
     kind = window.findChild(QComboBox, "editType")
     assert title.text() == "Token refresh race in auth client" and content.toPlainText() == CONTENT
 
-    topic.setText("Not A Key")
+    title.setText("   ")
     click(qtbot, window, "saveEditButton")
-    assert error.isVisible() and "topic key" in error.text()
+    assert error.isVisible() and "title" in error.text()
     assert column(db, "revision_count", 1) == 1
 
-    topic.setText("auth/refresh-lock")
+    # A key is stored as the plugin stores it, and the form says so as it is typed.
+    topic.setText("Auth / Refresh  Lock!")
+    stored_as = window.findChild(QLabel, "editTopicKeyStored")
+    assert stored_as.isVisible() and stored_as.text() == "stored as auth/refresh-lock"
     title.setText("Refresh tokens race across tabs")
     kind.setCurrentText("pattern")
     content.setPlainText(CONTENT + "\n\n<private>secret</private>")

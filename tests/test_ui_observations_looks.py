@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
     QPushButton,
     QTableWidget,
     QWidget,
@@ -366,7 +367,9 @@ def test_the_detail_pane_speaks_through_the_translator_and_names_its_controls(
         qtbot.waitUntil(title.isVisible)
         title.setText("  " + "x" * 210)  # the stored-text note and counters show
         assert window.findChild(QLabel, "storedNote").isVisible()
-        window.findChild(QLineEdit, "editTopicKey").setText("Not A Key")
+        window.findChild(QLineEdit, "editTopicKey").setText("Not A Key")  # "stored as ..."
+        assert window.findChild(QLabel, "editTopicKeyStored").isVisible()
+        window.findChild(QPlainTextEdit, "editContent").setPlainText("  ")
         qtbot.mouseClick(window.findChild(QPushButton, "saveEditButton"), Qt.MouseButton.LeftButton)
         assert window.findChild(QLabel, "editError").isVisible()  # refused, in words
         assert untranslated(detail) == [] and unnamed(detail) == []

@@ -2125,10 +2125,6 @@ Clave de tema: {topic_key}
         <translation>El título no puede estar vacío (los espacios en blanco se quitan al guardarlo).</translation>
     </message>
     <message>
-        <source>The topic key must be kebab-case words separated by &apos;/&apos;, e.g. auth/token-refresh.</source>
-        <translation>La clave de tema debe ser palabras en kebab-case separadas por &apos;/&apos;, p. ej. auth/token-refresh.</translation>
-    </message>
-    <message>
         <source>The content cannot be empty (blank space is dropped when it is stored).</source>
         <translation>El contenido no puede estar vacío (los espacios en blanco se quitan al guardarlo).</translation>
     </message>
@@ -2205,6 +2201,14 @@ Clave de tema: {topic_key}
 Session: {session}</source>
         <translation>Proyecto: {project}
 Chat: {session}</translation>
+    </message>
+    <message>
+        <source>stored as {key}</source>
+        <translation>se guarda como {key}</translation>
+    </message>
+    <message>
+        <source>stored without a topic key</source>
+        <translation>se guarda sin clave de tema</translation>
     </message>
 </context>
 <context>
@@ -2395,10 +2399,6 @@ Chat: {session}</translation>
     <message>
         <source>“{type}” is not an observation type; use one of: {types}</source>
         <translation>“{type}” no es un tipo de observación; usa uno de: {types}</translation>
-    </message>
-    <message>
-        <source>“{topic_key}” is not a topic key; use kebab-case words joined by “/”, e.g. “auth/token-refresh” (or leave it empty for none)</source>
-        <translation>“{topic_key}” no es una clave de tema; usa palabras en kebab-case unidas por “/”, p. ej. “auth/token-refresh” (o déjala vacía para ninguna)</translation>
     </message>
     <message>
         <source>Observation #{id} was changed by the agent since you opened it; reload it and make your edit again</source>

@@ -43,8 +43,8 @@ CONTENT_CAP = 50_000
 TRUNCATED_SUFFIX = "... [truncated]"
 DUPLICATE_WINDOW_MS = 15 * 60 * 1000
 
-_KEBAB = r"[a-z0-9]+(?:-[a-z0-9]+)*"
-TOPIC_KEY_RE = re.compile(rf"^{_KEBAB}(?:/{_KEBAB})+$")
+TOPIC_KEY_CAP = 80  # a key of two parts or more is cut here (UTF-16 units; it is ASCII)
+_TOPIC_KEY_OTHERS_RE = re.compile(r"[^a-z0-9]+")
 REDACTED = "[REDACTED]"
 # The plugin's regex is case-insensitive without JavaScript's ``u`` flag: its Canonicalize
 # upper-cases one code unit but never maps a non-ASCII character to an ASCII one, so only
@@ -284,9 +284,49 @@ def is_valid_type(value: str) -> bool:
     return value in OBSERVATION_TYPES
 
 
+def normalize_topic_key(key: str | None) -> str | None:
+    """The topic_key as the plugin stores it (``normalizeTopicKey``, FORMATS.md A); None
+    when nothing is left, i.e. no topic key.
+
+    Split on ``/``; each part lower-cased (JavaScript's ``toLowerCase``, which Python's
+    ``str.lower`` matches: ``İ`` becomes ``i`` + U+0307), every run of characters outside
+    ``a-z0-9`` made one ``-``, ``-`` dropped at both ends, empty parts dropped. One part is
+    the key alone (a family-only key such as ``deployment``, never cut); more parts are
+    ``family/`` + the rest joined by ``-``, the whole key then cut at 80 characters with a
+    plain slice: a ``-`` the cut leaves at the end stays, as FORMATS.md asks no trim after it.
+    """
+    if key is None:
+        return None
+    parts = []
+    for part in as_written(key).split("/"):
+        part = _TOPIC_KEY_OTHERS_RE.sub("-", part.lower()).strip("-")
+        if part:
+            parts.append(part)
+    if not parts:
+        return None
+    if len(parts) == 1:
+        return parts[0]
+    return f"{parts[0]}/{'-'.join(parts[1:])}"[:TOPIC_KEY_CAP]
+
+
 def is_valid_topic_key(value: str) -> bool:
-    """``family/description`` in kebab-case, as the plugin asks of a topic_key."""
-    return bool(TOPIC_KEY_RE.match(value))
+    """True when ``value`` is a key the plugin stores: one it keeps as it is, or one it cut
+    at 80 characters (which may end with the dash or slash the cut left, and which
+    :func:`normalize_topic_key` would not give back unchanged)."""
+    if not value:
+        return False
+    if normalize_topic_key(value) == value:
+        return True
+    return len(value) == TOPIC_KEY_CAP and normalize_topic_key(value + "a") == value
+
+
+def stored_topic_key(key: str | None) -> str | None:
+    """The topic_key a person's ``key`` is stored as: a key the plugin stores stays as it is
+    (:func:`is_valid_topic_key`: normalising a cut key again would drop the dash the cut left,
+    and the agent's next save would miss it), anything else is normalised."""
+    if key is not None and is_valid_topic_key(key):
+        return key
+    return normalize_topic_key(key)
 
 
 def project_id(directory: str | os.PathLike[str]) -> str:
@@ -365,6 +405,7 @@ def save_observation(
     if not title or not content:
         raise StoreError("Memory title and content are required")
     digest = normalized_hash(content)
+    topic_key = normalize_topic_key(topic_key)  # the plugin normalises every key it saves
     conn.execute("BEGIN IMMEDIATE")
     try:
         result = _save_in_transaction(

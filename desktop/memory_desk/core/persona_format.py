@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 from memory_desk.core.errors import StoreError
 from memory_desk.core.jstext import JS_LINE_TERMINATORS, JS_SPACE_CLASS, JS_WHITESPACE, js_trim
+from memory_desk.core.line_endings import keep_line_endings
 from memory_desk.core.messages import msg
 
 BOM = "\ufeff"
@@ -392,19 +393,36 @@ def normalize_body(body: str) -> str:
     return body.replace("\r\n", "\n")
 
 
-def file_body(body: str, newline: str) -> str:
-    """A body as the agent writes it: trimmed, with the file's line breaks."""
+def file_body(body: str, newline: str, original: str | None = None) -> str:
+    """A body as the agent writes it: trimmed, with the file's line breaks.
+
+    With ``original`` (the body the file holds now, breaks and all), a line kept from it
+    keeps the break it had there, and only the other lines take ``newline`` (see
+    :func:`~memory_desk.core.line_endings.keep_line_endings`): editing one line of a file
+    with mixed breaks changes no other line's bytes.
+    """
+    if original is not None:
+        return js_trim(keep_line_endings(original, body, newline))
     return js_trim(normalize_body(body)).replace("\n", newline)
 
 
 def render_new_file(
-    *, name: str, description: str, type: str, updated: str, body: str, newline: str = "\n"
+    *,
+    name: str,
+    description: str,
+    type: str,
+    updated: str,
+    body: str,
+    newline: str = "\n",
+    original_body: str | None = None,
 ) -> str:
-    """A whole file exactly as the agent writes it: four keys, a blank line, body, newline."""
+    """A whole file exactly as the agent writes it: four keys, a blank line, body, newline
+    (``original_body``: see :func:`file_body`)."""
     keys = (("name", name), ("description", description), ("type", type), ("updated", updated))
     header = "".join(header_line(key, value, newline).raw for key, value in keys)
     fence = HEADER_FENCE + newline
-    return f"{fence}{header}{fence}{newline}{file_body(body, newline)}{newline}"
+    text = file_body(body, newline, original_body)
+    return f"{fence}{header}{fence}{newline}{text}{newline}"
 
 
 def rewrite_header(parsed: ParsedFile, changes: dict[str, str]) -> tuple[Line, ...]:
@@ -430,12 +448,15 @@ def rewrite_header(parsed: ParsedFile, changes: dict[str, str]) -> tuple[Line, .
     return tuple(lines + appended)
 
 
-def compose(parsed: ParsedFile, header: tuple[Line, ...], body: str | None) -> str:
+def compose(
+    parsed: ParsedFile, header: tuple[Line, ...], body: str | None, *, keep_breaks: bool = False
+) -> str:
     """Reassemble a file that has a header: new header lines, and the body if it changed.
 
     ``body=None`` keeps everything from the closing dashes on byte-identical (text after the
     dashes stays the start of the body); a new body is written the way the agent writes it
-    (a plain ``---`` line, a blank line, the trimmed body, a final newline).
+    (a plain ``---`` line, a blank line, the trimmed body, a final newline), its lines kept
+    from the file's body keeping their breaks when ``keep_breaks`` (see :func:`file_body`).
     """
     if parsed.opening is None or parsed.closing is None:
         raise ValueError("compose() needs a file whose header the agent reads")
@@ -444,7 +465,8 @@ def compose(parsed: ParsedFile, header: tuple[Line, ...], body: str | None) -> s
         closing, rest = parsed.closing.raw, parsed.rest
     else:
         end = parsed.closing.end if parsed.closing.end in ("\n", "\r\n") else nl
-        closing, rest = HEADER_FENCE + end, f"{nl}{file_body(body, nl)}{nl}"
+        kept = parsed.body if keep_breaks else None
+        closing, rest = HEADER_FENCE + end, f"{nl}{file_body(body, nl, kept)}{nl}"
     return parsed.opening.raw + "".join(line.raw for line in header) + closing + rest
 
 

@@ -7,6 +7,10 @@ with ``<a href=...>`` would show a link. Labels that show such text are set to
 ``Qt.PlainText``; where a widget has no such switch (tooltips, item tooltips, ``QMessageBox``'s
 static questions), :func:`as_shown` turns the text into rich text that shows exactly its
 characters. Text views that render markdown refuse what it names with :func:`refused_resource`.
+
+Text typed into a plain-text editor is read back character for character (:func:`held_text`:
+``toPlainText`` turns U+2028 into a line break and a no-break space into a space), and with
+the line breaks of the text it was loaded with (:func:`kept_text`).
 """
 
 from __future__ import annotations
@@ -14,6 +18,9 @@ from __future__ import annotations
 import html
 
 from PySide6.QtGui import QImage, QTextDocument
+from PySide6.QtWidgets import QPlainTextEdit
+
+from memory_desk.core.line_endings import keep_line_endings
 
 _IMAGE = QTextDocument.ResourceType.ImageResource.value
 
@@ -45,3 +52,15 @@ def refused_resource(kind: int) -> object:
     ``<img src="/home/…">`` in a memory would show a file from anywhere on the disk.
     """
     return QImage() if kind == _IMAGE else ""
+
+
+def held_text(editor: QPlainTextEdit) -> str:
+    """What ``editor`` holds, character for character, its lines joined by ``\\n``."""
+    return editor.document().toRawText().replace("\u2029", "\n")
+
+
+def kept_text(editor: QPlainTextEdit, original: str) -> str:
+    """What ``editor`` holds, with the line breaks of ``original``, the text it was loaded
+    with (:func:`~memory_desk.core.line_endings.keep_line_endings`): opened and left as it
+    was, it is ``original`` itself."""
+    return keep_line_endings(original, held_text(editor))

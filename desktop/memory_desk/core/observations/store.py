@@ -353,9 +353,11 @@ class ObservationStore:
         :func:`alisio.prepare_content`: ``<private>`` redacted, JavaScript-trimmed, capped
         in UTF-16 units); an empty result raises StoreError. Only new content gets a new
         hash; ``revision_count`` + 1 and ``updated_at = last_seen_at = now``. ``topic_key=""``
-        clears the topic. With ``expected`` (the row as the person saw it), the edit is
-        refused with ConflictError if the agent revised it since. An edit that changes
-        nothing writes nothing (``before == after``).
+        clears the topic; any other key is stored as the plugin stores it
+        (:func:`alisio.stored_topic_key`: ``Area/Sub/Leaf`` is ``area/sub-leaf``, and a
+        key that normalises to nothing clears the topic). With ``expected`` (the row as the
+        person saw it), the edit is refused with ConflictError if the agent revised it since.
+        An edit that changes nothing writes nothing (``before == after``).
 
         Giving a live row a topic_key that another live row holds raises TopicConflict
         unless ``on_topic_conflict`` says what to do (``TOPIC_CLEAR_THIS`` saves the edit

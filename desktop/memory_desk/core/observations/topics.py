@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from memory_desk.core import wording
+from memory_desk.core.alisio import stored_topic_key
 from memory_desk.core.errors import TopicClash, TopicConflict
 from memory_desk.core.messages import msg
 
@@ -129,22 +130,28 @@ class RowMove:
         """After the write it holds a key live that it did not hold live before."""
         return bool(
             self.live_after
-            and self.key_after
-            and not (self.live_before and self.key_before == self.key_after)
+            and stored_topic_key(self.key_after)
+            and not (self.live_before and same_topic(self.key_before, self.key_after))
         )
 
     @property
     def identity(self) -> tuple[str, str, str | None]:
-        """The plugin's topic match: scope and key, and project unless personal."""
+        """The plugin's topic match: scope and normalised key, and project unless personal."""
         return (
             self.scope,
-            self.key_after or "",
+            stored_topic_key(self.key_after) or "",
             None if self.scope == "personal" else self.project,
         )
 
     def order(self) -> tuple[int, int]:
         """Newest first: a row being inserted is the newest of all."""
         return (self.updated_at, self.id if self.id is not None else 1 << 62)
+
+
+def same_topic(a: str | None, b: str | None) -> bool:
+    """Two keys the plugin's next save of one subject would treat as one topic: equal once
+    normalised (a row kept under ``Area/Sub`` and one under ``area/sub`` are one topic)."""
+    return a == b or stored_topic_key(a) == stored_topic_key(b)
 
 
 def moves_for_rows(
@@ -190,16 +197,21 @@ def settle(
     if not groups:
         return []
     moved = {move.id for move in moves if move.id is not None}
+    odd = _unnormalised_residents(conn, moved)
     found: list[tuple[RowMove, list[RowMove], list[RowMove]]] = []
     for identity, incoming in groups.items():
-        residents = _residents(conn, identity, moved) + [
-            move
-            for move in moves
-            if not move.incoming
-            and move.live_after
-            and move.key_after
-            and move.identity == identity
-        ]
+        residents = (
+            _residents(conn, identity, moved)
+            + odd.get(identity, [])
+            + [
+                move
+                for move in moves
+                if not move.incoming
+                and move.live_after
+                and move.key_after
+                and move.identity == identity
+            ]
+        )
         if len(incoming) + len(residents) > 1:
             incoming.sort(key=RowMove.order, reverse=True)
             found.append((incoming[0], incoming[1:], residents))
@@ -301,6 +313,40 @@ def _residents(
         (scope, key, project),
     ).fetchall()
     return [RowMove(*row, row[4], row[5]) for row in rows if row[0] not in moved]
+
+
+# Keys the plugin would not store as they are (a character outside a-z0-9, a third part,
+# a dash or slash at an end or doubled): a cheap first sift in SQL, checked in Python after.
+_UNNORMALISED_GLOBS = (
+    "*[^a-z0-9/-]*",
+    "*/*/*",
+    "[/-]*",
+    "*[/-]",
+    "*--*",
+    "*-/*",
+    "*/-*",
+)
+
+
+def _unnormalised_residents(
+    conn: sqlite3.Connection, moved: set[int | None]
+) -> dict[tuple[str, str, str | None], list[RowMove]]:
+    """Live rows whose stored key is not in the plugin's form (written by hand, or by an
+    older writer), by the topic their normalised key names, so that they clash with a row
+    brought in on that topic (one scan per write, rows the call touches left out)."""
+    sift = " OR ".join("topic_key GLOB ?" for _ in _UNNORMALISED_GLOBS)
+    rows = conn.execute(
+        "SELECT id, scope, project, updated_at, deleted_at, topic_key FROM observations"
+        f" WHERE deleted_at IS NULL AND topic_key IS NOT NULL AND ({sift})",
+        _UNNORMALISED_GLOBS,
+    ).fetchall()
+    found: dict[tuple[str, str, str | None], list[RowMove]] = {}
+    for row in rows:
+        if row[0] in moved or stored_topic_key(row[5]) in (row[5], None):
+            continue
+        move = RowMove(*row, row[4], row[5])
+        found.setdefault(move.identity, []).append(move)
+    return found
 
 
 def _apply_choice(

@@ -82,7 +82,12 @@ def stored_content(content: str) -> str:
 
 
 def check_type_and_topic(type: str | None, topic_key: str | None) -> None:
-    """The plugin's rules for a type and a topic_key (None: not being changed)."""
+    """The plugin's rules for a type and a topic_key (None: not being changed).
+
+    Any topic_key is accepted: like the plugin, :func:`edit` and :func:`recreate` store it
+    normalised (:func:`alisio.stored_topic_key`), and one that normalises to nothing
+    means no topic key.
+    """
     if type is not None and not alisio.is_valid_type(type):
         raise StoreError(
             msg(
@@ -90,15 +95,6 @@ def check_type_and_topic(type: str | None, topic_key: str | None) -> None:
                 "“{type}” is not an observation type; use one of: {types}",
                 type=type,
                 types=", ".join(alisio.OBSERVATION_TYPES),
-            )
-        )
-    if topic_key and not alisio.is_valid_topic_key(topic_key):
-        raise StoreError(
-            msg(
-                "Observations",
-                "“{topic_key}” is not a topic key; use kebab-case words joined by “/”,"
-                " e.g. “auth/token-refresh” (or leave it empty for none)",
-                topic_key=topic_key,
             )
         )
 
@@ -184,7 +180,8 @@ def edit(
     expected: Observation | None,
     choice: str | None,
 ) -> EditResult:
-    """Rewrite the row as the plugin's topic upsert does (texts already as stored)."""
+    """Rewrite the row as the plugin's topic upsert does (texts already as stored, the
+    topic_key stored normalised as the plugin stores it)."""
     before = fetch_existing(conn, id)
     kept = [
         name
@@ -210,7 +207,9 @@ def edit(
         "title": before.title if new_title is None else new_title,
         "content": before.content if new_content is None else new_content,
         "type": before.type if type is None else type,
-        "topic_key": before.topic_key if topic_key is None else (topic_key or None),
+        "topic_key": (
+            before.topic_key if topic_key is None else alisio.stored_topic_key(topic_key)
+        ),
     }
     if _unchanged(values, before):
         return EditResult(before, before)
@@ -247,7 +246,8 @@ def recreate(
     topic_key: str,
     choice: str | None,
 ) -> WrittenObservation:
-    """Insert the person's version of a deleted row as the plugin's plain insert does."""
+    """Insert the person's version of a deleted row as the plugin's plain insert does (the
+    topic_key normalised, as the plugin stores it)."""
     _refuse_unreadable(observation, ("session_id", "tool_name", "project", "scope"), edited=False)
     now = alisio.now_ms()
     move = RowMove(
@@ -258,7 +258,7 @@ def recreate(
         None,
         None,
         None,
-        topic_key or None,
+        alisio.stored_topic_key(topic_key),
         exists=False,
     )
     extra = topics.settle(conn, [move], choice, now, topics.saving_again_subject)

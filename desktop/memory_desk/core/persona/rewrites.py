@@ -20,6 +20,7 @@ from memory_desk.core.persona_format import (
     agent_reading,
     agent_type,
     compose,
+    file_body,
     hidden_break,
     js_trim,
     normalize_body,
@@ -73,7 +74,8 @@ def edited_text(entry: PersonaEntry, description: str) -> str:
     """The file's text with the person's edits of ``entry``, ``updated`` set to now.
 
     Only what changed is rewritten: a changed description or type replaces its own line, a
-    changed body replaces the text after the header, and every other byte stays as it is. A
+    changed body replaces the text after the header (each line kept from the file's body
+    with its own line break), and every other byte stays as it is. A
     file without a header the agent reads gets the agent's whole header in front of its text.
     ``description`` is the description as it will be stored (see ``check_description``).
     """
@@ -86,6 +88,7 @@ def edited_text(entry: PersonaEntry, description: str) -> str:
             updated=now_iso(),
             body=entry.body,
             newline=original.newline,
+            original_body=original.body,
         )
     reading = agent_reading(original)
     changes: dict[str, str] = {}
@@ -94,8 +97,12 @@ def edited_text(entry: PersonaEntry, description: str) -> str:
     if entry.type != reading.type:
         changes["type"] = entry.type
     changes["updated"] = now_iso()
-    body = None if entry.body == normalize_body(reading.body) else entry.body
-    return compose(original, rewrite_header(original, changes), body)
+    # The body's lines keep their own breaks (a body opened and saved as it was: its bytes).
+    unchanged = entry.body == normalize_body(reading.body) or (
+        file_body(entry.body, original.newline, reading.body) == reading.body
+    )
+    body = None if unchanged else entry.body
+    return compose(original, rewrite_header(original, changes), body, keep_breaks=True)
 
 
 def renamed_bytes(data: bytes, new_name: str) -> bytes:

@@ -48,12 +48,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memory_desk.core.alisio import (
-    OBSERVATION_TYPES,
-    is_valid_topic_key,
-    preview_content,
-    preview_title,
-)
+from memory_desk.core.alisio import OBSERVATION_TYPES, preview_content, preview_title
 from memory_desk.core.hidden_text import reveal
 from memory_desk.core.observations import Observation
 from memory_desk.ui import dates, i18n, theme
@@ -72,7 +67,8 @@ from memory_desk.ui.observations.conflict import (
 )
 from memory_desk.ui.observations.display import now_ms, pin_glyph, sectioned_markdown
 from memory_desk.ui.observations.stored_note import StoredPreviewPanel
-from memory_desk.ui.plain import refused_resource
+from memory_desk.ui.observations.topic_field import StoredTopicLabel
+from memory_desk.ui.plain import kept_text, refused_resource
 
 # What :meth:`ObservationDetail.follow_edited` did with a new version of the edited row.
 UNCHANGED = "unchanged"  # nothing the form shows changed (or the banner already says so)
@@ -231,6 +227,7 @@ class ObservationDetail(QWidget):
             translate("ObservationDetail", "**What** … **Why** … **Where** … **Learned** …")
         )
         self.stored = StoredPreviewPanel(self.edit_title, self.edit_content, page)
+        self.stored_topic = StoredTopicLabel(self.edit_topic_key, page)
         self._unsaved = False
         for changed in (
             self.edit_title.textChanged,
@@ -289,6 +286,7 @@ class ObservationDetail(QWidget):
         row.addWidget(topic_label)
         row.addWidget(self.edit_topic_key, 1)
         fields.addRow(type_label, row)
+        fields.addRow("", self.stored_topic)
         buttons = QHBoxLayout()
         buttons.addWidget(self.edit_error, 1)
         buttons.addStretch(0)  # keeps the buttons compact while no error shows
@@ -416,6 +414,7 @@ class ObservationDetail(QWidget):
             types.append(observation.type)  # a newer plugin's type stays selectable as it is
         self.edit_type.addItems(types)
         self.edit_type.setCurrentText(observation.type)
+        self.stored_topic.follow(observation.topic_key)
         self.edit_topic_key.setText(observation.topic_key or "")
         self.edit_content.setPlainText(observation.content or "")
         self.edit_error.hide()
@@ -589,12 +588,6 @@ class ObservationDetail(QWidget):
                 "ObservationDetail",
                 "The title cannot be empty (blank space is dropped when it is stored).",
             )
-        topic_key = values["topic_key"]
-        if topic_key and not is_valid_topic_key(topic_key):
-            return translate(
-                "ObservationDetail",
-                "The topic key must be kebab-case words separated by '/', e.g. auth/token-refresh.",
-            )
         if not values["content"]:
             return translate(
                 "ObservationDetail",
@@ -608,9 +601,14 @@ class ObservationDetail(QWidget):
         return {
             "title": preview_title(self.edit_title.text()).stored,
             "type": self.edit_type.currentText(),
-            "topic_key": self.edit_topic_key.text().strip(),
-            "content": preview_content(self.edit_content.toPlainText()).stored,
+            "topic_key": self.stored_topic.stored(),
+            "content": preview_content(self._kept_content()).stored,
         }
+
+    def _kept_content(self) -> str:
+        """The content typed, with the row's line breaks where its lines are kept."""
+        base = self._editing.content if self._editing is not None else None
+        return kept_text(self.edit_content, base or "")
 
     def _changes(self) -> dict[str, str]:
         """Only the fields the person changed, so the revision records exactly that."""

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memory_desk.core.line_endings import as_in_editor
 from memory_desk.core.persona import (
     ENTRY_TYPES,
     START_BYTES,
@@ -48,6 +49,7 @@ from memory_desk.ui.i18n import mark_data, number, shown, translate
 from memory_desk.ui.persona.conflict import disk_conflict_banner
 from memory_desk.ui.persona.highlighter import MarkdownHighlighter
 from memory_desk.ui.persona.problems import ProblemsPanel
+from memory_desk.ui.plain import held_text
 
 # A prompt line longer than this crowds the agent's list; the counter turns red past it.
 DESCRIPTION_SOFT_LIMIT = 150
@@ -72,8 +74,10 @@ def needs_description() -> str:
 
 
 def editor_text(body: str) -> str:
-    """The body as the editor holds it: QPlainTextEdit knows only ``\\n`` line breaks."""
-    return body.replace("\r\n", "\n").replace("\r", "\n")
+    """The body as the editor holds it: QPlainTextEdit knows only ``\\n`` line breaks (the
+    folder gives a saved body the file's own breaks back, line by line). An entry's body has
+    ``\\n`` breaks already, so a CR left in it is a lone one, even just before a ``\\n``."""
+    return as_in_editor(body.replace("\r", "\n"))
 
 
 class EntryEditor(QWidget):
@@ -392,7 +396,7 @@ class EntryEditor(QWidget):
             "name": self.name.text().strip(),
             "type": self.type.currentText(),
             "description": self.description.text(),
-            "body": self.body.toPlainText(),
+            "body": held_text(self.body),
         }
 
     def edited_entry(self) -> PersonaEntry:
