@@ -89,6 +89,10 @@ def bodies(draw: st.DrawFn) -> tuple[str, int]:
     lines = draw(st.lists(LINE, min_size=2, max_size=12))
     lines[0], lines[-1] = "A" + lines[0], lines[-1] + "Z"
     breaks = draw(st.lists(BREAK, min_size=len(lines) - 1, max_size=len(lines) - 1))
+    # A lone CR, an empty line and an LF are written as one CRLF: a file cannot tell them apart.
+    for index, brk in enumerate(breaks[:-1]):
+        if brk == "\r" and lines[index + 1] == "" and breaks[index + 1] == "\n":
+            breaks[index + 1] = "\r\n"
     body = "".join(line + brk for line, brk in zip(lines, breaks, strict=False)) + lines[-1]
     return body, draw(st.integers(0, len(lines) - 1))
 

@@ -1,33 +1,21 @@
 """What the next chat will be told: the memory context the plugin injects when a chat of a
 project starts, built from the database as it is now, beside the last one it recorded.
 
-At every chat's start the plugin returns a memory block (``session.onStart`` in its
-``index.ts`` calls ``memoryContextText(deps, sessionId)`` with ``budgetTokens`` set from
-``injectBudgetTokens``), and since schema 101 it records that exact text in
-``injected_context``. A person who pins or forgets rows wants to see what that changes before
-the next chat starts, so this module builds the block the plugin's way (FORMATS.md, "What a
-chat is told at its start"):
+At a chat's start the plugin's ``memoryContextText`` (``tools.ts``) returns the block, and since
+schema 101 it records that text in ``injected_context``. This module builds it the plugin's way
+(FORMATS.md, "What a chat is told at its start"), so a person sees what a pin or a forget changes:
 
-- **The parts**: the plugin's own queries (``store.ts``), with the counts its session-start
-  glue (``memoryContextText`` in ``tools.ts``) asks for: ``lastSummary`` (the newest summary
-  of *that* project by ``ended_at``), ``pinned(project, 10)``, ``recent(project, 20)`` (live
-  rows of the project plus personal rows of every project) and ``recentPrompts(project, 5)``,
-  and its ``hit`` snippet (content with whitespace runs collapsed, 300 characters and "…").
-- **Nothing at all** when the four are empty (no summary, no prompt, no visible live row):
-  the glue then injects no header and no block, and the text is ``""``.
-- **The layout and the budget**: the plugin's ``renderMemoryContext`` (``format.ts``), ported in
-  :mod:`.context_layout`.
-- The only thing not known before the chat starts is its id: the session line shows a
-  stand-in of the same length (``NEXT_SESSION_STAND_IN``).
+- **The parts**: the plugin's own queries (``store.ts``) with the glue's counts: ``lastSummary``,
+  ``pinned(project, 10)``, ``recent(project, 20)`` (live rows of the project plus personal rows)
+  and ``recentPrompts(project, 5)``, each row as its ``hit`` snippet.
+- **Nothing at all** when the four are empty: no header, no block, the text is ``""``.
+- **The layout and the budget**: ``renderMemoryContext`` (``format.ts``), in :mod:`.context_layout`.
+- The chat's id is not known before it starts: the session line shows a stand-in of the same
+  length (``NEXT_SESSION_STAND_IN``). Tokens are the plugin's own estimate, characters / 4.
 
-Tokens are the plugin's own estimate, characters / 4 (``estimated_tokens``): that one is an
-estimate in the plugin too, as the panel says.
-
-:func:`compare` names the observations the next chat would gain or lose
-against the recorded text (found there by ``#id``, else by exact title), with the reason.
-
-Everything is pure ``SELECT`` through :meth:`ObservationStore.read`: looking changes no counter
-or timestamp. Pure Python, no Qt.
+:func:`compare` names the observations the next chat would gain or lose against the recorded
+text (found there by ``#id``, else by exact title), with the reason. Everything is pure
+``SELECT`` through :meth:`ObservationStore.read`. Pure Python, no Qt.
 """
 
 from __future__ import annotations
