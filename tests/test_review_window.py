@@ -248,11 +248,13 @@ def test_changes_made_while_closed_are_listed_once_newest_first_and_roll_back(
 
 
 def test_live_agent_saves_are_listed_and_marks_work_on_several_rows(
-    qtbot, open_window, db: Path
+    qtbot, qtmodeltester, open_window, db: Path
 ) -> None:
     window = open_window(["--db", str(db)])
     looked(qtbot, window)
     page = show_review(window)
+    # the list's model, checked now and at every row the agent's saves and the marks move
+    qtmodeltester.check(child(window, QAbstractItemView, "reviewList").model())
     assert child(page, QLabel, "reviewEmpty").isVisible()
     assert child(page, QLabel, "reviewEmpty").text() == "Nothing changed since you last looked"
 

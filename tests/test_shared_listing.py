@@ -146,7 +146,7 @@ def test_the_sidebar_and_the_journal_wait_while_the_page_lists_the_folder(
     finally:
         held.release.set()
     wait_persona_read(window)
-    wait_until(lambda: "persona" in scanned)  # once listed, the journal looks
+    wait_until(lambda: "persona" in scanned, what="the journal to look at the listed folder")
     wait_until(lambda: not window.sidebar.is_counting())
     assert counted == []  # the page counted it
     assert window.sidebar.tree.currentItem().text(1).startswith(f"{len(page.entries()):,}")

@@ -64,10 +64,12 @@ def write_alisio_config(home: Path, memory: dict) -> Path:
     return path
 
 
-def wait_until(condition, timeout_s: float = 10.0) -> None:
-    """Run the event loop until ``condition()`` holds (or the timeout passes)."""
+def wait_until(condition, timeout_s: float = 10.0, what: str = "") -> None:
+    """Run the event loop until ``condition()`` holds; fail the test if it never does."""
     deadline = time.monotonic() + timeout_s
-    while not condition() and time.monotonic() < deadline:
+    while not condition():
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"waited {timeout_s} s in vain for {what or condition}")
         QTest.qWait(5)
 
 
