@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from memory_desk import __version__
 from memory_desk.core import StoreError, lazy_numpy
+from memory_desk.core.kinds import SourceKind
 from memory_desk.ui import heap, i18n, theme
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
@@ -72,6 +73,7 @@ __all__ = ["MainWindow", "Source", "alisio_info", "file_id", "folder_label"]
 # pages built only when first needed: most people start on the observations or the persona
 # page, and building (and importing) the others cost a third of the start.
 DB_PAGE_NAMES = ("observations", "chats", "overview")
+PAGE_SOURCE_KINDS = {"persona": SourceKind.PERSONA, **dict.fromkeys(DB_PAGE_NAMES, SourceKind.DB)}
 LAZY_PAGE_NAMES = ("chats", "overview", "pruning")
 # The latest the pages held back for the first paint are built after the window is made,
 # should no first rows come to trigger it (an unreadable table, a hidden window).
@@ -771,7 +773,7 @@ class MainWindow(QMainWindow):
 
     def open_database(self, path: Path, *, found: bool = False, info: dict | None = None) -> bool:
         """Open an Alisio memory database and show it; False (with a message) if it cannot be."""
-        known = self.registry.find("db", path) is not None
+        known = self.registry.find(SourceKind.DB, path) is not None
         source = self.registry.open_database(path, found=found, info=info)
         if source is None:
             return False
@@ -855,7 +857,7 @@ class MainWindow(QMainWindow):
         """A new row; a source found by looking is shown when nothing else is."""
         self.sidebar.add(source)
         self._show_live_state()
-        if source.kind == "persona":
+        if source.kind == SourceKind.PERSONA:
             self._update_overview_folders()
         if source.found and self.sidebar.current() is None:
             self.sidebar.select(source)
@@ -873,7 +875,7 @@ class MainWindow(QMainWindow):
         self.registry.set_live(live)
         if live:
             source = self.current_source()
-            if source is not None and source.kind == "persona":
+            if source is not None and source.kind == SourceKind.PERSONA:
                 source.stale = False
                 self.persona_page.reload()
             self.update_counts()
@@ -884,17 +886,17 @@ class MainWindow(QMainWindow):
         counts); a hidden one only gets its sidebar count, and a folder the persona page
         still holds is read again when the person comes back."""
         if self.current_source() is source:
-            if source.kind == "db":
+            if source.kind == SourceKind.DB:
                 for page in self.db_pages:
                     page.refresh()  # a page not in front only notes it, and reads on return
             else:
                 self.persona_page.reload()
             if self._pruning_page is not None:  # one built later searches when shown
                 self._pruning_page.refresh()
-            if source.kind == "persona" and self._overview_page is not None:
+            if source.kind == SourceKind.PERSONA and self._overview_page is not None:
                 self._overview_page.refresh()  # its persona folders' numbers
             return
-        if source.kind == "persona":
+        if source.kind == SourceKind.PERSONA:
             source.stale = True
             if self._overview_page is not None:
                 self._overview_page.refresh()  # in front, it shows every folder's numbers
@@ -947,7 +949,7 @@ class MainWindow(QMainWindow):
         """Tools ▸ Check database: check the shown database again (quick_check and the search
         index), in the background; the page's banner and write actions follow the answer."""
         source = self.current_source()
-        if source is None or source.kind != "db":
+        if source is None or source.kind != SourceKind.DB:
             self.message_bar.show_info(
                 translate("MainWindow", "Open an Alisio database to check it")
             )
@@ -963,7 +965,7 @@ class MainWindow(QMainWindow):
 
     def _on_source_changed(self, source: Source, previous: Source | None) -> None:
         leaving_dirty_entry = (
-            source.kind == "persona"
+            source.kind == SourceKind.PERSONA
             and self.persona_page_folder() is not source.store
             and not self.persona_page.maybe_close()
         )
@@ -973,7 +975,7 @@ class MainWindow(QMainWindow):
         pruning = (
             self._pruning_page is not None and self.pages.currentWidget() is self._pruning_page
         )
-        if source.kind == "db":
+        if source.kind == SourceKind.DB:
             self._set_db_store(source.store)
             self._plugin_settings = source.info or None
             if self._chats_page is not None:
@@ -1036,7 +1038,7 @@ class MainWindow(QMainWindow):
             return
         if name in DB_PAGE_NAMES:
             self._db_page = page
-        kind = "db" if name in DB_PAGE_NAMES else "persona" if name == "persona" else None
+        kind = PAGE_SOURCE_KINDS.get(name)
         current = self.current_source()
         if kind is not None and (current is None or current.kind != kind):
             for source in self._sources:
@@ -1058,7 +1060,7 @@ class MainWindow(QMainWindow):
         if self._overview_page is None:
             return  # it reads the folders when built
         self._overview_page.set_persona_folders(
-            [source.store for source in self._sources if source.kind == "persona"]
+            [source.store for source in self._sources if source.kind == SourceKind.PERSONA]
         )
 
     # -- one page showing something of another -------------------------------------------------
@@ -1248,7 +1250,9 @@ class MainWindow(QMainWindow):
         if source is None:
             return
         page_store = (
-            self.observations_page.store if source.kind == "db" else self.persona_page.folder()
+            self.observations_page.store
+            if source.kind == SourceKind.DB
+            else self.persona_page.folder()
         )
         if page_store is source.store:
             self.sidebar.recount(source, **counted)
@@ -1266,7 +1270,8 @@ class MainWindow(QMainWindow):
         last = state.value("window/source")
         if last:
             kind, _, path = str(last).partition(":")
-            source = self.registry.find(kind, Path(path))
+            known = kind in SourceKind.__members__.values()
+            source = self.registry.find(SourceKind(kind), Path(path)) if known else None
             if source is not None:
                 self.sidebar.select(source)
 

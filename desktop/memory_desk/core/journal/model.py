@@ -149,5 +149,9 @@ def row_digest(type_: str, title: str, content: str, topic_key: str | None, revi
     return hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-OBSERVATIONS = "observations"
-PERSONA = "persona"
+# The store kinds are the core's enum (memory_desk.core.kinds); these names stay for the
+# journal's modules. Imported here, beside them, to keep the aliasing in one place.
+from memory_desk.core.kinds import StoreKind  # noqa: E402
+
+OBSERVATIONS = StoreKind.OBSERVATIONS
+PERSONA = StoreKind.PERSONA

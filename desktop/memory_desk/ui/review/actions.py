@@ -26,6 +26,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
 
 from memory_desk.core import StoreError
 from memory_desk.core.journal import Change, ChangeKind
+from memory_desk.core.kinds import StoreKind
 from memory_desk.core.observations import ObservationStore
 from memory_desk.core.persona import PersonaFolder
 from memory_desk.ui import i18n
@@ -189,7 +190,7 @@ class ReviewActions(QObject):
         selected = page.selected_changes()
         current = page.current_change()
         observations = [
-            c for c in selected if c.store_kind == "observations" and c.kind not in GONE
+            c for c in selected if c.store_kind == StoreKind.OBSERVATIONS and c.kind not in GONE
         ]
         self.mark.setEnabled(any(not c.reviewed for c in selected))
         self.mark_all.setEnabled(any(not c.reviewed for c in page.model.changes()))
@@ -283,7 +284,7 @@ class ReviewActions(QObject):
         changes = [
             c
             for c in self._page.selected_changes()
-            if c.store_kind == "observations" and c.kind not in GONE
+            if c.store_kind == StoreKind.OBSERVATIONS and c.kind not in GONE
         ]
         if not changes:
             self._say("info", translate("ReviewPage", "Select observations that are still there"))
@@ -448,7 +449,7 @@ class ReviewActions(QObject):
         if not written:
             return
         self._mark([change])
-        what = f"#{change.target}" if change.store_kind == "observations" else change.target
+        what = f"#{change.target}" if change.store_kind == StoreKind.OBSERVATIONS else change.target
         self._say(
             "info",
             translate(

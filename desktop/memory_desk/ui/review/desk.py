@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QWidget
 
 from memory_desk.core import StoreError
 from memory_desk.core.journal import Change, Journal, JournalLimits
+from memory_desk.core.kinds import SourceKind, StoreKind
 from memory_desk.ui import i18n
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
@@ -198,12 +199,11 @@ class ReviewDesk(QObject):
         """The journal looks at this store on its own thread (one scan running, one queued)."""
         if not self.started or self._stopped or source.store is None:
             return
-        if source.kind == "db" and source.file_id is None:
+        if source.kind == SourceKind.DB and source.file_id is None:
             return  # nothing at its path now
         if self._put_off(source):
             return
-        kind = "db" if source.kind == "db" else "persona"
-        self.runner.scan(StoreToScan(kind, source.path, source.label))
+        self.runner.scan(StoreToScan(source.kind, source.path, source.label))
 
     def _put_off(self, source: Source) -> bool:
         """A scan of a store a page is reading waits for the page's answer.
@@ -215,7 +215,7 @@ class ReviewDesk(QObject):
         file at once. The inbox can come later; the rows cannot. True when the scan was put
         off (it runs after the page's ``refreshed`` or ``listed``, or after
         SCAN_WAIT_AT_MOST_MS or PERSONA_WAIT_AT_MOST_MS at most)."""
-        if source.kind == "db":
+        if source.kind == SourceKind.DB:
             if source.store is not self._observations.store:
                 return False
             busy, limit = self._observations.is_busy(), SCAN_WAIT_AT_MOST_MS
@@ -281,8 +281,7 @@ class ReviewDesk(QObject):
         return None if source is None else source.store
 
     def _source_of(self, change: Change) -> Source | None:
-        kind = "persona" if change.store_kind == "persona" else "db"
-        return self._registry.find(kind, Path(change.store))
+        return self._registry.find(StoreKind(change.store_kind).source_kind, Path(change.store))
 
     def _store_label(self, path: str) -> str:
         for source in self._registry.sources():
@@ -324,7 +323,7 @@ class ReviewDesk(QObject):
             )
             return
         self._sidebar.select(source)
-        if source.kind == "db":
+        if source.kind == SourceKind.DB:
             self._show_observation(int(change.target))
             return
         self._show_page("persona")
@@ -343,7 +342,7 @@ class ReviewDesk(QObject):
         """A rollback wrote a persona file: its echo is not the agent's, and the persona page
         (now or when it comes back) shows what is on disk."""
         self._registry.expect_own_write(path)
-        source = self._registry.find("persona", Path(path).parent)
+        source = self._registry.find(SourceKind.PERSONA, Path(path).parent)
         if source is None:
             return
         if self._persona.folder() is source.store:

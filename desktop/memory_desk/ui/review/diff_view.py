@@ -17,6 +17,7 @@ from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QTextEdit, QVBoxLayout, QWidget
 
 from memory_desk.core.journal import Change, ChangeKind, Version
+from memory_desk.core.kinds import StoreKind
 from memory_desk.core.word_diff import ADDED, EQUAL, REMOVED, Segment, word_diff
 from memory_desk.ui import theme
 from memory_desk.ui.i18n import translate
@@ -43,7 +44,7 @@ class DiffAnswer:
 
 
 def field_labels(store_kind: str) -> dict[str, str]:
-    if store_kind == "persona":
+    if store_kind == StoreKind.PERSONA:
         return {
             "title": translate("ReviewDiff", "Name"),
             "description": translate("ReviewDiff", "Description"),

@@ -15,6 +15,7 @@ from PySide6.QtGui import QColor, QFont
 
 from memory_desk.core.hidden_text import reveal
 from memory_desk.core.journal import Change, ChangeKind
+from memory_desk.core.kinds import StoreKind
 from memory_desk.ui import dates, theme
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.plain import as_shown
@@ -53,7 +54,7 @@ def kind_words(change: Change) -> str:
     """What happened, in the person's words (observations and persona entries differ)."""
     kind = change.kind
     if kind == ChangeKind.NEW:
-        if change.store_kind == "persona":
+        if change.store_kind == StoreKind.PERSONA:
             return translate("ReviewList", "new entry")
         return translate("ReviewList", "new")
     if kind == ChangeKind.REVISED:
@@ -79,7 +80,7 @@ def kind_tone(kind: ChangeKind) -> str:
 def change_title(change: Change) -> str:
     """The title (observation) or entry name, from the newest version the journal kept."""
     version = change.new or change.old
-    if change.store_kind == "persona":
+    if change.store_kind == StoreKind.PERSONA:
         return change.target
     if version is not None and version.title:
         return f"#{change.target} {version.title}"

@@ -31,6 +31,7 @@ from PySide6.QtCore import QObject, Signal
 from memory_desk.core import StoreError
 from memory_desk.core.journal import Change, Journal, JournalLimits
 from memory_desk.core.journal.chats import first_prompts
+from memory_desk.core.kinds import SourceKind, StoreKind
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.background import BackgroundCall
 
@@ -43,10 +44,10 @@ JournalWrite = Callable[[Journal | None], Journal | None]
 
 @dataclass(frozen=True)
 class StoreToScan:
-    """One open store: its kind ("db" or "persona"), its path, and the agent's name for a
+    """One open store: its kind, its path, and the agent's name for a
     persona folder (as the sidebar shows it)."""
 
-    kind: str
+    kind: SourceKind
     path: Path
     agent: str = ""
 
@@ -136,7 +137,7 @@ class JournalRunner(QObject):
         """Read the list and the counts again (signal ``listed``), after the queued writes."""
         if self._stopped:
             return
-        persona = [key for key, s in self._stores.items() if s.kind == "persona"]
+        persona = [key for key, s in self._stores.items() if s.kind == SourceKind.PERSONA]
         stores = list(self._stores)
         include_reviewed = self.include_reviewed
         self._lister.submit(lambda: self._write_and_list(stores, persona, include_reviewed))
@@ -261,7 +262,7 @@ def _open(journal: Journal | None) -> Journal:
 
 
 def _scan_call(journal: Journal, store: StoreToScan) -> Callable[[], int]:
-    if store.kind == "db":
+    if store.kind == SourceKind.DB:
         return lambda: journal.scan_observations(store.path)
     return lambda: journal.scan_persona(store.path, store.agent)
 
@@ -296,7 +297,7 @@ def _chat_prompts(
     missing: dict[str, set[str]] = {}
     listed = set()
     for change in changes:
-        if change.store_kind == "observations" and change.chat:
+        if change.store_kind == StoreKind.OBSERVATIONS and change.chat:
             key = (change.store, change.chat)
             listed.add(key)
             if key not in known:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QWidget
 
 from memory_desk.core import ConflictError, StoreError, TopicConflict
 from memory_desk.core.journal import Change, ChangeKind, Version
+from memory_desk.core.kinds import StoreKind
 from memory_desk.core.observations import Observation, ObservationStore
 from memory_desk.core.persona import PersonaEntry, PersonaFolder
 from memory_desk.core.persona.reading import sha256
@@ -105,7 +106,11 @@ def deleted_row(change: Change) -> Observation | None:
     (which writes its chat, tool, project and scope again); None when the journal did not
     keep where the row belonged (an older journal), so nothing can be written back."""
     old = change.old
-    if change.kind != ChangeKind.DELETED or change.store_kind != "observations" or old is None:
+    if (
+        change.kind != ChangeKind.DELETED
+        or change.store_kind != StoreKind.OBSERVATIONS
+        or old is None
+    ):
         return None
     project = getattr(old, "project", None)
     scope = getattr(old, "scope", None)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from memory_desk.core import StoreError
+from memory_desk.core.kinds import SourceKind
 from memory_desk.core.observations import ObservationStore
 from memory_desk.ui import i18n
 from memory_desk.ui import settings as settings_module
@@ -35,7 +36,7 @@ SOURCES_REFRESH_MS = 5000
 class Source:
     """One store shown in the sidebar; the store object is opened once and kept."""
 
-    kind: str  # "db" or "persona"
+    kind: SourceKind
     path: Path
     label: str
     store: object | None = None
@@ -94,7 +95,7 @@ class SourceRegistry(QObject):
         """Every open source, in the order they were opened."""
         return list(self._sources)
 
-    def find(self, kind: str, path: Path) -> Source | None:
+    def find(self, kind: SourceKind, path: Path) -> Source | None:
         path = Path(path).expanduser().absolute()
         for source in self._sources:
             if source.kind == kind and source.path == path:
@@ -109,7 +110,7 @@ class SourceRegistry(QObject):
         """The source for this Alisio database, opened now if it is not yet; None (with an
         ``error``) if it cannot be."""
         path = Path(path).expanduser().absolute()
-        existing = self.find("db", path)
+        existing = self.find(SourceKind.DB, path)
         if existing is not None:
             return existing
         try:
@@ -124,7 +125,9 @@ class SourceRegistry(QObject):
                     name=label, warnings="; ".join(i18n.shown(w) for w in store.warnings)
                 )
             )
-        source = Source("db", path, label, store, found, dict(info or {}), file_id=store.identity)
+        source = Source(
+            SourceKind.DB, path, label, store, found, dict(info or {}), file_id=store.identity
+        )
         self._add(source)
         return source
 
@@ -134,7 +137,7 @@ class SourceRegistry(QObject):
         """The source for this agent's memory folder, opened now if it is not yet; None (with
         an ``error``) if it cannot be."""
         path = Path(path).expanduser().absolute()
-        existing = self.find("persona", path)
+        existing = self.find(SourceKind.PERSONA, path)
         if existing is not None:
             return existing
         from memory_desk.core.persona import PersonaFolder  # not needed for a database alone
@@ -145,7 +148,7 @@ class SourceRegistry(QObject):
             self.error.emit(i18n.shown(exc))
             return None
         folder.tidy()  # what a killed Memory Desk left in it; keeps the trash within limits
-        source = Source("persona", path, label or folder_label(path), folder, found)
+        source = Source(SourceKind.PERSONA, path, label or folder_label(path), folder, found)
         self._add(source)
         return source
 
@@ -181,7 +184,7 @@ class SourceRegistry(QObject):
         try:
             alisio = locate_alisio()
             info = alisio_info(alisio)
-            known = self.find("db", alisio.db_path)
+            known = self.find(SourceKind.DB, alisio.db_path)
             if known is not None:
                 known.info = info  # the config may have changed since (plugin turned off)
             elif alisio.exists:
@@ -204,7 +207,7 @@ class SourceRegistry(QObject):
     def _watch(self, source: Source) -> None:
         """Follow the agents' writes to this source: data_version for a database, watchdog
         for a folder. Both report through signals in the main thread."""
-        if source.kind == "db":
+        if source.kind == SourceKind.DB:
             source.watcher = DatabaseWatcher(source.path, self, folder_watcher=self.folder_watcher)
             source.watcher.changed.connect(lambda s=source: self._on_database_changed(s))
             source.watcher.replaced.connect(
@@ -229,7 +232,7 @@ class SourceRegistry(QObject):
         for source in self._sources:
             if source.watcher is not None:
                 (source.watcher.resume if live else source.watcher.pause)()
-            if live and source.kind == "persona":
+            if live and source.kind == SourceKind.PERSONA:
                 source.stale = True
         self.live_changed.emit()
 
@@ -252,7 +255,7 @@ class SourceRegistry(QObject):
         if not self._live:
             return
         for source in self.sources():
-            if source.kind == "persona" and source.watch_key == key:
+            if source.kind == SourceKind.PERSONA and source.watch_key == key:
                 self._note_change()
                 self.changed.emit(source)
 
@@ -273,7 +276,7 @@ class SourceRegistry(QObject):
         do, the old file's ``-wal``/``-shm`` sit at the path's names, and a new connection
         would read them as the new file's.
         """
-        if source.kind != "db":
+        if source.kind != SourceKind.DB:
             return
         now = file_id(source.path)
         if now == source.file_id:

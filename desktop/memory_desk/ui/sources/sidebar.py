@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from memory_desk.core import StoreError
 from memory_desk.core.hidden_text import reveal
+from memory_desk.core.kinds import SourceKind
 from memory_desk.core.observations import Totals
 from memory_desk.ui import i18n, theme
 from memory_desk.ui import settings as settings_module
@@ -76,7 +77,7 @@ class DatabaseCounts(QObject):
             self._calls[key] = call
         store = source.store
         self._asked[key] = (source, store)
-        if source.kind == "db":
+        if source.kind == SourceKind.DB:
             call.submit(lambda: store.summary().totals)
         else:
             path = source.path
@@ -233,7 +234,7 @@ class SourceSidebar(QWidget):
     # -- rows -----------------------------------------------------------------------------------
 
     def add(self, source: Source) -> None:
-        group = self._db_group if source.kind == "db" else self._persona_group
+        group = self._db_group if source.kind == SourceKind.DB else self._persona_group
         item = QTreeWidgetItem(group, [reveal(source.label), ""])  # hidden characters shown
         item.setToolTip(0, as_shown(reveal(str(source.path))))
         item.setData(0, SOURCE_ROLE, source)
@@ -337,7 +338,7 @@ class SourceSidebar(QWidget):
         folder_counts: tuple[int, int] | None,
     ) -> None:
         try:
-            if source.kind == "db":
+            if source.kind == SourceKind.DB:
                 if totals is None:
                     # Read off the main thread; the last known counts (if any) meanwhile.
                     self._counts.count(source)
@@ -462,7 +463,7 @@ class SourceSidebar(QWidget):
         item = self._item_for(source)
         if source.store is not store or item is None or item.data(0, GONE_ROLE):
             return  # another file now, or gone since: that row says so already
-        if source.kind == "db":
+        if source.kind == SourceKind.DB:
             self.recount(source, totals=counted)
             return
         count, problems = counted
@@ -490,7 +491,7 @@ class SourceSidebar(QWidget):
             return
         item = self._item_for(source)
         summary = [from_shown(item.toolTip(1))] if item is not None and item.toolTip(1) else []
-        if source.kind == "db":
+        if source.kind == SourceKind.DB:
             summary.extend(_database_notes(source))
         self.info.setText("\n".join(summary))
         self.details.setText(reveal("\n".join(_technical_lines(source))))
@@ -534,7 +535,7 @@ def _technical_lines(source: Source) -> list[str]:
     """The path, the size, the schema, Alisio's config file and memory settings (as named in
     the config file the person would edit)."""
     lines = [translate("SourceSidebar", "Path: {path}").format(path=source.path)]
-    if source.kind != "db":
+    if source.kind != SourceKind.DB:
         return lines
     size = _database_size(source)
     if size is not None:
