@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import threading
 from collections.abc import Callable, Iterator
@@ -13,7 +14,8 @@ from watchdog.observers.polling import PollingObserver
 from watchdog.utils import BaseThread
 
 from agents.live_writers import writer_argv
-from memory_desk.core import alisio
+from memory_desk.core import StoreBusy, StoreError, alisio
+from memory_desk.core.observations.data_version import DataVersionReader
 from memory_desk.ui.live import DatabaseWatcher, FolderWatcher
 
 QUIET_MS = 700  # several poll ticks: a spurious change would show
@@ -158,3 +160,35 @@ def test_stop_closes_everything(db, qtbot):
     assert not [t for t in threading.enumerate() if isinstance(t, BaseThread) and t.is_alive()]
     with qtbot.assertNotEmitted(watcher.changed, wait=300):
         _run(qtbot, "save", str(db))
+
+
+def test_a_lock_held_by_another_program_is_busy_not_a_failure(make_watcher, tmp_path, qtbot):
+    # A rollback-journal database whose writer holds the exclusive lock: the version cannot
+    # be read now, which the core says as StoreBusy; the watcher looks again, reports no
+    # error, and sees the commit once the lock is gone.
+    path = tmp_path / "memory.sqlite"
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("CREATE TABLE t (x)")
+    reader = DataVersionReader(path)
+    watcher = make_watcher(path, poll_interval_ms=20)
+    errors: list[str] = []
+    watcher.error.connect(errors.append)
+    try:
+        writer.execute("BEGIN EXCLUSIVE")
+        writer.execute("INSERT INTO t VALUES (1)")
+        with pytest.raises(StoreBusy, match="locked"):
+            reader.read()
+        assert watcher.check_now() is False
+        with qtbot.waitSignal(watcher.changed, timeout=5000):
+            writer.execute("COMMIT")
+        assert errors == []
+        assert reader.read() != reader.first
+    finally:
+        reader.close()
+        writer.close()
+
+
+def test_a_file_that_cannot_be_opened_is_a_store_error(tmp_path):
+    with pytest.raises(StoreError, match="unable to open") as caught:
+        DataVersionReader(tmp_path / "nothing here" / "memory.sqlite")
+    assert not isinstance(caught.value, StoreBusy)

@@ -23,7 +23,7 @@ from alisio_fixtures import (
     read_all,
     text_matches,
 )
-from memory_desk.core import StoreError
+from memory_desk.core import InvalidInput, StoreBusy, StoreError
 from memory_desk.core.observations import ObservationStore
 from memory_desk.core.observations import sqlite as store_sqlite
 
@@ -164,8 +164,10 @@ def test_edit_refuses_text_sqlite_cannot_store(literal_db: Path) -> None:
     with ObservationStore(literal_db) as store:
         id = store.search_ids()[0]
         before = store.get(id)
-        with pytest.raises(StoreError, match="cannot be stored"):
+        with pytest.raises(InvalidInput, match="cannot be stored"):
             store.edit(id, title="bad \ud800 title")
+        with pytest.raises(InvalidInput, match="needs a title"):
+            store.edit(id, title="   ")
         assert store.get(id) == before
         with pytest.raises(StoreError):
             store.get(10**30)
@@ -314,7 +316,7 @@ def test_a_write_that_cannot_get_the_lock_raises_store_error(
         agent = sqlite3.connect(path, isolation_level=None)
         agent.execute("BEGIN IMMEDIATE")
         try:
-            with pytest.raises(StoreError, match="busy"):
+            with pytest.raises(StoreBusy, match="busy"):  # a kind the UI can tell apart
                 store.forget(ids)
             assert store.search_ids()[:3] == ids  # reading still works meanwhile
         finally:

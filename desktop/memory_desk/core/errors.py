@@ -20,6 +20,21 @@ class ConflictError(StoreError):
     """What is on disk changed since it was read; the write was not made."""
 
 
+class StoreBusy(StoreError):
+    """Another program (the agent) holds the database's lock right now; nothing was done.
+
+    Not a fault: the same call made again in a moment usually succeeds, so a watcher
+    simply looks again at its next check, and a person is told to try again.
+    """
+
+
+class InvalidInput(StoreError):
+    """The store refused what it was asked to write, as the agent's own rules would (an
+    empty title, an unknown type, a character that cannot be stored, a row whose columns
+    could not be read as stored); nothing was written. The person changes what they
+    typed; trying the same again fails the same way."""
+
+
 class QueryInterrupted(StoreError):
     """A read was cut short on purpose (``ObservationStore.interrupt``): a newer question
     replaced it. Nobody shows this one; whoever asked the newer question gets its answer."""

@@ -37,7 +37,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from memory_desk.core.errors import (
+    InvalidInput,
     QueryInterrupted,
+    StoreBusy,
     StoreDamaged,
     StoreError,
     StoreReplaced,
@@ -252,9 +254,11 @@ class Connections:
                 if self._damage is None or not damage.index_only:
                     self._damage = damage
                 raise damage from exc
+            if _primary_code(exc) in (_SQLITE_BUSY, _SQLITE_LOCKED):
+                raise StoreBusy(message) from exc
             raise StoreError(message) from exc
         except UnicodeEncodeError as exc:
-            raise StoreError(
+            raise InvalidInput(
                 msg(
                     "Database",
                     "Could not {action}: the text contains a character that cannot be stored"
@@ -265,7 +269,7 @@ class Connections:
                 )
             ) from exc
         except OverflowError as exc:
-            raise StoreError(
+            raise InvalidInput(
                 msg(
                     "Database",
                     "Could not {action}: a number is too large for SQLite",

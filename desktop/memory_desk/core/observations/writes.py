@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from memory_desk.core import alisio, wording
-from memory_desk.core.errors import ConflictError, StoreError
+from memory_desk.core.errors import ConflictError, InvalidInput
 from memory_desk.core.messages import msg
 from memory_desk.core.observations import topics
 from memory_desk.core.observations.rows import (
@@ -56,7 +56,7 @@ def stored_title(title: str) -> str:
     _refuse_unstorable(title)
     stored = alisio.prepare_title(title)
     if not stored:
-        raise StoreError(
+        raise InvalidInput(
             msg(
                 "Observations",
                 "An observation needs a title (the agent's plugin refuses an empty one);"
@@ -71,7 +71,7 @@ def stored_content(content: str) -> str:
     _refuse_unstorable(content)
     stored = alisio.prepare_content(content)
     if not stored:
-        raise StoreError(
+        raise InvalidInput(
             msg(
                 "Observations",
                 "An observation needs some content (the agent's plugin refuses an empty one);"
@@ -89,7 +89,7 @@ def check_type_and_topic(type: str | None, topic_key: str | None) -> None:
     means no topic key.
     """
     if type is not None and not alisio.is_valid_type(type):
-        raise StoreError(
+        raise InvalidInput(
             msg(
                 "Observations",
                 "“{type}” is not an observation type; use one of: {types}",
@@ -335,7 +335,7 @@ def _refuse_unstorable(text: str) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise StoreError(
+        raise InvalidInput(
             msg(
                 "Observations",
                 "The text contains a character that cannot be stored ({reason}: {character});"
@@ -354,7 +354,7 @@ def _refuse_unreadable(row: Observation, names: Sequence[str], *, edited: bool) 
     if not problems:
         return
     if edited:
-        raise StoreError(
+        raise InvalidInput(
             msg(
                 "Observations",
                 "Observation #{id} cannot be edited: {problems}. Saving would store what Memory"
@@ -364,7 +364,7 @@ def _refuse_unreadable(row: Observation, names: Sequence[str], *, edited: bool) 
                 problems=wording.semicolons(problems),
             )
         )
-    raise StoreError(
+    raise InvalidInput(
         msg(
             "Observations",
             "Observation #{id} cannot be saved again: {problems}. Saving would store what"

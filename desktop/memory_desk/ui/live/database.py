@@ -14,21 +14,24 @@ replaced by a rename-over), it closes its connection and emits ``replaced``: the
 then closes its store on the old file before anything opens the new one (the old file's
 ``-wal`` and ``-shm`` are still at the path's names until then), and opens what is there.
 
-The connection is read-only (``mode=ro``: it works in WAL mode, SQLite maps or creates
-the ``-shm`` index as for any reader) and autocommit with a zero busy timeout: it never
-holds a read transaction between checks, never blocks the UI, never changes the
-journal mode and never checkpoints.
+The connection (the core's :class:`DataVersionReader`) is read-only (``mode=ro``: it works
+in WAL mode, SQLite maps or creates the ``-shm`` index as for any reader) and autocommit
+with a zero busy timeout: it never holds a read transaction between checks, never blocks
+the UI, never changes the journal mode and never checkpoints. Its errors are the core's
+types: ``StoreBusy`` means look again at the next check.
 """
 
 from __future__ import annotations
 
 import os
-import sqlite3
 import time
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from memory_desk.core.errors import StoreBusy, StoreError
+from memory_desk.core.observations.data_version import DataVersionReader
+from memory_desk.ui import i18n
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.live.folders import FolderWatcher
 
@@ -74,7 +77,7 @@ class DatabaseWatcher(QObject):
         self._folder_watcher = folder_watcher or FolderWatcher(self)
         self._folder: str | None = None
         self._coalesce_s = coalesce_ms / 1000
-        self._conn: sqlite3.Connection | None = None
+        self._conn: DataVersionReader | None = None
         self._identity: tuple[int, int] | None = None
         self._version: int | None = None
         self._running = False
@@ -222,14 +225,11 @@ class DatabaseWatcher(QObject):
             )
             return False
         try:
-            conn = sqlite3.connect(
-                self._path.as_uri() + "?mode=ro", uri=True, isolation_level=None, timeout=0
-            )
-            version = conn.execute("PRAGMA data_version").fetchall()[0][0]
-        except sqlite3.Error as exc:
-            self._report(self._cannot_watch(exc))
+            conn = DataVersionReader(self._path)
+        except StoreError as exc:
+            self._report(i18n.shown(exc))
             return False
-        self._conn, self._identity, self._version = conn, identity, version
+        self._conn, self._identity, self._version = conn, identity, conn.first
         self._last_error = ""
         return True
 
@@ -237,13 +237,11 @@ class DatabaseWatcher(QObject):
         """The connection's data_version; None when it cannot be read this time."""
         assert self._conn is not None
         try:
-            return self._conn.execute("PRAGMA data_version").fetchall()[0][0]
-        except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
-                return None  # a writer is recovering the WAL: next tick
-            self._report(self._cannot_watch(exc))
-        except sqlite3.Error as exc:
-            self._report(self._cannot_watch(exc))
+            return self._conn.read()
+        except StoreBusy:
+            return None  # a writer is recovering the WAL: next tick
+        except StoreError as exc:
+            self._report(i18n.shown(exc))
         self._close()
         return None
 
@@ -275,11 +273,6 @@ class DatabaseWatcher(QObject):
         except OSError:
             return None
         return (st.st_dev, st.st_ino)
-
-    def _cannot_watch(self, exc: sqlite3.Error) -> str:
-        return translate("DatabaseWatcher", "Cannot watch {path} for changes: {reason}").format(
-            path=self._path, reason=exc
-        )
 
     def _report(self, message: str) -> None:
         if message != self._last_error:
