@@ -18,8 +18,8 @@ from memory_desk.core.alisio import (
     is_valid_topic_key,
     normalized_hash,
 )
+from memory_desk.core.locate import locate_alisio, locate_persona_folders
 from memory_desk.demo import PROJECTS, Demo, build_demo
-from memory_desk.locate import locate_alisio, locate_persona_folders
 
 SUMMARY_SECTIONS = (
     "Goal",

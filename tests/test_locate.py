@@ -1,7 +1,8 @@
-"""memory_desk.locate against fake homes and real config files on disk."""
+"""memory_desk.core.locate against fake homes and real config files on disk."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import sys
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memory_desk.locate import (
+from memory_desk.core.locate import (
     DEFAULT_SETTINGS,
     AlisioLocation,
     locate_alisio,
@@ -387,3 +388,26 @@ def test_persona_folder_behind_a_symlink_loop_is_skipped(home: Path) -> None:
     (home / ".miyagi" / "memory").symlink_to(home / ".miyagi" / "memory")
     entry(home / ".padawan" / "memory")
     assert [f.agent for f in locate_persona_folders(home)] == ["padawan"]
+
+
+def _defined_names(source: str) -> list[str]:
+    names = []
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.append(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.append(node.target.id)
+        elif isinstance(node, ast.Assign):
+            names += [t.id for t in node.targets if isinstance(t, ast.Name)]
+    return [name for name in names if not name.startswith("_")]
+
+
+def test_the_old_module_name_still_reaches_the_core() -> None:
+    import memory_desk.core.locate as core_locate
+    import memory_desk.locate as old_name
+
+    public = _defined_names(Path(core_locate.__file__).read_text("utf-8"))
+    assert "DEFAULT_SETTINGS" in public and "locate_alisio" in public
+    assert {name: getattr(old_name, name, None) for name in public} == {
+        name: getattr(core_locate, name) for name in public
+    }

@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from memory_desk.core import StoreError, alisio
+from memory_desk.core.locate import describe_folder
 from memory_desk.core.observations import ObservationStore
 from memory_desk.core.persona import (
     LARGE_ENTRY_BYTES,
@@ -33,7 +34,6 @@ from memory_desk.core.persona import (
     validate_name,
 )
 from memory_desk.core.persona_format import render_new_file
-from memory_desk.locate import describe_folder
 
 PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

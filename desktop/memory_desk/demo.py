@@ -3,7 +3,7 @@
 ``memory-desk --demo`` (and ``--self-test``, and the tests) need stores that look like
 a few weeks of real use, not a handful of rows: a person judges the app by how it
 handles the messy cases, so the demo has them all. :func:`build_demo` writes, in a
-folder of the caller's choosing (laid out as a fake home, so :mod:`memory_desk.locate`
+folder of the caller's choosing (laid out as a fake home, so :mod:`memory_desk.core.locate`
 finds everything in it too):
 
 - ``home/.local/state/alisio/memory.sqlite`` built the way Alisio's plugin builds it

@@ -794,8 +794,8 @@ class MainWindow(QMainWindow):
 
     def open_demo(self) -> bool:
         """Build the demo in a temporary folder (removed on close) and open it."""
+        from memory_desk.core.locate import locate_alisio
         from memory_desk.demo import build_demo
-        from memory_desk.locate import locate_alisio
 
         if self._demo is None:
             self._demo_dir = tempfile.TemporaryDirectory(prefix="memory-desk-demo-")

@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from memory_desk.core.locate import locate_alisio
 from memory_desk.core.messages import Msg, msg
 from memory_desk.core.observations.context_layout import (
     PINNED,
@@ -42,7 +43,6 @@ from memory_desk.core.observations.context_layout import (
 # a plugin table without a column read here counts as missing
 from memory_desk.core.observations.schema import usable_tables as _tables
 from memory_desk.core.observations.store import ObservationStore
-from memory_desk.locate import locate_alisio
 
 # The plugin's ``injectBudgetTokens`` default and range (``config.ts``).
 DEFAULT_BUDGET_TOKENS = 1500

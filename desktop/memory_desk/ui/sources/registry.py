@@ -27,7 +27,7 @@ from memory_desk.ui.i18n import translate
 from memory_desk.ui.live import DatabaseWatcher, FolderWatcher
 
 if TYPE_CHECKING:
-    from memory_desk.locate import AlisioLocation
+    from memory_desk.core.locate import AlisioLocation
 
 SOURCES_REFRESH_MS = 5000
 
@@ -176,7 +176,7 @@ class SourceRegistry(QObject):
         already running. Without ``recount`` only presence is checked (``presence_checked``):
         the watchers report a source's changes, and recounting a 5,000-entry folder every
         few seconds cost 4 % of a core while idle."""
-        from memory_desk.locate import locate_alisio, locate_persona_folders
+        from memory_desk.core.locate import locate_alisio, locate_persona_folders
 
         if self._locating:
             return False
@@ -401,6 +401,6 @@ def alisio_info(alisio: AlisioLocation) -> dict:
 def folder_label(path: Path) -> str:
     """``miyagi`` for ~/.miyagi/memory, ``miyagi (work)`` for ~/.miyagi/memory/work: the same
     labels as the folders Memory Desk finds by itself."""
-    from memory_desk.locate import describe_folder
+    from memory_desk.core.locate import describe_folder
 
     return describe_folder(Path(path).expanduser().absolute()).label
