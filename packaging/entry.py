@@ -7,7 +7,7 @@ by its own name inside the bundle, so ``importlib.resources`` finds
 
 import sys
 
-from memory_desk.app import main
+from memory_desk.launch import main
 
 if __name__ == "__main__":
     sys.exit(main())

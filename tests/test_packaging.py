@@ -49,7 +49,8 @@ def test_wheel_carries_every_resource_inside_the_package(dist: Path) -> None:
     assert not any(name.startswith("tests/") for name in names)
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert (
-        "memory-desk = memory_desk.app:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+        "memory-desk = memory_desk.launch:main"
+        in zipfile.ZipFile(wheel).read(entry_points).decode()
     )
 
 

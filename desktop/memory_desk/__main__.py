@@ -1,5 +1,5 @@
 import sys
 
-from memory_desk.app import main
+from memory_desk.launch import main
 
 sys.exit(main())

@@ -1,8 +1,11 @@
-"""Entry points: ``create_main_window(args)`` builds the window, ``main()`` runs the app."""
+"""The app: ``create_main_window(args)`` builds the window, ``main()`` runs it.
+
+The ``memory-desk`` command starts in :mod:`memory_desk.launch`, which sends
+``--self-test`` to :mod:`memory_desk.selftest` and everything else here.
+"""
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 
@@ -76,11 +79,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if options.install_desktop_entry or options.uninstall_desktop_entry:
         return _run_desktop_entry(install=options.install_desktop_entry)
-    if options.self_test:
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
-        from memory_desk.selftest import run_self_test
-
-        return run_self_test()
+    if options.self_test:  # the command runs it through memory_desk.launch, never here
+        print("memory-desk: --self-test runs through memory_desk.launch.main", file=sys.stderr)
+        return 2
     problem = platform_problem()  # missing system libraries, said before Qt would abort
     if problem is not None:
         print(problem, file=sys.stderr)

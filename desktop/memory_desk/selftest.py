@@ -1,5 +1,8 @@
 """``memory-desk --self-test``: open the real window offscreen on a demo and use it.
 
+An entry point of its own (:mod:`memory_desk.launch` sends the flag here): it imports the
+app to build the window, and the app never imports it.
+
 CI and the bundle run it to prove that an installed Memory Desk works end to end: its
 resources load from the installed package, the window opens, and searching, pinning,
 forgetting, undoing and saving a persona entry reach the files.
@@ -7,6 +10,7 @@ forgetting, undoing and saving a persona entry reach the files.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 import traceback
@@ -43,6 +47,13 @@ class SelfTest:
                 return True
             QThread.msleep(10)
         return condition()
+
+
+def main() -> int:
+    """``memory-desk --self-test`` (through :mod:`memory_desk.launch`): offscreen, so it
+    runs where there is no display (CI, the bundle's build)."""
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    return run_self_test()
 
 
 def run_self_test(out: TextIO | None = None) -> int:
