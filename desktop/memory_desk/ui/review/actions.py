@@ -19,10 +19,11 @@ its previous file, a removed one is written again.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, SignalInstance
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
+from PySide6.QtWidgets import QAbstractItemView
 
 from memory_desk.core import StoreError
 from memory_desk.core.journal import Change, ChangeKind
@@ -40,6 +41,7 @@ from memory_desk.ui.observations.commands import (
 )
 from memory_desk.ui.observations.write_banner import WriteWaitBanner
 from memory_desk.ui.observations.write_runner import WriteRunner
+from memory_desk.ui.review.model import ReviewListModel
 from memory_desk.ui.review.runner import JournalRunner
 from memory_desk.ui.review.writes import (
     PersonaRollbackCommand,
@@ -48,9 +50,6 @@ from memory_desk.ui.review.writes import (
     deleted_row,
     observation_matches,
 )
-
-if TYPE_CHECKING:
-    from memory_desk.ui.review.page import ReviewPage
 
 StoreResolver = Callable[[Change], object | None]  # the open store a change belongs to
 GONE = (ChangeKind.DELETED, ChangeKind.REMOVED)
@@ -70,13 +69,34 @@ def can_roll_back(change: Change | None) -> bool:
     return change.kind != ChangeKind.DELETED or deleted_row(change) is not None
 
 
+class ReviewPageParts(Protocol):
+    """What the actions use of the review page (a QWidget, their parent): its list and
+    model, its selection, its marks and its signals. The page has them; the actions need
+    nothing else of it, and so never import it."""
+
+    model: ReviewListModel
+    list: QAbstractItemView
+    error_raised: SignalInstance
+    info_raised: SignalInstance
+    edit_requested: SignalInstance
+    persona_written: SignalInstance
+
+    def selected_changes(self) -> list[Change]: ...
+
+    def current_change(self) -> Change | None: ...
+
+    def show_marked(self, ids: set[int]) -> None: ...
+
+    def addAction(self, action: QAction) -> None: ...
+
+
 class ReviewActions(QObject):
     """The page's actions and the writes behind them (module docstring). The QActions are
     the page's children, so the window and tests find them by object name."""
 
     def __init__(
         self,
-        page: ReviewPage,
+        page: ReviewPageParts,
         undo_stack: QUndoStack,
         runner: JournalRunner,
         observations_page,

@@ -24,11 +24,11 @@ import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QAbstractItemView, QWidget
 
 from memory_desk.core import StoreError
 from memory_desk.core.journal import Change, Journal, JournalLimits
@@ -40,8 +40,6 @@ from memory_desk.ui.review.page import ReviewPage
 from memory_desk.ui.review.runner import JournalRunner, ReviewSnapshot, StoreToScan
 
 if TYPE_CHECKING:
-    from memory_desk.ui.observations.page import ObservationsPage
-    from memory_desk.ui.persona.page import PersonaPage
     from memory_desk.ui.sources.registry import Source, SourceRegistry
     from memory_desk.ui.sources.sidebar import SourceSidebar
 
@@ -55,6 +53,31 @@ SCAN_WAIT_AT_MOST_MS = 2000
 # A look at the folder the persona page is listing waits for the listing to end, at most this
 # long: both read every file (20,000 parses, on two workers, made each take twice as long).
 PERSONA_WAIT_AT_MOST_MS = 15_000
+
+
+class ObservationsPageParts(Protocol):
+    """What the desk uses of the observations page: its store, whether it is reading, and
+    its ``refreshed`` signal (a page never imports another page)."""
+
+    store: object | None
+    refreshed: SignalInstance
+
+    def is_busy(self) -> bool: ...
+
+
+class PersonaPageParts(Protocol):
+    """What the desk uses of the persona page: its folder, its listing, its list and model
+    (to mark the entries waiting for review and to show one)."""
+
+    listed: SignalInstance
+    list: QAbstractItemView
+    model: object
+
+    def folder(self) -> object | None: ...
+
+    def is_listing(self) -> bool: ...
+
+    def reload(self) -> None: ...
 
 
 class ReviewDesk(QObject):
@@ -73,8 +96,8 @@ class ReviewDesk(QObject):
         self,
         registry: SourceRegistry,
         sidebar: SourceSidebar,
-        observations_page: ObservationsPage,
-        persona_page: PersonaPage,
+        observations_page: ObservationsPageParts,
+        persona_page: PersonaPageParts,
         undo_stack: QUndoStack,
         show_page: Callable[[str], None],
         show_observation: Callable[[int], None],
