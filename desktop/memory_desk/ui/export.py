@@ -200,9 +200,6 @@ class ExportRun(QObject):
         """Stop the export; it removes what it had written and reports ``cancelled``."""
         self.task.cancel()
 
-    def is_running(self) -> bool:
-        return self.task.is_busy()
-
     def stop(self) -> None:
         """Cancel and wait (the application is quitting): nothing half-written stays."""
         if self.task.is_busy():

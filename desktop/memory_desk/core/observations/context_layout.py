@@ -108,10 +108,6 @@ class NextContext:
     observations: tuple[Candidate, ...]  # pinned ones first, then recent ones
 
     @property
-    def limit_chars(self) -> int:
-        return self.budget_tokens * CHARS_PER_TOKEN
-
-    @property
     def estimated_tokens(self) -> int:
         return estimated_tokens(self.text)
 

@@ -83,16 +83,6 @@ def _trigger_event(sql: str) -> tuple[str | None, set[str] | None]:
     return head.group("event").upper(), names
 
 
-def integrity_problem(source: sqlite3.Connection, cache: Path) -> str | None:
-    """FTS5's ``integrity-check`` (rank 1: against the rows) on a snapshot of ``source``.
-
-    Returns None when the index agrees with the rows, else SQLite's complaint. Errors that
-    say nothing about the index (the cache's disk full, memory) propagate as sqlite3 errors.
-    ``source`` is only read; the snapshot is discarded afterwards.
-    """
-    return snapshot_problems(source, cache)[1]
-
-
 def snapshot_problems(source: sqlite3.Connection, cache: Path) -> tuple[str | None, str | None]:
     """``(database, index)``: what SQLite's ``quick_check`` and FTS5's ``integrity-check``
     found on one snapshot of ``source`` (None: nothing).

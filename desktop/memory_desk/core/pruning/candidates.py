@@ -96,9 +96,6 @@ class Findings:
     scanned: int = 0  # live rows (or entries) looked at
     settings: Settings = field(default_factory=Settings)
 
-    def proposed_keys(self) -> set[int | str]:
-        return {row.key for group in self.groups for row in group.proposed}
-
 
 def find_observation_candidates(
     store: ObservationStore, settings: Settings, progress: Progress

@@ -372,17 +372,6 @@ class ChatDetailPane(QWidget):
                 translate("ChatsPage", "This chat saved nothing that is still remembered")
             )
 
-    def saved_ids(self) -> list[int]:
-        return [self.saved.item(r, 0).data(ID_ROLE) for r in range(self.saved.rowCount())]
-
-    def clear_saved_filters(self) -> None:
-        self.saved_type.blockSignals(True)
-        self.saved_search.blockSignals(True)
-        self.saved_type.setCurrentIndex(0)
-        self.saved_search.clear()
-        self.saved_type.blockSignals(False)
-        self.saved_search.blockSignals(False)
-
     # -- timeline ------------------------------------------------------------------------------
 
     def clear_timeline(self) -> None:
@@ -412,10 +401,6 @@ class ChatDetailPane(QWidget):
         self._paint_timeline_anchor()
         self.timeline_view.setCurrentCell(len(found.before), 0)
         self._show_timeline_note(found)
-
-    def timeline_ids(self) -> list[int]:
-        view = self.timeline_view
-        return [view.item(r, 0).data(ID_ROLE) for r in range(view.rowCount())]
 
     def _show_timeline_note(self, found: Timeline) -> None:
         anchor = found.anchor

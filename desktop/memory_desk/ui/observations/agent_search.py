@@ -318,10 +318,6 @@ class AgentSearchDialog(QDialog):
     def project_name(self) -> str | None:
         return self._projects[max(0, self.project.currentIndex())]
 
-    def result_ids(self) -> list[int]:
-        """The ids in the results table, best first."""
-        return [self._id_at(row) for row in range(self.results.rowCount())]
-
     def is_busy(self) -> bool:
         """True while typing has not settled or the latest answer is not back."""
         return self._timer.isActive() or self._runner.is_busy()

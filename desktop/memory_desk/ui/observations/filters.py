@@ -270,9 +270,6 @@ class FilterBar(QWidget):
         self.project.blockSignals(False)
         self.show_state()
 
-    def saved_on_day(self) -> date | None:
-        return self._saved_on
-
     def saved_on_span(self) -> tuple[int, int] | None:
         """The chosen day as milliseconds from its local midnight to the next one (a day
         of 23 or 25 hours when the clocks change), or None."""

@@ -115,13 +115,6 @@ class AgentView(QWidget):
         self.text.setPlainText("".join(shown))
         self._mark_list(len(shown[0]), len(shown[1]))
 
-    def list_range(self) -> tuple[int, int] | None:
-        """Where the marked list part is in the text, as (start, end) positions; None if none."""
-        if not isinstance(self._shown, tuple):
-            return None
-        start = len(self._shown[0])
-        return start, start + len(self._shown[1])
-
     def _mark_list(self, start: int, length: int) -> None:
         """Shade the blocks of the list part (given in str characters; the document counts
         UTF-16 code units, so a description with an emoji shifts what follows)."""

@@ -297,13 +297,6 @@ class PersonaListModel(QAbstractTableModel):
         """The entry ``name`` as listed (with its beyond-the-prompt mark), or None."""
         return self._by_name.get(name)
 
-    def visible_count(self) -> int:
-        """How many of the entries the agent sees."""
-        return self._visible
-
-    def is_filtered(self) -> bool:
-        return self._shown is not None
-
     def _filtered_layout(self) -> tuple[list[Row], tuple[int | None, int | None], list[int] | None]:
         needle = self._needle.casefold().strip()
         shown = self._positions_matching(needle) if needle else None

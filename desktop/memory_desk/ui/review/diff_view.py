@@ -227,11 +227,6 @@ def _fill(view: QTextEdit, fields: list[FieldDiff] | None, labels: dict[str, str
     view.moveCursor(QTextCursor.MoveOperation.Start)
 
 
-def side_text(view: QTextEdit) -> str:
-    """What a side shows, as plain text (tests and screen readers read this)."""
-    return view.toPlainText()
-
-
 def marked_runs(view: QTextEdit, kind: str) -> list[str]:
     """The runs of text a side marks as ``removed`` (struck) or ``added`` (underlined)."""
     runs: list[str] = []

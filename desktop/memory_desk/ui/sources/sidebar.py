@@ -405,11 +405,6 @@ class SourceSidebar(QWidget):
         item.setToolTip(2, tip)
         item.setData(2, Qt.ItemDataRole.AccessibleTextRole, tip)
 
-    def waiting_text(self, source: Source) -> str:
-        """The review count shown for ``source`` ("" when none waits)."""
-        item = self._item_for(source)
-        return item.text(2) if item is not None else ""
-
     def is_counting(self) -> bool:
         """True while a source's counts are being read in the background, or wait to be."""
         return bool(self._counts_later) or self._counts.is_counting()
