@@ -69,6 +69,7 @@ from memory_desk.ui.observations.conflict import (
     observation_text,
 )
 from memory_desk.ui.observations.display import now_ms, pin_glyph, sectioned_markdown
+from memory_desk.ui.observations.long_text import CutNote, SlicedFill, shown_start
 from memory_desk.ui.observations.stored_note import StoredPreviewPanel
 from memory_desk.ui.plain import refused_resource
 
@@ -187,6 +188,8 @@ class ObservationDetail(QWidget):
             )
         )
         i18n.mark_data(self.content_view)
+        self.content_cut = CutNote(page)
+        self.content_cut.open_whole_requested.connect(self.start_edit)
         body = QHBoxLayout()
         body.setContentsMargins(0, 0, 0, 0)
         body.addWidget(self.meta_label)
@@ -195,6 +198,7 @@ class ObservationDetail(QWidget):
         layout.setContentsMargins(8, 6, 8, 6)
         layout.addWidget(self.title_label)
         layout.addLayout(body, 1)
+        layout.addWidget(self.content_cut)
         return page
 
     def _build_editor(self) -> QWidget:
@@ -229,6 +233,9 @@ class ObservationDetail(QWidget):
             translate("ObservationDetail", "**What** … **Why** … **Where** … **Learned** …")
         )
         self.stored = StoredPreviewPanel(self.edit_title, self.edit_content, page)
+        self._fill = SlicedFill(self.edit_content)  # a long content goes in without a freeze
+        self._fill.finished.connect(self.stored.refresh)
+        self._fill.finished.connect(self._note_unsaved)
         self._unsaved = False
         for changed in (
             self.edit_title.textChanged,
@@ -360,7 +367,10 @@ class ObservationDetail(QWidget):
         self._show_meta(observation)
         scroll = self.content_view.verticalScrollBar().value()
         same_row = self._rendered_id == observation.id
-        self.content_view.setMarkdown(sectioned_markdown(observation.content or ""))
+        content = observation.content or ""
+        shown = shown_start(content)  # a long content: its start (the whole is in the form)
+        self.content_view.setMarkdown(sectioned_markdown(shown))
+        self.content_cut.show_for(len(shown), len(content))
         self._rendered_id = observation.id
         if same_row:
             self.content_view.verticalScrollBar().setValue(scroll)
@@ -406,7 +416,7 @@ class ObservationDetail(QWidget):
         self.edit_type.addItems(types)
         self.edit_type.setCurrentText(observation.type)
         self.edit_topic_key.setText(observation.topic_key or "")
-        self.edit_content.setPlainText(observation.content or "")
+        self._fill.fill(observation.content or "")
         self.edit_error.hide()
         self.stored.refresh()
 
@@ -418,6 +428,7 @@ class ObservationDetail(QWidget):
     def finish_edit(self) -> None:
         """Close the form and show the current observation again."""
         self._editing = None
+        self._fill.stop()
         self._clear_conflict()
         self._restore_on_save = self._gone = False
         self.edit_error.hide()
@@ -598,7 +609,10 @@ class ObservationDetail(QWidget):
             "title": preview_title(self.edit_title.text()).stored,
             "type": self.edit_type.currentText(),
             "topic_key": self.edit_topic_key.text().strip(),
-            "content": preview_content(self.edit_content.toPlainText()).stored,
+            # Untyped in (or still loading): the row's own, never rewritten by another field's edit.
+            "content": preview_content(self.edit_content.toPlainText()).stored
+            if self._fill.typed_in() or self._editing is None
+            else self._editing.content or "",
         }
 
     def _changes(self) -> dict[str, str]:
