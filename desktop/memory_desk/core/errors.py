@@ -20,6 +20,13 @@ class ConflictError(StoreError):
     """What is on disk changed since it was read; the write was not made."""
 
 
+class StoreBusy(StoreError):
+    """Another program (the agent) holds the database's lock and the read or write could not
+    wait for it longer; nothing was written. The window's thread never waits long (a
+    database in rollback-journal mode makes even reads wait while the agent writes): it
+    takes this as "not now" and reads again at the agent's next commit."""
+
+
 class QueryInterrupted(StoreError):
     """A read was cut short on purpose (``ObservationStore.interrupt``): a newer question
     replaced it. Nobody shows this one; whoever asked the newer question gets its answer."""

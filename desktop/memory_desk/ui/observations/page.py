@@ -87,6 +87,7 @@ from memory_desk.ui import i18n
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations import row_diff
 from memory_desk.ui.observations.background import BackgroundCall
+from memory_desk.ui.observations.busy import report_unless_busy, rows_now
 from memory_desk.ui.observations.columns import TableColumns
 from memory_desk.ui.observations.commands import (
     EditCommand,
@@ -937,7 +938,7 @@ class ObservationsPage(QWidget):
         try:
             observation = self._store.get(current)
         except StoreError as exc:
-            self.error_raised.emit(i18n.shown(exc))
+            report_unless_busy(self.error_raised.emit, exc)
             return
         before = self.detail.shown
         self.detail.show_observation(observation)
@@ -974,7 +975,7 @@ class ObservationsPage(QWidget):
         try:
             fresh = self._store.get(edited)
         except StoreError as exc:
-            self.error_raised.emit(i18n.shown(exc))
+            report_unless_busy(self.error_raised.emit, exc)
             return
         if self.detail.follow_edited(fresh) == RELOADED:
             self.info_raised.emit(
@@ -1330,11 +1331,7 @@ class ObservationsPage(QWidget):
         ids = self.selected_ids()
         if not ids or self._store is None:
             return {}
-        try:
-            found = self._store.get_many(ids)
-        except StoreError as exc:
-            self.report_error(i18n.shown(exc))
-            return {}
+        found = rows_now(self._store, ids, self.model.cached, self.report_error)
         return {oid: found[oid] for oid in ids if oid in found}
 
     def _on_save_requested(self, seen: Observation, changes: dict[str, str], restore: bool) -> None:
