@@ -353,7 +353,8 @@ class ObservationStore:
 
         Title and content are stored as the plugin stores them (:func:`alisio.prepare_title`,
         :func:`alisio.prepare_content`: ``<private>`` redacted, JavaScript-trimmed, capped
-        in UTF-16 units); an empty result raises StoreError. The hash is recomputed,
+        in UTF-16 units, except the content of an ``expected`` row already over the cap,
+        kept whole); an empty result raises StoreError. The hash is recomputed,
         ``revision_count`` + 1 and ``updated_at = last_seen_at = now``. ``topic_key=""``
         clears the topic. With ``expected`` (the row as the person saw it), the edit is
         refused with ConflictError if the agent revised it since. An edit that changes
@@ -365,7 +366,9 @@ class ObservationStore:
         ``topic_changes``; :meth:`undo_edit` puts it back with the edit.
         """
         new_title = None if title is None else writes.stored_title(title)
-        new_content = None if content is None else writes.stored_content(content)
+        # A row that already held more than the cap (another writer's) keeps the edit whole.
+        whole = expected is not None and alisio.over_content_cap(expected.content)
+        new_content = None if content is None else writes.stored_content(content, whole=whole)
         writes.check_type_and_topic(type, topic_key)
         return self._db.write(
             msg("DatabaseAction", "edit"),

@@ -66,10 +66,11 @@ def stored_title(title: str) -> str:
     return stored
 
 
-def stored_content(content: str) -> str:
-    """The content as the plugin would store it; empty content is refused, as it does."""
+def stored_content(content: str, *, whole: bool = False) -> str:
+    """The content as the plugin would store it (``whole``: not cut to its cap, see
+    :func:`alisio.preview_content`); empty content is refused, as it does."""
     _refuse_unstorable(content)
-    stored = alisio.prepare_content(content)
+    stored = alisio.prepare_content(content, whole=whole)
     if not stored:
         raise StoreError(
             msg(

@@ -51,7 +51,7 @@ from PySide6.QtWidgets import (
 from memory_desk.core.alisio import (
     OBSERVATION_TYPES,
     is_valid_topic_key,
-    preview_content,
+    over_content_cap,
     preview_title,
 )
 from memory_desk.core.observations import Observation
@@ -69,7 +69,7 @@ from memory_desk.ui.observations.conflict import (
     observation_text,
 )
 from memory_desk.ui.observations.display import now_ms, pin_glyph, sectioned_markdown
-from memory_desk.ui.observations.long_text import CutNote, SlicedFill, shown_start
+from memory_desk.ui.observations.long_text import CutNote, SlicedFill
 from memory_desk.ui.observations.stored_note import StoredPreviewPanel
 from memory_desk.ui.plain import refused_resource
 
@@ -188,8 +188,7 @@ class ObservationDetail(QWidget):
             )
         )
         i18n.mark_data(self.content_view)
-        self.content_cut = CutNote(page)
-        self.content_cut.open_whole_requested.connect(self.start_edit)
+        self.content_cut = CutNote(page, on_open_whole=self.start_edit)
         body = QHBoxLayout()
         body.setContentsMargins(0, 0, 0, 0)
         body.addWidget(self.meta_label)
@@ -337,7 +336,7 @@ class ObservationDetail(QWidget):
         return self._conflict
 
     def has_unsaved_edits(self) -> bool:
-        return self._editing is not None and bool(self._changes())
+        return self._editing is not None and (self._fill.typed_in_long() or bool(self._changes()))
 
     def _note_unsaved(self, *_args: object) -> None:
         """Say when the form starts or stops holding unsaved edits (the title bar's mark)."""
@@ -367,10 +366,8 @@ class ObservationDetail(QWidget):
         self._show_meta(observation)
         scroll = self.content_view.verticalScrollBar().value()
         same_row = self._rendered_id == observation.id
-        content = observation.content or ""
-        shown = shown_start(content)  # a long content: its start (the whole is in the form)
+        shown = self.content_cut.start_of(observation.content or "")  # (the whole: in the form)
         self.content_view.setMarkdown(sectioned_markdown(shown))
-        self.content_cut.show_for(len(shown), len(content))
         self._rendered_id = observation.id
         if same_row:
             self.content_view.verticalScrollBar().setValue(scroll)
@@ -416,6 +413,7 @@ class ObservationDetail(QWidget):
         self.edit_type.addItems(types)
         self.edit_type.setCurrentText(observation.type)
         self.edit_topic_key.setText(observation.topic_key or "")
+        self.stored.whole = over_content_cap(observation.content)  # an edit keeps it whole
         self._fill.fill(observation.content or "")
         self.edit_error.hide()
         self.stored.refresh()
@@ -610,7 +608,7 @@ class ObservationDetail(QWidget):
             "type": self.edit_type.currentText(),
             "topic_key": self.edit_topic_key.text().strip(),
             # Untyped in (or still loading): the row's own, never rewritten by another field's edit.
-            "content": preview_content(self.edit_content.toPlainText()).stored
+            "content": self._fill.stored_text(whole=self.stored.whole)
             if self._fill.typed_in() or self._editing is None
             else self._editing.content or "",
         }

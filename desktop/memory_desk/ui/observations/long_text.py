@@ -26,10 +26,11 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QWidget
 
+from memory_desk.core.alisio import preview_content
 from memory_desk.ui import i18n, theme
 from memory_desk.ui.i18n import translate
 
-DETAIL_CHARS = 16 * 1024  # rendered as markdown in the reader, at most
+DETAIL_CHARS = 8 * 1024  # rendered as markdown in the reader, at most
 SLICED_ABOVE = 256 * 1024  # a longer content goes into the form in slices
 SLICE_CHARS = 64 * 1024
 
@@ -54,7 +55,9 @@ class CutNote(QWidget):
 
     open_whole_requested = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, *, on_open_whole: Callable[[], object] | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("observationContentCut")
         self.label = QLabel(self)
@@ -72,11 +75,19 @@ class CutNote(QWidget):
             )
         )
         self.button.clicked.connect(self.open_whole_requested)
+        if on_open_whole is not None:
+            self.open_whole_requested.connect(on_open_whole)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 2, 0, 0)
         row.addWidget(self.label, 1)
         row.addWidget(self.button)
         self.hide()
+
+    def start_of(self, content: str) -> str:
+        """What the reader renders of ``content`` (:func:`shown_start`); the note says so."""
+        shown = shown_start(content)
+        self.show_for(len(shown), len(content))
+        return shown
 
     def show_for(self, shown: int, total: int) -> None:
         """Say that ``shown`` characters of ``total`` are rendered (hidden when all are)."""
@@ -112,6 +123,8 @@ class SlicedFill(QObject):
         self._read_only = False
         self._putting = False  # the text changing is this object's doing
         self._touched = False  # the text changed otherwise since the fill
+        self._changes = 0  # changes of the text so far (any)
+        self._stored: tuple[tuple[int, bool], str] | None = None  # see stored_text
         editor.document().contentsChanged.connect(self._on_changed)
         self._timer = QTimer(self)
         self._timer.setInterval(0)
@@ -124,7 +137,22 @@ class SlicedFill(QObject):
         """Did the person change the text since it was filled in? (False while filling.)"""
         return self._touched and not self._timer.isActive()
 
+    def typed_in_long(self) -> bool:
+        """Typed in, and long: a keystroke takes that as an unsaved edit without comparing
+        megabytes (a save still writes only what differs)."""
+        return self.typed_in() and self._editor.document().characterCount() > SLICED_ABOVE
+
+    def stored_text(self, *, whole: bool) -> str:
+        """The editor's text as the plugin would store it (:func:`preview_content`), worked
+        out once per change of the text: a save asks for it several times, and for megabytes
+        each time costs the window a noticeable moment."""
+        key = (self._changes, whole)
+        if self._stored is None or self._stored[0] != key:
+            self._stored = (key, preview_content(self._editor.toPlainText(), whole=whole).stored)
+        return self._stored[1]
+
     def _on_changed(self) -> None:
+        self._changes += 1
         if not self._putting:
             self._touched = True
 
