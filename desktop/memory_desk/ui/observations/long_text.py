@@ -6,9 +6,10 @@ millisecond per kilobyte, and ``QPlainTextEdit.setPlainText`` lays out a whole t
 a content of megabytes froze the window for seconds when it was selected, and again when
 its form opened. So:
 
-- the reader renders only the first :data:`DETAIL_CHARS` characters (the persona preview's
-  cap), cut at a line's end, and :class:`CutNote` says how much of how much it shows, with a
-  button that opens the whole text in the edit form;
+- the reader renders only the first :data:`DETAIL_CHARS` characters (a quarter of the persona
+  preview's cap: the reader shares its turn with the table's selection), cut at a line's end,
+  and :class:`CutNote` says how much of how much it shows, with a button that opens the
+  whole text in the edit form;
 - the form takes a content longer than :data:`SLICED_ABOVE` in slices, one per turn of the
   event loop (:class:`SlicedFill`), read-only until the last slice is in, so the person
   never types into half a text and a save always has the whole of it.
