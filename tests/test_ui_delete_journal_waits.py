@@ -105,6 +105,7 @@ def pin_while_the_agent_holds_the_lock(qtbot, window, db: Path, oid: int) -> flo
     assert holder.returncode == 0, holder.stderr.read()
     holder.stderr.close()
     assert pinned(db, oid) == (not was)  # the pin landed once the agent let go
+    assert window.message_bar.text() == "Pinned 1 observation"  # and the person is told
     return longest
 
 
