@@ -54,10 +54,6 @@ _T = TypeVar("_T")
 
 # Writes wait at most this long per attempt for the agent's write lock, and try again.
 BUSY_TIMEOUT_MS = 1000
-# A read on the window's thread waits at most this long for the lock (a rollback-journal
-# database locks readers out while the agent writes): past it, StoreBusy, and the window
-# reads again at the agent's next commit instead of freezing.
-WINDOW_READ_TIMEOUT_MS = 20
 WRITE_ATTEMPTS = 4
 
 _SQLITE_BUSY = 5
@@ -140,7 +136,7 @@ class Connections:
         holds the open file: checked once the write lock is held, and again before COMMIT.
         """
         self.refuse_if_damaged(action)
-        with self.translate(action), _waiting_for_writes(self.current()) as conn:
+        with self.translate(action), write_wait.writing(self.current(), BUSY_TIMEOUT_MS) as conn:
             _begin_immediate(conn)
             watch = witness.watch_observations(self.path, conn)  # the person's own writes
             try:
@@ -301,7 +297,7 @@ class Connections:
         conn = sqlite3.connect(self._uri, uri=True, isolation_level=None, check_same_thread=False)
         try:
             conn.text_factory = decode_text
-            conn.execute(f"PRAGMA busy_timeout = {_read_timeout_ms()}")
+            conn.execute(f"PRAGMA busy_timeout = {write_wait.read_timeout_ms(BUSY_TIMEOUT_MS)}")
             # Our commits never checkpoint: that is the agent's business.
             conn.execute("PRAGMA wal_autocheckpoint = 0")
             # SQLite opened the path between the two looks: the same file both times means
@@ -424,28 +420,6 @@ def _is_damage(exc: sqlite3.Error) -> bool:
 
 def _is_index_damage(exc: sqlite3.Error) -> bool:
     return getattr(exc, "sqlite_errorcode", 0) == _SQLITE_CORRUPT_VTAB
-
-
-def _read_timeout_ms() -> int:
-    """How long this thread's reads wait for a lock: briefly on the window's thread."""
-    if threading.current_thread() is threading.main_thread():
-        return WINDOW_READ_TIMEOUT_MS
-    return BUSY_TIMEOUT_MS
-
-
-@contextmanager
-def _waiting_for_writes(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """A write transaction waits as writes always did, on any thread (its COMMIT waits for
-    readers in rollback-journal mode); the connection's read timeout comes back after."""
-    reads = _read_timeout_ms()
-    if reads != BUSY_TIMEOUT_MS:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    try:
-        yield conn
-    finally:
-        if reads != BUSY_TIMEOUT_MS:
-            with suppress(sqlite3.Error):
-                conn.execute(f"PRAGMA busy_timeout = {reads}")
 
 
 def _begin_immediate(conn: sqlite3.Connection) -> None:
