@@ -36,7 +36,6 @@ from memory_desk.ui.i18n import translate
 
 KEY_ROLE = Qt.ItemDataRole.UserRole
 REASON_ROLE = Qt.ItemDataRole.UserRole + 1
-UPDATED_COLUMN = 3
 
 
 def reason_text(group: Group, findings: Findings) -> str:
@@ -71,22 +70,6 @@ def reason_text(group: Group, findings: Findings) -> str:
             percent=i18n.number(int((group.similarity or 0) * 100))
         )
     return reason
-
-
-class _Leaf(QTreeWidgetItem):
-    """A row's item; its date is written when it is shown, not for every row of a search."""
-
-    def __init__(self, branch: QTreeWidgetItem, texts: list[str], updated_ms: int | None) -> None:
-        super().__init__(branch, texts)
-        self.updated_ms = updated_ms
-
-    def data(self, column: int, role: int) -> object:
-        if column == UPDATED_COLUMN and self.updated_ms is not None:
-            if role == Qt.ItemDataRole.DisplayRole:
-                return dates.short_date(self.updated_ms)
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return dates.exact(self.updated_ms)
-        return super().data(column, role)
 
 
 class CandidatesTree(QTreeWidget):
@@ -196,9 +179,12 @@ class CandidatesTree(QTreeWidget):
         where = row.place
         if where == "personal":
             where = translate("PruningPage", "personal")
-        leaf = _Leaf(branch, [row.title, row.type, where, "", note], row.updated_ms)
+        updated = "" if row.updated_ms is None else dates.short_date(row.updated_ms)
+        leaf = QTreeWidgetItem(branch, [row.title, row.type, where, updated, note])
         leaf.setData(0, KEY_ROLE, row.key)
         leaf.setToolTip(0, row.title)
+        if row.updated_ms is not None:
+            leaf.setToolTip(3, dates.exact(row.updated_ms))
         if row.kept:
             leaf.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
             return
