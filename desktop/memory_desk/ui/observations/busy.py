@@ -14,15 +14,42 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from PySide6.QtCore import QObject, QTimer
+
 from memory_desk.core import StoreBusy, StoreError
 from memory_desk.core.observations import Observation, ObservationStore
 from memory_desk.ui import i18n
 
+AGAIN_MS = 150  # a read the lock refused is tried again this soon
 
-def report_unless_busy(report: Callable[[str], None], exc: StoreError) -> None:
-    """Say what went wrong, unless it is only the agent holding the lock."""
+
+class Later(QObject):
+    """Calls ``call`` once, :data:`AGAIN_MS` from now, however often it is asked: a read the
+    agent's lock refused, tried again even if the agent commits nothing (a rolled-back
+    transaction brings no live reload)."""
+
+    def __init__(self, call: Callable[[], object], parent: QObject) -> None:
+        super().__init__(parent)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(AGAIN_MS)
+        self._timer.timeout.connect(call)
+
+    def __call__(self) -> None:
+        self._timer.start()
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+
+def report_unless_busy(
+    report: Callable[[str], None], exc: StoreError, again: Callable[[], None] | None = None
+) -> None:
+    """Say what went wrong, unless it is only the agent holding the lock (then ``again``)."""
     if not isinstance(exc, StoreBusy):
         report(i18n.shown(exc))
+    elif again is not None:
+        again()
 
 
 def rows_now(
