@@ -64,7 +64,7 @@ from memory_desk.ui.view_page import ViewPage
 
 Source = ObservationStore | PersonaFolder
 
-REST_MS = 500  # between a search and the next one that changes of the source ask for
+REST_MS = 500  # between a search and the next one asked for by changes of the source
 PROGRESS_EVERY_S = 0.1
 QUIET_S = 0.1  # a search starts once the window's thread has been this long at rest
 
