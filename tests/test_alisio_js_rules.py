@@ -18,7 +18,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from alisio_fixtures import plugin_connection, read_all
-from memory_desk.core import StoreError, alisio
+from memory_desk.core import StoreError, alisio, jstext
 from memory_desk.core.alisio import StoredPreview
 from memory_desk.core.observations import ObservationStore
 
@@ -312,3 +312,23 @@ def test_the_plugins_topic_upsert_picks_the_newest_by_updated_at(tmp_path: Path)
             now=3_000,
         )
     assert saved == alisio.SaveResult(newer, "revised")
+
+
+_SPACES = st.sampled_from(list(jstext.JS_WHITESPACE) + list("ab\x1c\x1d\x1e\x1f\x85é\ud83d\ude00"))
+
+
+@given(st.lists(_SPACES, max_size=24).map("".join))
+@settings(max_examples=500)
+def test_collapsing_spaces_quickly_gives_what_the_javascript_regex_gives(text: str) -> None:
+    """``js_collapse_spaces`` (Python's split where it agrees with JavaScript) equals the
+    plugin's ``replace(/\\s+/g, " ").trim()``, written with JavaScript's own whitespace."""
+    expected = jstext.js_trim(jstext.JS_SPACE_RUNS_RE.sub(" ", text))
+    assert jstext.js_collapse_spaces(text) == expected
+
+
+@given(st.text(alphabet=_SPACES, max_size=12))
+def test_as_written_finds_surrogate_halves_as_the_search_did(text: str) -> None:
+    has_half = any("\ud800" <= ch <= "\udfff" for ch in text)
+    written = alisio.as_written(text)
+    assert (written == text) or has_half
+    assert not any("\ud800" <= ch <= "\udfff" for ch in written)

@@ -134,9 +134,9 @@ def test_a_long_content_is_previewed_when_typing_pauses(qtbot, form, monkeypatch
     calls: list[int] = []
     real = stored_note.preview_content
 
-    def counted(raw: str):
+    def counted(raw: str, **options: bool):
         calls.append(len(raw))
-        return real(raw)
+        return real(raw, **options)
 
     monkeypatch.setattr(stored_note, "preview_content", counted)
     content.setPlainText("word " * 10_000)

@@ -2210,6 +2210,18 @@ Chat: {session}</translation>
         <source>stored without a topic key</source>
         <translation>se guarda sin clave de tema</translation>
     </message>
+    <message>
+        <source>Open the whole text</source>
+        <translation>Abrir el texto completo</translation>
+    </message>
+    <message>
+        <source>Read and edit the whole content in the edit form (it loads without freezing the window)</source>
+        <translation>Leer y editar todo el contenido en el formulario de edición (se carga sin congelar la ventana)</translation>
+    </message>
+    <message>
+        <source>Shown: the first {shown} characters of {total}, as markdown. The whole text is stored; open it to read or edit all of it.</source>
+        <translation>Se muestran los primeros {shown} caracteres de {total}, como markdown. El texto completo está guardado; ábrelo para leerlo o editarlo entero.</translation>
+    </message>
 </context>
 <context>
     <name>ObservationTableModel</name>
@@ -4642,6 +4654,10 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     <message>
         <source>{length} / {cap}</source>
         <translation>{length} / {cap}</translation>
+    </message>
+    <message>
+        <source>Content: longer than the plugin&apos;s {cap} characters, like the stored row; Memory Desk keeps it whole.</source>
+        <translation>Contenido: más largo que los {cap} caracteres del plugin, como la fila guardada; Memory Desk lo conserva entero.</translation>
     </message>
     <message>
         <source>Title: &lt;private&gt;…&lt;/private&gt; will be stored as [REDACTED].</source>

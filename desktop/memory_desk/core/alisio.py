@@ -167,6 +167,7 @@ class StoredPreview:
     cut: bool  # the cap cut it (stored ends with "... [truncated]" added by the cap)
     redacted: bool  # at least one <private>…</private> span became [REDACTED]
     trimmed: bool  # leading/trailing whitespace will be dropped
+    kept_whole: bool = False  # over the cap, and stored whole (see preview_content)
 
 
 def redact(text: str) -> str:
@@ -201,9 +202,14 @@ def preview_title(raw: str) -> StoredPreview:
     return _preview(raw, TITLE_CAP)
 
 
-def preview_content(raw: str) -> StoredPreview:
-    """What ``memory_save`` would store as the content for ``raw``: redacted, trimmed, capped."""
-    return _preview(raw, CONTENT_CAP)
+def preview_content(raw: str, *, whole: bool = False) -> StoredPreview:
+    """What ``memory_save`` would store as the content for ``raw``: redacted, trimmed, capped.
+
+    With ``whole``, the cap does not cut it: Memory Desk's own edit of a row that already
+    holds more than the cap (another writer's) keeps what the person saves whole, since
+    cutting it would drop text the person never removed.
+    """
+    return _preview(raw, CONTENT_CAP, whole=whole)
 
 
 def prepare_title(raw: str) -> str:
@@ -211,26 +217,34 @@ def prepare_title(raw: str) -> str:
     return _preview(raw, TITLE_CAP).stored
 
 
-def prepare_content(raw: str) -> str:
-    """``cap(redactPrivate(content).trim(), 50000)``: the content as the plugin stores it."""
-    return _preview(raw, CONTENT_CAP).stored
+def over_content_cap(content: str | None) -> bool:
+    """Does this stored content hold more than the plugin's cap (another writer's)?"""
+    return content is not None and jstext.utf16_len(content) > CONTENT_CAP
 
 
-def _preview(raw: str, cap: int) -> StoredPreview:
+def prepare_content(raw: str, *, whole: bool = False) -> str:
+    """``cap(redactPrivate(content).trim(), 50000)``: the content as the plugin stores it
+    (``whole``: not cut, see :func:`preview_content`)."""
+    return _preview(raw, CONTENT_CAP, whole=whole).stored
+
+
+def _preview(raw: str, cap: int, *, whole: bool = False) -> StoredPreview:
     redacted, spans = _PRIVATE_RE.subn(REDACTED, raw)
     trimmed = jstext.js_trim(redacted)
     units = jstext.utf16_len(trimmed)
     stored = trimmed
-    if units > cap:
+    cut = units > cap and not whole
+    if cut:
         stored = jstext.utf16_slice(trimmed, cap - len(TRUNCATED_SUFFIX)) + TRUNCATED_SUFFIX
     return StoredPreview(
         stored=as_written(stored),
-        units=min(units, cap),
+        units=units if whole else min(units, cap),
         cap=cap,
         typed_units=jstext.utf16_len(raw),
-        cut=units > cap,
+        cut=cut,
         redacted=spans > 0,
         trimmed=len(trimmed) != len(redacted),
+        kept_whole=whole and units > cap,
     )
 
 
@@ -240,9 +254,11 @@ def as_written(text: str) -> str:
     JavaScript strings may hold lone halves (a cut through an emoji, or bad input); Node
     encodes them to UTF-8 as U+FFFD. Two halves that form a pair become the character.
     """
-    if not _SURROGATE_RE.search(text):
-        return text
-    return jstext.utf16_slice(text, jstext.utf16_len(text))
+    try:
+        text.encode("utf-8")  # (only a surrogate half fails; far faster than a search)
+    except UnicodeEncodeError:
+        return jstext.utf16_slice(text, jstext.utf16_len(text))
+    return text
 
 
 def normalized_hash(content: str) -> str:
@@ -268,7 +284,7 @@ def normalized_hash(content: str) -> str:
     # Surrogate halves side by side are one character to JavaScript (and may have a lower
     # case); a lone half is left alone by every step and reaches UTF-8 as U+FFFD.
     lowered = as_written(content).lower()
-    normal = jstext.js_trim(jstext.JS_SPACE_RUNS_RE.sub(" ", lowered))
+    normal = jstext.js_collapse_spaces(lowered)
     return hashlib.sha256(normal.encode("utf-8")).hexdigest()
 
 

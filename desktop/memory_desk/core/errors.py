@@ -21,10 +21,13 @@ class ConflictError(StoreError):
 
 
 class StoreBusy(StoreError):
-    """Another program (the agent) holds the database's lock right now; nothing was done.
+    """Another program (the agent) holds the database's lock and the read or write could not
+    wait for it longer; nothing was written.
 
-    Not a fault: the same call made again in a moment usually succeeds, so a watcher
-    simply looks again at its next check, and a person is told to try again.
+    Not a fault: the same call made again in a moment usually succeeds. A watcher simply
+    looks again at its next check; the window's thread never waits long (a database in
+    rollback-journal mode makes even reads wait while the agent writes): it takes this as
+    "not now" and reads again at the agent's next commit; a person is told to try again.
     """
 
 

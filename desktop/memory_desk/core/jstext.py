@@ -27,6 +27,22 @@ JS_SPACE_RUNS_RE = re.compile(JS_SPACE_CLASS + "+")
 JS_DOT_CLASS = "[^" + re.escape(JS_LINE_TERMINATORS) + "]"
 
 
+# Where Python's whitespace (``str.split()``) and JavaScript's differ: the four information
+# separators and NEL are Python's only, the BOM JavaScript's only.
+_SPACES_THAT_DIFFER = "\x1c\x1d\x1e\x1f\x85\ufeff"
+
+
+def js_collapse_spaces(text: str) -> str:
+    """``text.replace(/\\s+/g, " ").trim()`` as JavaScript computes it.
+
+    Python's ``split()`` does the same where the two agree on what whitespace is, many times
+    faster than the regular expression on a long text (which holds the interpreter
+    throughout, so the window waited for a save of megabytes on the writing thread)."""
+    if any(space in text for space in _SPACES_THAT_DIFFER):
+        return js_trim(JS_SPACE_RUNS_RE.sub(" ", text))
+    return " ".join(text.split())
+
+
 def js_trim(text: str) -> str:
     """Trim ``text`` exactly as JavaScript's ``String.prototype.trim`` does."""
     return text.strip(JS_WHITESPACE)

@@ -137,8 +137,7 @@ class Connections:
         holds the open file: checked once the write lock is held, and again before COMMIT.
         """
         self.refuse_if_damaged(action)
-        with self.translate(action):
-            conn = self.current()
+        with self.translate(action), write_wait.writing(self.current(), BUSY_TIMEOUT_MS) as conn:
             _begin_immediate(conn)
             watch = witness.watch_observations(self.path, conn)  # the person's own writes
             try:
@@ -249,6 +248,8 @@ class Connections:
                     )
                 ) from exc
             message = self._error_message(action, exc)
+            if _primary_code(exc) in (_SQLITE_BUSY, _SQLITE_LOCKED):
+                raise StoreBusy(message) from exc
             if _is_damage(exc):
                 damage = StoreDamaged(message, index_only=_is_index_damage(exc))
                 if self._damage is None or not damage.index_only:
@@ -299,7 +300,7 @@ class Connections:
         conn = sqlite3.connect(self._uri, uri=True, isolation_level=None, check_same_thread=False)
         try:
             conn.text_factory = decode_text
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute(f"PRAGMA busy_timeout = {write_wait.read_timeout_ms(BUSY_TIMEOUT_MS)}")
             # Our commits never checkpoint: that is the agent's business.
             conn.execute("PRAGMA wal_autocheckpoint = 0")
             # SQLite opened the path between the two looks: the same file both times means

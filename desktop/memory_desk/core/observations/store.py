@@ -350,14 +350,15 @@ class ObservationStore:
         """Rewrite a row as the plugin's topic upsert does, by hand.
 
         Title and content are stored as the plugin stores them (:func:`alisio.prepare_title`,
-        :func:`alisio.prepare_content`: ``<private>`` redacted, JavaScript-trimmed, capped
-        in UTF-16 units); an empty result raises StoreError. Only new content gets a new
-        hash; ``revision_count`` + 1 and ``updated_at = last_seen_at = now``. ``topic_key=""``
-        clears the topic; any other key is stored as the plugin stores it
-        (:func:`alisio.stored_topic_key`: ``Area/Sub/Leaf`` is ``area/sub-leaf``, and a
-        key that normalises to nothing clears the topic). With ``expected`` (the row as the
-        person saw it), the edit is refused with ConflictError if the agent revised it since.
-        An edit that changes nothing writes nothing (``before == after``).
+        :func:`alisio.prepare_content`: ``<private>`` redacted, JavaScript-trimmed, capped in
+        UTF-16 units, but an ``expected`` row already over the cap keeps its edit whole); an
+        empty result raises StoreError. Only new content gets a new hash; ``revision_count``
+        + 1 and ``updated_at = last_seen_at = now``. ``topic_key=""`` clears the topic; any
+        other key is stored as the plugin stores it (:func:`alisio.stored_topic_key`:
+        ``Area/Sub/Leaf`` is ``area/sub-leaf``, and a key that normalises to nothing clears the
+        topic). With ``expected`` (the row as the person saw it), the edit is refused with
+        ConflictError if the agent revised it since. An edit that changes nothing writes
+        nothing (``before == after``).
 
         Giving a live row a topic_key that another live row holds raises TopicConflict
         unless ``on_topic_conflict`` says what to do (``TOPIC_CLEAR_THIS`` saves the edit
@@ -365,7 +366,7 @@ class ObservationStore:
         ``topic_changes``; :meth:`undo_edit` puts it back with the edit.
         """
         new_title = None if title is None else writes.stored_title(title)
-        new_content = None if content is None else writes.stored_content(content)
+        new_content = None if content is None else writes.stored_content(content, expected)
         writes.check_type_and_topic(type, topic_key)
         return self._db.write(
             msg("DatabaseAction", "edit"),

@@ -15,19 +15,30 @@ the rest of the step must be written for the step to be whole, so :meth:`~WriteW
 answers False and the step goes on when the agent lets it. :meth:`~WriteWait.give_up` (the
 window closing) stops waiting even then: a later busy lock raises the store's usual "the
 agent is busy" error.
+
+Reads on the window's thread wait only :data:`WINDOW_READ_TIMEOUT_MS` for a lock
+(:func:`read_timeout_ms`): in WAL mode (the plugin's) a read never waits, but a database in
+rollback-journal mode locks readers out while the agent commits or holds ``EXCLUSIVE``, and
+the window froze for the store's whole wait at every read. A write transaction, on any
+thread, waits as before (:func:`writing`).
 """
 
 from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 
 from memory_desk.core.errors import StoreError
 from memory_desk.core.messages import msg
 
 # How long one try for the lock blocks: also how soon a cancel is seen.
 WAIT_SLICE_MS = 50
+# A read on the window's thread waits at most this long for the lock (a rollback-journal
+# database locks readers out while the agent writes): past it, StoreBusy, and the window
+# reads again at the agent's next commit instead of freezing.
+WINDOW_READ_TIMEOUT_MS = 20
 
 _SQLITE_BUSY = 5
 _SQLITE_LOCKED = 6
@@ -141,6 +152,29 @@ class WriteWait:
             self.waited = True
             if self._on_wait is not None:
                 self._on_wait()
+
+
+def read_timeout_ms(busy_ms: int) -> int:
+    """How long this thread's reads wait for a lock: briefly on the window's thread, else
+    ``busy_ms`` (the store's wait)."""
+    if threading.current_thread() is threading.main_thread():
+        return WINDOW_READ_TIMEOUT_MS
+    return busy_ms
+
+
+@contextmanager
+def writing(conn: sqlite3.Connection, busy_ms: int) -> Iterator[sqlite3.Connection]:
+    """A write transaction waits ``busy_ms`` as writes always did, on any thread (its COMMIT
+    waits for readers in rollback-journal mode); the connection's read wait comes back after."""
+    reads = read_timeout_ms(busy_ms)
+    if reads != busy_ms:
+        conn.execute(f"PRAGMA busy_timeout = {busy_ms}")
+    try:
+        yield conn
+    finally:
+        if reads != busy_ms:
+            with suppress(sqlite3.Error):
+                conn.execute(f"PRAGMA busy_timeout = {reads}")
 
 
 def current() -> WriteWait | None:

@@ -66,10 +66,13 @@ def stored_title(title: str) -> str:
     return stored
 
 
-def stored_content(content: str) -> str:
-    """The content as the plugin would store it; empty content is refused, as it does."""
+def stored_content(content: str, expected: Observation | None = None) -> str:
+    """The content as the plugin would store it; empty content is refused, as it does. An
+    edit of an ``expected`` row already over the cap (another writer's) is kept whole
+    (:func:`alisio.preview_content`): the cap would drop text the person never removed."""
     _refuse_unstorable(content)
-    stored = alisio.prepare_content(content)
+    whole = expected is not None and alisio.over_content_cap(expected.content)
+    stored = alisio.prepare_content(content, whole=whole)
     if not stored:
         raise InvalidInput(
             msg(

@@ -48,7 +48,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memory_desk.core.alisio import OBSERVATION_TYPES, preview_content, preview_title
+from memory_desk.core.alisio import OBSERVATION_TYPES, over_content_cap, preview_title
 from memory_desk.core.hidden_text import reveal
 from memory_desk.core.observations import Observation
 from memory_desk.ui import dates, i18n, theme
@@ -66,9 +66,10 @@ from memory_desk.ui.observations.conflict import (
     observation_text,
 )
 from memory_desk.ui.observations.display import now_ms, pin_glyph, sectioned_markdown
+from memory_desk.ui.observations.long_text import CutNote, SlicedFill
 from memory_desk.ui.observations.stored_note import StoredPreviewPanel
 from memory_desk.ui.observations.topic_field import StoredTopicLabel
-from memory_desk.ui.plain import kept_text, refused_resource
+from memory_desk.ui.plain import refused_resource
 
 # What :meth:`ObservationDetail.follow_edited` did with a new version of the edited row.
 UNCHANGED = "unchanged"  # nothing the form shows changed (or the banner already says so)
@@ -185,6 +186,7 @@ class ObservationDetail(QWidget):
             )
         )
         i18n.mark_data(self.content_view)
+        self.content_cut = CutNote(page, on_open_whole=self.start_edit)
         body = QHBoxLayout()
         body.setContentsMargins(0, 0, 0, 0)
         body.addWidget(self.meta_label)
@@ -193,6 +195,7 @@ class ObservationDetail(QWidget):
         layout.setContentsMargins(8, 6, 8, 6)
         layout.addWidget(self.title_label)
         layout.addLayout(body, 1)
+        layout.addWidget(self.content_cut)
         return page
 
     def _build_editor(self) -> QWidget:
@@ -228,6 +231,9 @@ class ObservationDetail(QWidget):
         )
         self.stored = StoredPreviewPanel(self.edit_title, self.edit_content, page)
         self.stored_topic = StoredTopicLabel(self.edit_topic_key, page)
+        self._fill = SlicedFill(self.edit_content)  # a long content goes in without a freeze
+        self._fill.finished.connect(self.stored.refresh)
+        self._fill.finished.connect(self._note_unsaved)
         self._unsaved = False
         for changed in (
             self.edit_title.textChanged,
@@ -333,7 +339,7 @@ class ObservationDetail(QWidget):
         return self._conflict
 
     def has_unsaved_edits(self) -> bool:
-        return self._editing is not None and bool(self._changes())
+        return self._editing is not None and (self._fill.typed_in_long() or bool(self._changes()))
 
     def _note_unsaved(self, *_args: object) -> None:
         """Say when the form starts or stops holding unsaved edits (the title bar's mark)."""
@@ -369,7 +375,8 @@ class ObservationDetail(QWidget):
         self._show_meta(observation)
         scroll = self.content_view.verticalScrollBar().value()
         same_row = self._rendered_id == observation.id
-        self.content_view.setMarkdown(sectioned_markdown(observation.content or ""))
+        shown = self.content_cut.start_of(observation.content or "")  # (the whole: in the form)
+        self.content_view.setMarkdown(sectioned_markdown(shown))
         self._rendered_id = observation.id
         if same_row:
             self.content_view.verticalScrollBar().setValue(scroll)
@@ -416,7 +423,8 @@ class ObservationDetail(QWidget):
         self.edit_type.setCurrentText(observation.type)
         self.stored_topic.follow(observation.topic_key)
         self.edit_topic_key.setText(observation.topic_key or "")
-        self.edit_content.setPlainText(observation.content or "")
+        self.stored.whole = over_content_cap(observation.content)  # an edit keeps it whole
+        self._fill.fill(observation.content or "")
         self.edit_error.hide()
         self.stored.refresh(observation.content, observation.normalized_hash)
 
@@ -428,6 +436,7 @@ class ObservationDetail(QWidget):
     def finish_edit(self) -> None:
         """Close the form and show the current observation again."""
         self._editing = None
+        self._fill.stop()
         self._clear_conflict()
         self._restore_on_save = self._gone = False
         self.edit_error.hide()
@@ -602,13 +611,16 @@ class ObservationDetail(QWidget):
             "title": preview_title(self.edit_title.text()).stored,
             "type": self.edit_type.currentText(),
             "topic_key": self.stored_topic.stored(),
-            "content": preview_content(self._kept_content()).stored,
+            # Untyped in (or still loading): the row's own, never rewritten by another field's
+            # edit; typed in: with the row's line breaks where its lines are kept.
+            "content": self._fill.stored_text(whole=self.stored.whole, original=self._base())
+            if self._fill.typed_in() or self._editing is None
+            else self._editing.content or "",
         }
 
-    def _kept_content(self) -> str:
-        """The content typed, with the row's line breaks where its lines are kept."""
-        base = self._editing.content if self._editing is not None else None
-        return kept_text(self.edit_content, base or "")
+    def _base(self) -> str:
+        """The content the form was loaded with (its line breaks are kept)."""
+        return (self._editing.content if self._editing is not None else None) or ""
 
     def _changes(self) -> dict[str, str]:
         """Only the fields the person changed, so the revision records exactly that."""

@@ -51,6 +51,7 @@ from memory_desk.core.observations import Observation, ObservationStore
 from memory_desk.ui import dates, i18n, theme
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations import row_diff
+from memory_desk.ui.observations.busy import report_unless_busy
 from memory_desk.ui.observations.display import now_ms, pin_glyph
 from memory_desk.ui.observations.row_diff import IdIndex, RowPlan
 from memory_desk.ui.plain import as_shown
@@ -568,8 +569,7 @@ class ObservationTableModel(QAbstractTableModel):
 
     def retain(self, ids: Iterable[int]) -> None:
         """Keep only these rows in the cache (those in view): the rest reload when needed."""
-        keep = {oid: self._cache[oid] for oid in ids if oid in self._cache}
-        self._cache = OrderedDict(keep)
+        self._cache = OrderedDict({oid: self._cache[oid] for oid in ids if oid in self._cache})
 
     def reload(self, ids: Iterable[int] | None = None, *, mark_revised: bool = False) -> None:
         """Re-read cached rows (all, or these ids) and emit ``dataChanged`` where they differ.
@@ -583,8 +583,8 @@ class ObservationTableModel(QAbstractTableModel):
             return
         try:
             fresh = self._store.get_many(wanted)
-        except StoreError as exc:
-            self.fetch_failed.emit(str(exc))
+        except StoreError as exc:  # (the agent holding the lock: read again at its commit)
+            report_unless_busy(self.fetch_failed.emit, exc)
             return
         now = now_ms()
         changed_rows: list[int] = []
@@ -848,7 +848,7 @@ class ObservationTableModel(QAbstractTableModel):
             fetched = self._store.get_many(block)  # type: ignore[union-attr]
         except StoreError as exc:
             self._failed = True
-            self.fetch_failed.emit(str(exc))
+            report_unless_busy(self.fetch_failed.emit, exc)
             return
         now = now_ms()
         for oid in block:

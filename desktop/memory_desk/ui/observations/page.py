@@ -87,6 +87,7 @@ from memory_desk.ui import i18n
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations import row_diff
 from memory_desk.ui.observations.background import BackgroundCall
+from memory_desk.ui.observations.busy import Later, report_unless_busy, rows_now
 from memory_desk.ui.observations.columns import TableColumns
 from memory_desk.ui.observations.commands import (
     EditCommand,
@@ -230,6 +231,7 @@ class ObservationsPage(QWidget):
         self.index_banner = IndexHealthBanner(self)
         self.write_banner = WriteWaitBanner(self)
         self._writes = WriteRunner(self)
+        self._show_again = Later(self._show_current, self)  # the agent's lock refused a read
         self._writes.waiting.connect(self.write_banner.show_waiting)
         self._writes.finished.connect(self.write_banner.clear)
         self.write_banner.cancel_requested.connect(self.cancel_write)
@@ -563,6 +565,7 @@ class ObservationsPage(QWidget):
     def shutdown(self) -> None:
         """Stop timers and the query thread; called when the window closes."""
         self._clock.stop()
+        self._show_again.stop()
         self._finish_timer.stop()
         self._finish = None
         self.model.clear_marks()
@@ -937,7 +940,7 @@ class ObservationsPage(QWidget):
         try:
             observation = self._store.get(current)
         except StoreError as exc:
-            self.error_raised.emit(i18n.shown(exc))
+            report_unless_busy(self.error_raised.emit, exc, self._show_again)
             return
         before = self.detail.shown
         self.detail.show_observation(observation)
@@ -974,7 +977,7 @@ class ObservationsPage(QWidget):
         try:
             fresh = self._store.get(edited)
         except StoreError as exc:
-            self.error_raised.emit(i18n.shown(exc))
+            report_unless_busy(self.error_raised.emit, exc)
             return
         if self.detail.follow_edited(fresh) == RELOADED:
             self.info_raised.emit(
@@ -1330,11 +1333,7 @@ class ObservationsPage(QWidget):
         ids = self.selected_ids()
         if not ids or self._store is None:
             return {}
-        try:
-            found = self._store.get_many(ids)
-        except StoreError as exc:
-            self.report_error(i18n.shown(exc))
-            return {}
+        found = rows_now(self._store, ids, self.model.cached, self.report_error)
         return {oid: found[oid] for oid in ids if oid in found}
 
     def _on_save_requested(self, seen: Observation, changes: dict[str, str], restore: bool) -> None:

@@ -27,6 +27,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QWidget
 
 from memory_desk.core.alisio import (
+    CONTENT_CAP,
     TRUNCATED_SUFFIX,
     StoredPreview,
     preview_content,
@@ -40,8 +41,28 @@ from memory_desk.ui.i18n import translate
 IMMEDIATE_CHARS = 5_000
 CONTENT_DELAY_MS = 120
 
+# Above this many characters the content's note comes from its length alone: scanning
+# megabytes for <private> tags and blank space at every pause of typing froze the window
+# (the save still stores the text exactly as the plugin would).
+COUNTED_ONLY_ABOVE = 256 * 1024
+
 TITLE = "title"
 CONTENT = "content"
+
+
+def counted_only(units: int, *, whole: bool) -> StoredPreview:
+    """What the note says of a content of ``units`` UTF-16 units, from its length alone."""
+    over = units > CONTENT_CAP
+    return StoredPreview(
+        stored="",
+        units=units if whole else min(units, CONTENT_CAP),
+        cap=CONTENT_CAP,
+        typed_units=units,
+        cut=over and not whole,
+        redacted=False,
+        trimmed=False,
+        kept_whole=over and whole,
+    )
 
 
 def counter_text(preview: StoredPreview) -> str:
@@ -57,6 +78,14 @@ def field_note(field: str, preview: StoredPreview) -> str:
     lines = []
     if preview.cut:
         lines.append(_cut_note(field, preview))
+    if preview.kept_whole:
+        lines.append(
+            translate(
+                "StoredPreviewPanel",
+                "Content: longer than the plugin's {cap} characters, like the stored row;"
+                " Memory Desk keeps it whole.",
+            ).format(cap=i18n.number(preview.cap))
+        )
     if preview.redacted:
         lines.append(
             translate(
@@ -143,6 +172,9 @@ class StoredPreviewPanel(QObject):
         self.note.hide()
         self._title_note = self._content_note = ""
         self._base_content: str | None = None  # set when the row's hash is not reproduced
+        # The row held more than the content's cap already (another writer's): the store
+        # keeps an edit of it whole, and the note says so instead of announcing a cut.
+        self.whole = False
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(CONTENT_DELAY_MS)
@@ -186,7 +218,11 @@ class StoredPreviewPanel(QObject):
 
     def update_content(self) -> None:
         self._timer.stop()
-        preview = preview_content(self._content.toPlainText())
+        units = self._content.document().characterCount() - 1  # (UTF-16 units, as the plugin)
+        if units > COUNTED_ONLY_ABOVE:
+            preview = counted_only(units, whole=self.whole)
+        else:
+            preview = preview_content(self._content.toPlainText(), whole=self.whole)
         self._show_counter(self.content_counter, preview)
         self._content_note = field_note(CONTENT, preview)
         if self._base_content is not None and preview.stored == self._base_content:

@@ -18,10 +18,12 @@ source the page no longer shows is dropped.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable, Sequence
 
 import shiboken6
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QApplication,
@@ -35,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from memory_desk.core import StoreError, TopicConflict
+from memory_desk.core.give_way import GiveWay, thread_cpu
 from memory_desk.core.observations import ObservationStore
 from memory_desk.core.persona import PersonaFolder
 from memory_desk.core.progress import Progress
@@ -61,6 +64,10 @@ from memory_desk.ui.view_page import ViewPage
 
 Source = ObservationStore | PersonaFolder
 
+REST_MS = 500  # between a search and the next one asked for by changes of the source
+PROGRESS_EVERY_S = 0.1
+QUIET_S = 0.1  # a search starts once the window's thread has been this long at rest
+
 
 class PruningPage(ViewPage):
     """Finds what could go from the shown source, previews it, forgets it in one step.
@@ -83,6 +90,13 @@ class PruningPage(ViewPage):
         # instead, an agent saving more often than a search lasts (5 s at 100,000 rows)
         # would keep the page from ever showing an answer.
         self._again = False
+        # That search starts a rest after the last one: back to back, the searches of an agent
+        # saving many times a second kept a worker fighting the window for the interpreter.
+        self._rest = QTimer(self)
+        self._rest.setSingleShot(True)
+        self._rest.setInterval(REST_MS)
+        self._rest.timeout.connect(self.refresh)
+        self._progress_shown = 0.0  # when the progress bar was last moved (monotonic seconds)
         self._task = ProgressTask(self)
         self._task.progress.connect(self._on_progress)
         self._task.finished.connect(self._on_found)
@@ -218,6 +232,7 @@ class PruningPage(ViewPage):
             self._writes.abandon()  # its store may be closed next: never write it half-way
         self.source = source
         self._task.cancel()
+        self._rest.stop()
         self._searching = None
         self._again = False
         self._show(None)
@@ -232,10 +247,13 @@ class PruningPage(ViewPage):
         )
 
     def refresh(self) -> None:
-        """The source changed: search again, after the running search if there is one."""
+        """The source changed: search again, after the running search (and a rest) if there
+        is one."""
         if self.is_current and self._task.is_busy() and self._searching is self.source:
             self._again = True
             return
+        if self.is_current and self._rest.isActive():
+            return  # the search after the rest will see this change too
         super().refresh()
 
     def load(self) -> None:
@@ -252,7 +270,12 @@ class PruningPage(ViewPage):
             else find_persona_duplicates
         )
 
+        # The search waits for a quiet moment of the window's thread: started at once, it ran
+        # beside what the person's own click set off there, and fought it for the interpreter.
+        give_way = GiveWay(thread_cpu(threading.get_ident()), quiet_s=QUIET_S, most_wait_s=1.0)
+
         def job(progress: Progress) -> tuple[Source, Findings]:
+            give_way()
             return source, find(source, settings, progress)  # type: ignore[arg-type]
 
         self.progress.setRange(0, 0)
@@ -267,12 +290,17 @@ class PruningPage(ViewPage):
         return self._task.is_busy()
 
     def shutdown(self) -> None:
+        self._rest.stop()
         self._task.stop()
         self._writes.stop()
 
     # -- search answers -----------------------------------------------------------------------
 
     def _on_progress(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self._progress_shown < PROGRESS_EVERY_S and done < total:
+            return  # a progress bar repaints at once: a few moves a second are enough
+        self._progress_shown = now
         self.progress.setRange(0, max(total, 0))
         self.progress.setValue(min(done, total) if total else 0)
 
@@ -293,7 +321,7 @@ class PruningPage(ViewPage):
     def _search_again_if_changed(self) -> None:
         if self._again:
             self._again = False
-            self.refresh()
+            self._rest.start()
 
     def _on_cancelled(self) -> None:
         self._searching = None

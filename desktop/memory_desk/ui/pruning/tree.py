@@ -4,6 +4,10 @@ A kept row is shown, unchecked and not checkable, marked "kept", so the person s
 stays. A row may be proposed for several reasons (old and large): its leaves are checked and
 unchecked together. The person's unchecks survive a new search of the same source.
 
+The page searches again at every commit of the agent, and most commits change no candidate:
+a group found again unchanged keeps its branch (its items, checks and scroll place), so only
+the groups that changed are built on the window's thread.
+
 Signals (CandidatesTree):
     selection_changed(): the set of checked rows changed
 """
@@ -96,22 +100,49 @@ class CandidatesTree(QTreeWidget):
         self.header().setStretchLastSection(False)
         self.setUniformRowHeights(True)
         self._leaves: dict[int | str, list[QTreeWidgetItem]] = {}
+        self._branches: dict[Group, QTreeWidgetItem] = {}  # the groups shown, with their items
         self._unchecked: set[int | str] = set()
         self._syncing = False
         self.itemChanged.connect(self._on_item_changed)
 
     def show_findings(self, findings: Findings | None, *, keep_choices: bool) -> None:
         """Show these groups; with ``keep_choices`` the person's unchecks stay unchecked."""
+        groups = () if findings is None else findings.groups
         if not keep_choices:
             self._unchecked.clear()
+            self._branches = {}
+            self.clear()
+        elif list(self._branches) == list(groups):
+            return  # found again as shown (the checks the person made stay as they are)
         self._syncing = True
-        self.clear()
+        old, self._branches = self._branches, {}
+        while self.topLevelItemCount():
+            self.takeTopLevelItem(self.topLevelItemCount() - 1)
+        for group in groups:
+            branch = old.pop(group, None)
+            if branch is None:
+                branch = self._add_group(group, findings)  # type: ignore[arg-type]
+            self.addTopLevelItem(branch)
+            branch.setFirstColumnSpanned(True)
+            branch.setExpanded(True)
+            self._branches[group] = branch
         self._leaves = {}
-        for group in () if findings is None else findings.groups:
-            self._add_group(group, findings)  # type: ignore[arg-type]
+        for branch in self._branches.values():
+            for row in range(branch.childCount()):
+                leaf = branch.child(row)
+                if leaf.flags() & Qt.ItemFlag.ItemIsUserCheckable:
+                    self._leaves.setdefault(leaf.data(0, KEY_ROLE), []).append(leaf)
+        self._sync_checks()
         self._syncing = False
-        self.expandAll()
         self.selection_changed.emit()
+
+    def _sync_checks(self) -> None:
+        """A row in a new branch and in a kept one takes the person's choice for it."""
+        for key, items in self._leaves.items():
+            state = Qt.CheckState.Unchecked if key in self._unchecked else Qt.CheckState.Checked
+            for item in items:
+                if item.checkState(0) != state:
+                    item.setCheckState(0, state)
 
     def checked_keys(self) -> list[int | str]:
         """The rows to forget, each once, in the order shown."""
@@ -131,13 +162,14 @@ class CandidatesTree(QTreeWidget):
         self._unchecked = set() if checked else set(self._leaves)
         self.selection_changed.emit()
 
-    def _add_group(self, group: Group, findings: Findings) -> None:
-        branch = QTreeWidgetItem(self, [reason_text(group, findings)])
-        branch.setFirstColumnSpanned(True)
+    def _add_group(self, group: Group, findings: Findings) -> QTreeWidgetItem:
+        """A branch for the group, not yet in the tree."""
+        branch = QTreeWidgetItem([reason_text(group, findings)])
         branch.setData(0, REASON_ROLE, group.reason)
         branch.setFlags(Qt.ItemFlag.ItemIsEnabled)
         for row in group.rows:
             self._add_row(branch, row, group)
+        return branch
 
     def _add_row(self, branch: QTreeWidgetItem, row: Row, group: Group) -> None:
         note = ""
@@ -165,7 +197,6 @@ class CandidatesTree(QTreeWidget):
         )
         state = Qt.CheckState.Unchecked if row.key in self._unchecked else Qt.CheckState.Checked
         leaf.setCheckState(0, state)
-        self._leaves.setdefault(row.key, []).append(leaf)
 
     def _set_key(self, key: int | str, checked: bool) -> None:
         state = Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked
