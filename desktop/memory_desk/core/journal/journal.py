@@ -217,14 +217,21 @@ class Journal:
             self.prune()
         return counts.get("recorded", 0)
 
-    def expect_observations(self, db: Path, states: Mapping[int, ObservationState | None]) -> None:
+    def expect_observations(
+        self,
+        db: Path,
+        states: Mapping[int, ObservationState | None],
+        before: Mapping[int, tuple] | None = None,
+    ) -> None:
         """The person's own writes: what the next scan will find for these rows (None: the
         row is gone). A scan that finds exactly that takes it as seen and lists nothing.
+        ``before``: (state, updated_at, deleted_at) of each row as it was just before the
+        write, so that an agent's change that landed in between is still listed.
         Memory only: the writer never waits for the journal's file."""
         if self._limits.enabled and states and self._error is None:
             key = store_key(db)
             self._writes.kind(key, OBSERVATIONS)
-            observations.expect(self._writes, key, dict(states), now_ms())
+            observations.expect(self._writes, key, dict(states), now_ms(), dict(before or {}))
 
     def withdraw_observations(self, db: Path, ids: list[int]) -> None:
         """The person's write did not commit: forget what was expected of it."""

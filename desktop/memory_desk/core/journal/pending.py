@@ -13,16 +13,31 @@ store (``seq <= mark``): a later one may not have landed yet.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import json
 import sqlite3
 import threading
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from memory_desk.core.journal.db import pack_version, path_text, unpack_version
+from memory_desk.core.journal.db import pack_json, pack_version, path_text, unpack_version
 from memory_desk.core.journal.model import Version
 
 MAX_PER_TARGET = 16  # a person who saves one entry more often than scans run: the newest kept
+
+
+@dataclass(frozen=True)
+class Before:
+    """A row as it was just before the person's write first touched it (observations): if
+    it is not what the journal last saw, the agent changed it in between."""
+
+    hash: str
+    forgotten: bool
+    updated_at: int
+    deleted_at: int | None
+    version: Version
 
 
 @dataclass(frozen=True)
@@ -39,6 +54,7 @@ class Pending:
     at_ms: int
     version: Version | None = None
     text: str | None = None
+    before: Before | None = None
 
 
 class PendingWrites:
@@ -162,24 +178,26 @@ class PendingWrites:
                             int(p.forgotten),
                             _data(target, p),
                             p.at_ms,
+                            pack_before(p.before),
                         )
                     )
         conn.execute("DELETE FROM pending")
         conn.executemany(
-            "INSERT OR REPLACE INTO pending(store_id, target, seq, hash, forgotten, data, at_ms)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO pending(store_id, target, seq, hash, forgotten, data, at_ms,"
+            " before) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             rows,
         )
 
     def load(self, conn: sqlite3.Connection) -> None:
         """Take back what an earlier session left waiting."""
         rows = conn.execute(
-            "SELECT s.path, s.kind, p.target, p.hash, p.forgotten, p.data, p.at_ms FROM pending p"
-            " JOIN stores s ON s.id = p.store_id ORDER BY p.seq"
+            "SELECT s.path, s.kind, p.target, p.hash, p.forgotten, p.data, p.at_ms, p.before"
+            " FROM pending p JOIN stores s ON s.id = p.store_id ORDER BY p.seq"
         ).fetchall()
-        for path, kind, target, hash_, forgotten, data, at_ms in rows:
+        for path, kind, target, hash_, forgotten, data, at_ms, before in rows:
             version = unpack_version(data) if data is not None else None
             fields = {"hash": hash_, "forgotten": bool(forgotten), "at_ms": at_ms}
+            fields["before"] = unpack_before(before)
             self.kind(path_text(path), kind)
             self.add(path_text(path), target, {**fields, "version": version})
 
@@ -195,14 +213,21 @@ class Compare:
     now: int
     known: dict = field(default_factory=dict)
     used: dict[str, int] = field(default_factory=dict)
+    matched: dict[str, Pending] = field(default_factory=dict)
 
     def match(self, target: str, digest: str | None, forgotten: bool = False) -> bool:
-        """The person wrote exactly this (``digest`` None: removed it): used up."""
+        """The person wrote exactly this (``digest`` None: removed it): used up; the write
+        is kept in ``matched``."""
         for item in reversed(self.pending.get(target, [])):
             if item.hash == digest and (digest is None or item.forgotten == forgotten):
                 self.used[target] = max(item.seq, self.used.get(target, 0))
+                self.matched[target] = item
                 return True
         return False
+
+    def until(self, target: str, last: Pending) -> list[Pending]:
+        """The person's writes of ``target`` up to ``last``, oldest first."""
+        return [item for item in self.pending.get(target, []) if item.seq <= last.seq]
 
     def replaced(self, target: str) -> Pending | None:
         """The person's newest write the agent's change replaced (landed before the read)."""
@@ -221,3 +246,20 @@ def _data(target: str, pending: Pending) -> bytes | None:
             Version(title=target, description="", type="", body="", raw=pending.text)
         )
     return None
+
+
+def pack_before(before: Before | None) -> bytes | None:
+    """A before-state as the table ``pending`` keeps it (zlib of JSON)."""
+    if before is None:
+        return None
+    head = [before.hash, int(before.forgotten), before.updated_at, before.deleted_at]
+    version = list(dataclasses.astuple(before.version))
+    return pack_json(json.dumps([*head, version], ensure_ascii=False))
+
+
+def unpack_before(data: bytes | None) -> Before | None:
+    if data is None:
+        return None
+    text = zlib.decompress(data).decode("utf-8", "surrogatepass")
+    hash_, forgotten, updated_at, deleted_at, fields = json.loads(text)
+    return Before(hash_, bool(forgotten), updated_at, deleted_at, Version(*fields))
