@@ -2,9 +2,11 @@
 
 Cheap by construction (the store has 100,000 rows, the agent changes a few):
 1. a stat of the db and its ``-wal`` (identity, sizes, mtimes): unchanged, nothing is read;
-2. one pass over a covering index gives, per id, a signature: its ``updated_at`` and
-   ``deleted_at`` as numbers; numpy compares them with the ids and signatures seen;
-3. only the rows that are new, gone, or whose signature differs are read whole.
+2. one pass over a covering index gives every id with its signature (its ``updated_at``)
+   and the forgotten ids; numpy compares them with the ids, signatures and forgotten ids
+   seen;
+3. only the rows that are new, gone, newly forgotten or restored, or whose signature differs
+   are read whole.
 
 Changes are found by what must differ, never by what is newer: the agent's clock is not
 Memory Desk's (a container, another machine, a clock stepped back) and a save stamped ahead
@@ -12,7 +14,8 @@ of the clock must not hide the ones after it. Every write of the plugin sets ``u
 to its own "now" (a revision, a duplicate, a rewrite), a forget sets ``deleted_at``, a new
 row has a new id: a signature that is not exactly the one seen is a row to read, whether its
 time went forward or back. (``revision_count`` and ``duplicate_count`` are not in the index:
-reading them made the pass read the whole table, for changes that move ``updated_at`` anyway.)
+reading them made the pass read the whole table, for changes that move ``updated_at`` anyway;
+``deleted_at`` as a number doubled the pass's cost, for what the forgotten ids already tell.)
 
 The store is opened read-only (``mode=ro``): never a write, a journal_mode change or a
 checkpoint on the agent's file. The first scan of a store is a silent baseline, read in
@@ -49,7 +52,7 @@ from memory_desk.core.journal.reading import cannot_read, open_read_only
 # A journal from before signatures were kept: its first scan reads again the rows updated this
 # long before the newest one seen, and every row whose updated_at is not its baseline's.
 SLACK_MS = 60_000
-SIGNATURE = 2  # numbers per id: updated_at, deleted_at (0 when live)
+SIGNATURE = 1  # numbers per id: its updated_at
 BASELINE_BATCH = 1000
 PAUSE_S = 0.001  # between a first look's batches: the window's thread gets the GIL
 ROW_COLUMNS = (
@@ -230,7 +233,7 @@ def _baseline(
         rec.forget_baseline(jconn, store_id)
     # Signatures taken before the look: a row written after this pass is read again by the
     # next scan (its signature differs), whatever the look saw of it.
-    before_ids, before_signature = _read_signatures(conn)
+    before_ids, before_signature, _forgotten = _read_signatures(conn)
     look = None
     if ctx.looks is not None and first_look.span(conn) >= first_look.IN_PROCESS_ROWS:
         look = ctx.looks.run(jdb.path, db, store_id, now, BASELINE_BATCH, ctx.budget)
@@ -290,35 +293,35 @@ def _keep(
     return version_id
 
 
-def _read_signatures(conn: sqlite3.Connection) -> tuple[np.ndarray, np.ndarray]:
-    """Every id, sorted, and beside each its signature (updated_at, deleted_at or 0): one
-    pass over a covering index (in the index's order: sorted here)."""
+def _read_signatures(conn: sqlite3.Connection) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every id, sorted, with its signature beside it, and the forgotten ids: one pass over
+    a covering index (in the index's order: sorted here)."""
     row = conn.execute(
-        "SELECT group_concat(id), group_concat(updated_at), group_concat(coalesce(deleted_at, 0))"
-        " FROM observations"
+        "SELECT group_concat(id), group_concat(updated_at),"
+        " group_concat(id) FILTER (WHERE deleted_at IS NOT NULL) FROM observations"
     ).fetchall()[0]
     try:
-        ids = parse_ids(row[0])
-        signature = np.stack([parse_ids(row[1]), parse_ids(row[2])], axis=1)
+        ids, signature, forgotten = parse_ids(row[0]), parse_ids(row[1]), parse_ids(row[2])
     except ValueError:  # a time that is not a number (never the plugin's): one by one
         return _read_signatures_slowly(conn)
     if len(ids) != len(signature):  # a NULL updated_at (never the plugin's either)
         return _read_signatures_slowly(conn)
     order = np.argsort(ids)
-    return ids[order], signature[order]
+    return ids[order], signature[order].reshape(-1, SIGNATURE), forgotten
 
 
-def _read_signatures_slowly(conn: sqlite3.Connection) -> tuple[np.ndarray, np.ndarray]:
+def _read_signatures_slowly(conn: sqlite3.Connection) -> tuple[np.ndarray, ...]:
     rows = conn.execute("SELECT id, updated_at, deleted_at FROM observations ORDER BY id")
-    found = [(i, _number(at, -2), _number(gone, 0)) for i, at, gone in rows]
-    array = np.array(found, dtype=np.int64).reshape(-1, 1 + SIGNATURE)
-    return array[:, 0].copy(), array[:, 1:].copy()
+    found = [(i, _number(at), gone is not None) for i, at, gone in rows]
+    array = np.array(found, dtype=np.int64).reshape(-1, 3)
+    forgotten = array[array[:, 2] != 0, 0]
+    return array[:, 0].copy(), array[:, 1:2].copy(), forgotten
 
 
-def _number(value: object, null: int) -> int:
+def _number(value: object) -> int:
     """A column's value as a signature's number: a text (a hand-made store's date) by its hash."""
     if value is None:
-        return null
+        return -2
     if isinstance(value, int):
         return value
     digest = hashlib.blake2b(repr(value).encode("utf-8", "surrogatepass"), digest_size=7)
@@ -377,8 +380,7 @@ def _incremental(
     store = seen.store
     conn.execute("BEGIN")
     try:
-        all_ids, signature = _read_signatures(conn)
-        forgotten = all_ids[signature[:, 1] != 0]
+        all_ids, signature, forgotten = _read_signatures(conn)
         fresh, updated = _differing(seen, all_ids, signature)
         if seen.signature is None:
             updated = _moved_since_baselines(jdb, store, all_ids, signature)
