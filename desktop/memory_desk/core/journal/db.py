@@ -182,11 +182,18 @@ class JournalDB:
             yield self.current()
 
     @contextlib.contextmanager
-    def write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction (BEGIN IMMEDIATE ... COMMIT, rolled back on any error)."""
+    def write(self, busy_ms: int = BUSY_TIMEOUT_MS) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE ... COMMIT, rolled back on any error);
+        ``busy_ms``: how long to wait for another writer (a StoreError after that)."""
         with self.translate():
             conn = self.current()
-            conn.execute("BEGIN IMMEDIATE")
+            if busy_ms != BUSY_TIMEOUT_MS:
+                conn.execute(f"PRAGMA busy_timeout = {int(busy_ms)}")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            finally:
+                if busy_ms != BUSY_TIMEOUT_MS:
+                    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             try:
                 yield conn
                 conn.execute("COMMIT")

@@ -544,10 +544,12 @@ def expect(
     states: dict[int, ObservationState | None],
     now: int,
     before: dict[int, tuple] | None = None,
-) -> None:
-    """Note the person's own writes, before they commit (see :mod:`.witness`): memory only.
-    ``before``: (state, updated_at, deleted_at) of the rows as they were before the write."""
+) -> list[tuple[str, Pending]]:
+    """Note the person's own writes, before they commit (see :mod:`.witness`); returns them
+    to be written ahead. ``before``: (state, updated_at, deleted_at) of the rows as they were
+    before the write."""
     before = before or {}
+    noted = []
     for row_id, state in states.items():
         if state is None:
             fields: dict = {"hash": None, "forgotten": False}
@@ -560,4 +562,5 @@ def expect(
             fields["before"] = Before(
                 old.digest(), old.forgotten, updated_at, deleted_at, version_of(old)
             )
-        writes.add(db, str(row_id), {**fields, "at_ms": now})
+        noted.append((str(row_id), writes.add(db, str(row_id), {**fields, "at_ms": now})))
+    return noted

@@ -1,14 +1,19 @@
-"""The person's own writes, held in memory until a scan sees them.
+"""The person's own writes, noted before they land, until a scan sees them.
 
-The person's save must never wait for the journal: reporting a write only appends to a
-lock-protected structure (no file, no SQLite). Scans, on their workers, consume what they
-find; the scans and :meth:`Journal.close` copy what still waits into the journal file
-(table ``pending``), so a quit right after a save still attributes it to the person.
+Each write of the person's is noted here (memory, a lock-protected structure) and written
+ahead, durably, as a row of the journal's table ``pending`` before the store is written
+(:meth:`~.journal.Journal.expect_persona`, :meth:`~.journal.Journal.expect_observations`):
+the journal is SQLite in WAL mode, and a committed row survives a SIGKILL of the window, so a
+crash at any point after the intent leaves the journal knowing whose change it is. The
+intent is settled when a scan sees the write (consumed here; the scans and
+:meth:`Journal.close` copy what still waits into the table). The person's save never waits
+long for it: the write-ahead gives up after a short wait for the journal's lock (another
+thread's long write), and the write is then noted in memory only, as before.
 
-Each target keeps a short list of the person's writes, oldest first, numbered (``seq``):
-two quick saves of one entry are two expected texts, and a scan that reads the store between
-them finds the first. A scan only uses up the writes reported before it started reading the
-store (``seq <= mark``): a later one may not have landed yet.
+Each target keeps a short list of the person's writes, oldest first, numbered (``seq``,
+kept across sessions): two quick saves of one entry are two expected texts, and a scan that
+reads the store between them finds the first. A scan only uses up the writes reported
+before it started reading the store (``seq <= mark``): a later one may not have landed yet.
 """
 
 from __future__ import annotations
@@ -73,26 +78,36 @@ class PendingWrites:
         with self._lock:
             self._kinds[store] = kind
 
-    def add(self, store: str, target: str, pending: dict) -> None:
-        """Note one write (``pending``: the fields of :class:`Pending` but ``seq``)."""
+    def add(self, store: str, target: str, pending: dict, seq: int | None = None) -> Pending:
+        """Note one write (``pending``: the fields of :class:`Pending` but ``seq``; ``seq``
+        given: a write an earlier session numbered) and return it."""
         with self._lock:
-            self._last = next(self._seq)
+            if seq is None:
+                seq = next(self._seq)
+            elif seq >= self._last:
+                self._seq = itertools.count(seq + 1)
+            self._last = max(self._last, seq)
             items = self._stores.setdefault(store, {}).setdefault(target, [])
-            items.append(Pending(seq=self._last, **pending))
+            made = Pending(seq=seq, **pending)
+            items.append(made)
             del items[:-MAX_PER_TARGET]
             self._changed += 1
+            return made
 
-    def withdraw(self, store: str, targets: Iterable[str]) -> None:
-        """The newest write of each target did not commit: forget it."""
+    def withdraw(self, store: str, targets: Iterable[str]) -> list[tuple[str, int]]:
+        """The newest write of each target did not commit: forget it; returns (target, seq)
+        of what was forgotten."""
+        dropped = []
         with self._lock:
             found = self._stores.get(store, {})
             for target in targets:
                 items = found.get(target)
                 if items:
-                    items.pop()
+                    dropped.append((target, items.pop().seq))
                     if not items:
                         del found[target]
             self._changed += 1
+        return dropped
 
     def mark(self) -> int:
         """The newest write reported so far (a scan takes it before reading the store)."""
@@ -168,38 +183,34 @@ class PendingWrites:
                 continue
             store_id = store_id_of(store, kinds.get(store, "observations"))
             for target, items in found.items():
-                for p in items:
-                    rows.append(
-                        (
-                            store_id,
-                            target,
-                            p.seq,
-                            p.hash,
-                            int(p.forgotten),
-                            _data(target, p),
-                            p.at_ms,
-                            pack_before(p.before),
-                        )
-                    )
+                rows += [row_of(store_id, target, p) for p in items]
         conn.execute("DELETE FROM pending")
-        conn.executemany(
-            "INSERT OR REPLACE INTO pending(store_id, target, seq, hash, forgotten, data, at_ms,"
-            " before) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            rows,
-        )
+        conn.executemany(INSERT_SQL, rows)
 
     def load(self, conn: sqlite3.Connection) -> None:
         """Take back what an earlier session left waiting."""
         rows = conn.execute(
-            "SELECT s.path, s.kind, p.target, p.hash, p.forgotten, p.data, p.at_ms, p.before"
-            " FROM pending p JOIN stores s ON s.id = p.store_id ORDER BY p.seq"
+            "SELECT s.path, s.kind, p.target, p.hash, p.forgotten, p.data, p.at_ms, p.before,"
+            " p.seq FROM pending p JOIN stores s ON s.id = p.store_id ORDER BY p.seq"
         ).fetchall()
-        for path, kind, target, hash_, forgotten, data, at_ms, before in rows:
+        for path, kind, target, hash_, forgotten, data, at_ms, before, seq in rows:
             version = unpack_version(data) if data is not None else None
             fields = {"hash": hash_, "forgotten": bool(forgotten), "at_ms": at_ms}
             fields["before"] = unpack_before(before)
             self.kind(path_text(path), kind)
-            self.add(path_text(path), target, {**fields, "version": version})
+            self.add(path_text(path), target, {**fields, "version": version}, seq=seq)
+
+
+INSERT_SQL = (
+    "INSERT OR REPLACE INTO pending(store_id, target, seq, hash, forgotten, data, at_ms, before)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def row_of(store_id: int, target: str, p: Pending) -> tuple:
+    """One write as the table ``pending`` keeps it."""
+    data, before = _data(target, p), pack_before(p.before)
+    return (store_id, target, p.seq, p.hash, int(p.forgotten), data, p.at_ms, before)
 
 
 @dataclass

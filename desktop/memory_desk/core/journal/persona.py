@@ -272,8 +272,9 @@ def _removed(jconn, store_id, name, compare: Compare, agent: str) -> int:
     return 1
 
 
-def expect(writes: PendingWrites, folder: str, name: str, text: str | None, now: int) -> None:
-    """Note the person's own write of one entry (``text`` None: removed): memory only."""
+def expect(writes: PendingWrites, folder: str, name: str, text: str | None, now: int) -> Pending:
+    """Note the person's own write of one entry (``text`` None: removed); returns it, to be
+    written ahead."""
     if text is None:
         fields: dict = {"hash": None, "forgotten": False}
     else:
@@ -281,4 +282,4 @@ def expect(writes: PendingWrites, folder: str, name: str, text: str | None, now:
         fields = {"hash": text_hash(data), "forgotten": False}
         # A large entry's text is not kept (it would weigh on memory): only its hash.
         fields["text"] = text if len(data) <= KEEP_TEXT_BYTES else None
-    writes.add(folder, name, {**fields, "at_ms": now})
+    return writes.add(folder, name, {**fields, "at_ms": now})
