@@ -303,6 +303,20 @@ def _ensure_schema(conn: sqlite3.Connection) -> None:
         raise
 
 
+def found_empty(path: Path) -> bool:
+    """True when the journal's file is there but empty, with no WAL holding its pages: what
+    a crash or a full disk leaves. SQLite would silently take it as a new database."""
+    try:
+        if os.stat(path).st_size != 0:
+            return False
+    except OSError:
+        return False  # no file: a first start, or the person cleared it
+    try:
+        return os.stat(f"{path}-wal").st_size == 0
+    except OSError:
+        return True
+
+
 def remove_files(path: Path) -> None:
     """Delete a journal file with its WAL and shm (whatever state it is in)."""
     for suffix in ("", "-wal", "-shm", "-journal"):

@@ -38,6 +38,7 @@ from memory_desk.core.journal.model import (
     ObservationState,
 )
 from memory_desk.core.journal.pending import Pending, PendingWrites
+from memory_desk.core.messages import msg
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +76,7 @@ class Journal:
         self.pause = lambda: time.sleep(observations.PAUSE_S)  # between a first look's batches
         self.looks = first_look.Looks()  # a big store's first look runs in a child process
         self.last_scan = observations.ScanCounts()  # what the last scan read (tests, bench)
+        self._restarted = db_mod.found_empty(Path(path))
         self._open()
 
     def _open(self) -> None:
@@ -108,6 +110,20 @@ class Journal:
     def problem(self) -> str | None:
         """Why the journal cannot be used (a message for the person), or None."""
         return self._error.args[0] if self._error is not None else None
+
+    @property
+    def restarted(self) -> str | None:
+        """A message for the person when the history had to start again at this open (the
+        journal's file was found empty: what the agents changed before is not listed)."""
+        if not self._restarted:
+            return None
+        return msg(
+            "Journal",
+            "Memory Desk's history of changes had to start again: its file {path} was found"
+            " empty (after a crash, or a full disk). What the agents changed before now is not"
+            " listed; what they change from now on is.",
+            path=str(self.path),
+        )
 
     def _check(self) -> None:
         error = self._error
@@ -355,6 +371,7 @@ class Journal:
         with self._lock:
             self._db.remove_files()
             self._error = None
+            self._restarted = False  # the person started it again
         self._open()
         self._check()
 
