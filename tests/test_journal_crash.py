@@ -19,11 +19,13 @@ import sys
 import time
 from pathlib import Path
 
-from journal_helpers import persona_agent
+from journal_helpers import alisio_agent, persona_agent
+from memory_desk.core import alisio
 from memory_desk.core.journal import ChangeKind, Journal
 from memory_desk.core.persona import PersonaFolder
 
 VICTIM = Path(__file__).parent / "agents" / "persona_journal_victim.py"
+ROWS_VICTIM = Path(__file__).parent / "agents" / "observations_journal_victim.py"
 KILLS = 30
 MAX_DELAY_S = 0.4
 SEED = 20261207
@@ -31,9 +33,9 @@ ENTRIES = ("likes-tea", "no-fish-puns", "short-answers")
 READY_S = 30
 
 
-def start_victim(folder: Path, journal: Path, seed: int) -> subprocess.Popen:
+def start_victim(folder: Path, journal: Path, seed: int, script: Path = VICTIM) -> subprocess.Popen:
     victim = subprocess.Popen(
-        [sys.executable, str(VICTIM), str(folder), str(journal), str(seed)],
+        [sys.executable, str(script), str(folder), str(journal), str(seed)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -96,3 +98,58 @@ def test_a_kill_at_any_point_of_a_save_or_rollback_never_lists_it_as_the_agents(
         assert not missing, f"kill {kill}: the agent's writes not listed: {missing}"
     print(f"{KILLS} kills; {rollbacks} rollbacks written before them")
     assert rollbacks > 0  # the rollback's write path was killed around too
+
+
+def kill_at_random(victim: subprocess.Popen, rng: random.Random) -> str:
+    """SIGKILL the victim at a random instant of its writes; what it printed."""
+    time.sleep(rng.uniform(0, MAX_DELAY_S))
+    os.kill(victim.pid, signal.SIGKILL)
+    victim.wait(timeout=READY_S)
+    assert victim.returncode == -signal.SIGKILL, victim.stderr.read()
+    printed = victim.stdout.read()
+    victim.stdout.close()
+    victim.stderr.close()
+    return printed
+
+
+def test_a_kill_at_any_point_of_an_observation_write_never_lists_it_as_the_agents(tmp_path):
+    """The same for edits, pins, forgets and restores of observations, the agent revising
+    rows on their topics between kills."""
+    db = tmp_path / "memory.sqlite"
+    alisio.create_database(db)
+    conn = alisio.connect_like_plugin(db)
+    for i in range(1, 7):
+        alisio.save_observation(
+            conn,
+            title=f"Row {i}",
+            content=f"base {i}",
+            type="decision",
+            project="proj-12345678",
+            topic_key=f"topic/row-{i}",
+        )
+    conn.close()
+    journal_path = tmp_path / "journal" / "journal.sqlite"
+    first = Journal(journal_path)
+    first.scan_observations(db)  # the first look: a silent baseline
+    first.close()
+    rng = random.Random(SEED + 1)
+    agent_texts: set[str] = set()
+    for kill in range(KILLS):
+        if kill % 2 == 0:
+            row = rng.randint(1, 6)
+            text = f"agent {kill}"
+            agent_texts.add(text)
+            alisio_agent(db, "save", f"Row {row}", text, "--topic", f"topic/row-{row}")
+        victim = start_victim(db, journal_path, SEED + kill, ROWS_VICTIM)
+        kill_at_random(victim, rng)
+        journal = Journal(journal_path)
+        try:
+            journal.scan_observations(db)
+            changes = journal.changes(include_reviewed=True, limit=100_000)
+        finally:
+            journal.close()
+        mine = [c for c in changes if c.new is None or not c.new.body.startswith("agent")]
+        shown = [(c.target, c.kind, c.new and c.new.body[:30]) for c in mine]
+        assert mine == [], f"kill {kill}: the person's writes listed as the agent's: {shown}"
+        assert {c.new.body for c in changes} <= agent_texts
+    assert {c.new.body for c in changes} == agent_texts  # every agent write was listed

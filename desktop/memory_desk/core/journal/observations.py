@@ -46,7 +46,7 @@ from memory_desk.core.journal.model import (
     ObservationState,
     Version,
 )
-from memory_desk.core.journal.pending import Before, Compare, Pending, PendingWrites
+from memory_desk.core.journal.pending import Before, Compare, Pending, PendingWrites, settle
 from memory_desk.core.journal.reading import cannot_read, open_read_only
 
 # A journal from before signatures were kept: its first scan reads again the rows updated this
@@ -406,6 +406,7 @@ def _incremental(
             counts.recorded += _row_changes(jconn, store.id, row, compare)
         for gone_id in gone:
             counts.recorded += _gone(jconn, store.id, str(int(gone_id)), compare)
+        settle(jconn, store.id, compare.used)
     writes.consume(store.path, compare.used)
     moved = rec.StoreRow(
         store.id, store.path, OBSERVATIONS, store.identity, stamp, max_updated, None, None
@@ -495,11 +496,17 @@ def _before_mine(
     previous: tuple[str | None, bool, int | Version | None] = (
         (base.hash, base.forgotten, base.version_id) if base else (None, False, None)
     )
+    # States the person's writes or the baseline explain: a write noted ahead may never have
+    # landed (killed before its COMMIT), so the next one finds the state before it.
+    explained = {previous[:2]}
     count = 0
     for item in compare.until(target, last):
         before = item.before
-        if before is not None and (before.hash, before.forgotten) != previous[:2]:
+        if before is not None and (before.hash, before.forgotten) not in explained:
             count += _agent_between(jconn, store_id, target, previous, before, compare.now)
+        if before is not None:
+            explained.add((before.hash, before.forgotten))
+        explained.add((item.hash, item.forgotten))
         previous = (item.hash, item.forgotten, item.version)
     return count
 

@@ -207,6 +207,15 @@ INSERT_SQL = (
 )
 
 
+def settle(conn: sqlite3.Connection, store_id: int, used: dict[str, int]) -> None:
+    """Take the writes a scan saw out of the table ``pending``, in the scan's own
+    transaction: a kill after it never brings them back as still waiting."""
+    conn.executemany(
+        "DELETE FROM pending WHERE store_id = ? AND target = ? AND seq <= ?",
+        [(store_id, target, seq) for target, seq in used.items()],
+    )
+
+
 def row_of(store_id: int, target: str, p: Pending) -> tuple:
     """One write as the table ``pending`` keeps it."""
     data, before = _data(target, p), pack_before(p.before)
