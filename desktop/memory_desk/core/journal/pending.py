@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from memory_desk.core.journal.db import pack_json, pack_version, path_text, unpack_version
 from memory_desk.core.journal.model import Version
 
+INTENT_LEVEL = 1  # zlib level of what is written ahead: fast, it lives until the next scan
+PLAIN_UP_TO = 2048  # characters of an observation written ahead as plain JSON
 MAX_PER_TARGET = 16  # a person who saves one entry more often than scans run: the newest kept
 
 
@@ -194,9 +196,9 @@ class PendingWrites:
             " p.seq FROM pending p JOIN stores s ON s.id = p.store_id ORDER BY p.seq"
         ).fetchall()
         for path, kind, target, hash_, forgotten, data, at_ms, before, seq in rows:
-            version = unpack_version(data) if data is not None else None
+            version = _unpack_data(data) if data is not None else None
             fields = {"hash": hash_, "forgotten": bool(forgotten), "at_ms": at_ms}
-            fields["before"] = unpack_before(before)
+            fields["before"] = unpack_before(before, version)
             self.kind(path_text(path), kind)
             self.add(path_text(path), target, {**fields, "version": version}, seq=seq)
 
@@ -218,7 +220,7 @@ def settle(conn: sqlite3.Connection, store_id: int, used: dict[str, int]) -> Non
 
 def row_of(store_id: int, target: str, p: Pending) -> tuple:
     """One write as the table ``pending`` keeps it."""
-    data, before = _data(target, p), pack_before(p.before)
+    data, before = _data(target, p), pack_before(p.before, p.version)
     return (store_id, target, p.seq, p.hash, int(p.forgotten), data, p.at_ms, before)
 
 
@@ -260,26 +262,49 @@ class Compare:
 
 def _data(target: str, pending: Pending) -> bytes | None:
     if pending.version is not None:
-        return pack_version(pending.version)
+        return _small_or_packed(pending.version)
     if pending.text is not None:  # a persona entry: kept as its file text
         return pack_version(
-            Version(title=target, description="", type="", body="", raw=pending.text)
+            Version(title=target, description="", type="", body="", raw=pending.text),
+            INTENT_LEVEL,
         )
     return None
 
 
-def pack_before(before: Before | None) -> bytes | None:
-    """A before-state as the table ``pending`` keeps it (zlib of JSON)."""
+def _small_or_packed(version: Version) -> bytes:
+    """An observation's text as written ahead: plain JSON when short (a compressor's set-up
+    cost more than it saves: a bulk pin writes thousands), else as :func:`pack_version`."""
+    if len(version.body) + len(version.title) > PLAIN_UP_TO:
+        return pack_version(version, INTENT_LEVEL)
+    fields = list(dataclasses.astuple(version))
+    return json.dumps(fields, ensure_ascii=False).encode("utf-8", "surrogatepass")
+
+
+def _unpack_data(data: bytes) -> Version:
+    if data[:1] == b"[":  # plain JSON (zlib's output never starts so)
+        return Version(*json.loads(data.decode("utf-8", "surrogatepass")))
+    return unpack_version(data)
+
+
+def pack_before(before: Before | None, after: Version | None = None) -> bytes | None:
+    """A before-state as the table ``pending`` keeps it (zlib of JSON); its text is left out
+    when it is the write's own (``after``: a pin, a forget)."""
     if before is None:
         return None
     head = [before.hash, int(before.forgotten), before.updated_at, before.deleted_at]
+    if before.version == after:
+        return json.dumps([*head, None]).encode("utf-8")
     version = list(dataclasses.astuple(before.version))
-    return pack_json(json.dumps([*head, version], ensure_ascii=False))
+    return pack_json(json.dumps([*head, version], ensure_ascii=False), INTENT_LEVEL)
 
 
-def unpack_before(data: bytes | None) -> Before | None:
+def unpack_before(data: bytes | None, after: Version | None = None) -> Before | None:
     if data is None:
         return None
-    text = zlib.decompress(data).decode("utf-8", "surrogatepass")
+    plain = data[:1] == b"["  # (zlib's output never starts so)
+    text = (data if plain else zlib.decompress(data)).decode("utf-8", "surrogatepass")
     hash_, forgotten, updated_at, deleted_at, fields = json.loads(text)
-    return Before(hash_, bool(forgotten), updated_at, deleted_at, Version(*fields))
+    version = after if fields is None else Version(*fields)
+    if version is None:
+        return None  # (the write's text was not kept either)
+    return Before(hash_, bool(forgotten), updated_at, deleted_at, version)
