@@ -338,6 +338,11 @@ def _differing(seen: Seen, ids: np.ndarray, signature: np.ndarray) -> tuple[np.n
     """(ids not seen before, ids whose signature is not the one seen), of sorted ``ids``."""
     if len(seen.ids) == 0:
         return ids, np.empty(0, dtype=np.int64)
+    n = len(seen.ids)
+    if seen.signature is not None and len(ids) >= n and np.array_equal(ids[:n], seen.ids):
+        # (the usual case: rows only added since; no search needed)
+        moved = np.any(seen.signature != signature[:n], axis=1)
+        return ids[n:], ids[:n][moved]
     at = np.searchsorted(seen.ids, ids).clip(0, len(seen.ids) - 1)
     known = seen.ids[at] == ids
     if seen.signature is None:
@@ -384,7 +389,8 @@ def _incremental(
         fresh, updated = _differing(seen, all_ids, signature)
         if seen.signature is None:
             updated = _moved_since_baselines(jdb, store, all_ids, signature)
-        gone = seen.ids[~np.isin(seen.ids, all_ids, assume_unique=True)]
+        kept = len(all_ids) >= len(seen.ids) and np.array_equal(all_ids[: len(seen.ids)], seen.ids)
+        gone = seen.ids[:0] if kept else seen.ids[~np.isin(seen.ids, all_ids, assume_unique=True)]
         # (ids are unique: the set operations need not sort 100,000 ids to find out)
         still_there = seen.forgotten[np.isin(seen.forgotten, all_ids, assume_unique=True)]
         flipped = np.setxor1d(forgotten, still_there, assume_unique=True)
