@@ -140,7 +140,13 @@ def _before(row: tuple) -> tuple[ObservationState, int, int | None]:
     state = ObservationState.from_columns(
         type_, title, content, topic, deleted_at, revision, project, scope, chat, tool
     )
-    return state, int(at or 0), deleted_at
+    return state, _time(at), None if deleted_at is None else _time(deleted_at)
+
+
+def _time(value: object) -> int:
+    """A time column as a number (a hand-made store may hold text: never in the person's
+    way; 0 then, and the scan takes its own time)."""
+    return value if isinstance(value, int) else 0
 
 
 def watch_observations(db: Path, conn: sqlite3.Connection) -> ObservationWatch | _Idle:
