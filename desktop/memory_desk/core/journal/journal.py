@@ -261,19 +261,27 @@ class Journal:
 
     def withdraw_observations(self, db: Path, ids: list[int]) -> None:
         """The person's write did not commit: forget what was expected of it."""
-        if not ids:
+        self._withdraw(db, [str(i) for i in ids])
+
+    def withdraw_persona(self, folder: Path, name: str) -> None:
+        """The person's write of the entry ``name`` did not happen: forget it."""
+        self._withdraw(folder, [name])
+
+    def _withdraw(self, store: Path, targets: list[str]) -> None:
+        if not targets:
             return
-        dropped = self._writes.withdraw(store_key(db), [str(i) for i in ids])
+        dropped = self._writes.withdraw(store_key(store), targets)
         if dropped and self._error is None:
             with contextlib.suppress(StoreError), self._db.write(WRITE_AHEAD_WAIT_MS) as conn:
                 conn.executemany(
                     "DELETE FROM pending WHERE target = ? AND seq = ? AND store_id IN"
                     " (SELECT id FROM stores WHERE path = ?)",
-                    [(target, seq, path_key(store_key(db))) for target, seq in dropped],
+                    [(target, seq, path_key(store_key(store))) for target, seq in dropped],
                 )
 
     def expect_persona(self, folder: Path, name: str, text: str | None) -> None:
-        """The person's own write of one entry (``text`` None: removed). Memory only."""
+        """The person's own write of one entry (``text`` None: removed), before it lands:
+        noted in memory and written ahead into the file (:meth:`_write_ahead`)."""
         if self._limits.enabled and self._error is None:
             key = store_key(folder)
             self._writes.kind(key, PERSONA)

@@ -71,6 +71,7 @@ class _Witnessing(Protocol):
     def expect_observations(self, db: Path, states: dict, before: dict | None = None) -> None: ...
     def expect_persona(self, folder: Path, name: str, text: str | None) -> None: ...
     def withdraw_observations(self, db: Path, ids: list[int]) -> None: ...
+    def withdraw_persona(self, folder: Path, name: str) -> None: ...
 
 
 def set_journal(journal: _Witnessing | None) -> None:
@@ -184,6 +185,19 @@ def persona_write(path: Path, data: bytes | None) -> None:
     try:
         journal.expect_persona(path.parent, name, text)
     except (StoreError, ValueError) as exc:
+        log.warning("journal: %s", exc)
+
+
+def persona_not_written(path: Path) -> None:
+    """The person's write of the entry file ``path`` reported by :func:`persona_write` did
+    not happen (the step after it was refused): forget it."""
+    journal = _journal
+    name = path.name[:-3] if path.name.endswith(".md") else ""
+    if journal is None or not _is_entry_name(name):
+        return
+    try:
+        journal.withdraw_persona(path.parent, name)
+    except StoreError as exc:
         log.warning("journal: %s", exc)
 
 

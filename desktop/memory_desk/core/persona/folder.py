@@ -319,7 +319,11 @@ class PersonaFolder:
                 st = os.stat(new_path)
             else:
                 witness.persona_write(entry.path, None)  # both names' intents before either
-                st = publish_renamed(entry.name, new_path, new_data, mode)
+                try:
+                    st = publish_renamed(entry.name, new_path, new_data, mode)
+                except BaseException:
+                    witness.persona_not_written(entry.path)
+                    raise
                 take_out(entry.path, sha256(data), trashed.path.name, published=(new_path, st))
         except BaseException:
             remove_item(trashed.path)
@@ -372,11 +376,11 @@ class PersonaFolder:
         witness.persona_write(self._entry_path(renamed.name), None)
         try:
             st = publish_new(old_path, old_data, self._mode_of(meta))
-        except FileExistsError as exc:
-            unmark_undoing(trashed.path)
-            raise changed from exc
         except OSError as exc:
             unmark_undoing(trashed.path)
+            witness.persona_not_written(self._entry_path(renamed.name))
+            if isinstance(exc, FileExistsError):
+                raise changed from exc
             raise StoreError(could_not_put_back(old_name, exc)) from exc
         try:
             take_out(
