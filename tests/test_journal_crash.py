@@ -5,8 +5,9 @@ journal witnessing (``agents/persona_journal_victim.py``) and is SIGKILLed at a 
 instant of its writes, many times; between two kills the agent (a real process too)
 sometimes rewrites an entry. After every kill the journal is opened again and scans the
 folder, as the next start does: every change it lists is one of the agent's (its bodies start
-with "agent"), never one of the person's saves, rollbacks or renames, no entry is left under
-two names, and the agent's newest write of each entry it touched is listed.
+with "agent"), never one of the person's saves, rollbacks or renames, its old side (what a
+rollback writes back) is the text the agent's write replaced, no entry is left under two
+names, and the agent's newest write of each entry it touched is listed.
 """
 
 from __future__ import annotations
@@ -70,11 +71,14 @@ def test_a_kill_at_any_point_of_a_save_or_rollback_never_lists_it_as_the_agents(
     assert listed(journal_path, folder) == []  # the first look: a silent baseline
     rng = random.Random(SEED)
     newest_agent_body: dict[str, str] = {}
+    replaced: dict[str, set[str]] = {}  # per entry, the texts the agent's writes replaced
     rollbacks = 0
     for kill in range(KILLS):
         if kill % 2 == 0:
             name = rng.choice(ENTRIES)
             newest_agent_body[name] = f"agent {kill}"
+            if (folder / f"{name}.md").exists():  # what the agent's write replaces
+                replaced.setdefault(name, set()).add(PersonaFolder(folder).read(name).body)
             persona_agent(folder, name, "user", f"About {name}", f"agent {kill}")
         victim = start_victim(folder, journal_path, SEED + kill)
         time.sleep(rng.uniform(0, MAX_DELAY_S))  # a random instant of its writes
@@ -94,6 +98,13 @@ def test_a_kill_at_any_point_of_a_save_or_rollback_never_lists_it_as_the_agents(
         twice = [n for n, b in bodies_now.items() if bodies_now.get(f"{n}-x") == b]
         assert twice == [], f"kill {kill}: an entry under two names: {twice}"
         bodies = {c.new.body for c in changes}
+        wrong_old = [
+            (c.target, c.old.body.splitlines()[0])
+            for c in changes
+            if c.kind == ChangeKind.CHANGED and c.old.body not in replaced.get(c.target, ())
+        ]
+        # (the old side is what a rollback writes back: the text the agent replaced)
+        assert wrong_old == [], f"kill {kill}: not the text the agent replaced: {wrong_old}"
         missing = {n: b for n, b in newest_agent_body.items() if b not in bodies}
         assert not missing, f"kill {kill}: the agent's writes not listed: {missing}"
     print(f"{KILLS} kills; {rollbacks} rollbacks written before them")
