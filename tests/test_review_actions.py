@@ -218,3 +218,39 @@ def test_a_pin_waiting_for_the_agent_shows_on_the_review_page_and_cancels(
     trigger(window, "reviewPinAction")  # the agent is done: the pin goes through
     review_writes_done(qtbot, window)
     qtbot.waitUntil(lambda: stored_row(db, 3)["pinned"] == 1, timeout=WAIT_MS)
+
+
+# -- every field rolled back ------------------------------------------------------------------
+
+
+def test_a_rollback_puts_back_every_field_of_the_earlier_version(
+    qtbot, open_window, db: Path
+) -> None:
+    """The agent's revision changed #1's type with its title and content: the rollback
+    puts the earlier type back too, and the row reads as it did before."""
+    window = open_window(["--db", str(db)])
+    looked(qtbot, window)
+    agent(
+        db,
+        """
+        alisio.save_observation(conn, type="bugfix", title="Use Redis for the cache",
+            content="Redis, for speed.", project="alpha-1a2b3c4d", topic_key="db/engine",
+            session_id="chat-9")
+        """,
+    )
+    show_review(window)
+    wait_rows(qtbot, window, [("± revised", "#1 Use Redis for the cache")])
+    select_row(window, 0)
+    trigger(window, "reviewRollbackAction")
+    review_writes_done(qtbot, window)
+    qtbot.waitUntil(
+        lambda: stored_row(db, 1)["title"] == "Use SQLite for the cache", timeout=WAIT_MS
+    )
+    row = stored_row(db, 1)
+    assert (row["type"], row["content"], row["topic_key"]) == (
+        "decision",
+        "We keep the cache in SQLite because it is simple.",
+        "db/engine",
+    )
+    rescan(qtbot, window)
+    wait_rows(qtbot, window, [])  # the rollback is the person's write

@@ -414,3 +414,25 @@ def test_the_demo_has_its_own_history_with_its_agents_changes(qtbot, open_window
         assert own.changes(include_reviewed=True) == [] and own.pending_count() == 0
     finally:
         own.close()
+
+
+def test_an_emptied_journal_file_says_the_history_started_again(
+    qtbot, open_window, db: Path
+) -> None:
+    """A journal file left empty (a crash, a full disk) is a new history: the page says so,
+    and a file that was never there (a first start) says nothing."""
+    first = open_window(["--db", str(db)])
+    looked(qtbot, first)
+    assert not child(first, QLabel, "reviewNotice").isVisibleTo(first.review_page)
+    first.close()
+    first.shutdown()
+    path = Journal.default_path()
+    Journal.remove_files(path)
+    path.write_bytes(b"")  # what the crash left
+    window = open_window(["--db", str(db)])
+    show_review(window)
+    notice = child(window, QLabel, "reviewNotice")
+    assert notice.isVisible()
+    assert "had to start again" in notice.text() and "was found empty" in notice.text()
+    looked(qtbot, window)
+    assert notice.isVisible()  # the list read after it does not hide it

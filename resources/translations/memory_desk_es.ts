@@ -1313,6 +1313,10 @@
         <translation>La primera lectura de {path} por Memory Desk se detuvo antes de terminar ({detail}); volverá a leerla en el próximo cambio</translation>
     </message>
     <message>
+        <source>Memory Desk&apos;s history of changes had to start again: its file {path} was found empty (after a crash, or a full disk). What the agents changed before now is not listed; what they change from now on is.</source>
+        <translation>El historial de cambios de Memory Desk tuvo que empezar de nuevo: su archivo {path} estaba vacío (tras un cierre inesperado o un disco lleno). Lo que los agentes cambiaron antes de ahora no aparece; lo que cambien a partir de ahora, sí.</translation>
+    </message>
+    <message>
         <source>Memory Desk could not compare {path} with what it last saw ({detail}); it will try again at the next change</source>
         <translation>Memory Desk no pudo comparar {path} con lo que vio la última vez ({detail}); lo intentará de nuevo en el próximo cambio</translation>
     </message>

@@ -51,7 +51,6 @@ REDACTED = "[REDACTED]"
 # ASCII case differences match (``<PRİVATE>`` and ``<prıvate>`` are not tags). Python's
 # IGNORECASE alone would take İ and ı for i: ASCII keeps it to the plugin's set.
 _PRIVATE_RE = re.compile(r"<private>.*?</private>", re.IGNORECASE | re.DOTALL | re.ASCII)
-_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 # The plugin's migration (``src/store.ts``), statement for statement and name for name:
 # a test fixture or demo built from anything else tests our idea of the plugin, not the

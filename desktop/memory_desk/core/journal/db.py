@@ -7,14 +7,15 @@ space back, 0600 in a 0700 folder (it holds copies of the person's memory).
 Tables:
 - ``stores``: one row per scanned store (path, kind, the stat stamp of the last scan, the
   newest ``updated_at`` seen, and for observations the ids and forgotten ids seen, as int64
-  blobs: one read instead of 100,000 rows).
+  blobs: one read instead of 100,000 rows, and beside the ids each row's signature, the
+  numbers that move when the row is written: see :mod:`.observations`).
 - ``targets``: the baseline, one row per observation or entry: its state hash, forgotten
   flag, stat stamp (persona) and the version holding its current text.
 - ``versions``: texts (zlib of JSON), referenced by targets and changes.
 - ``changes``: what was found, with the review mark.
 - ``pending``: the person's own writes not yet seen by a scan (a copy of what the journal
   holds in memory, written by the scans and by ``close``, so a quit right after a write
-  still attributes it to the person).
+  still attributes it to the person), each with the row's state just before it (``before``).
 
 Store paths are kept as BLOBs (the path's bytes): a folder whose name is not UTF-8 is a
 store like any other.
@@ -38,7 +39,14 @@ from memory_desk.core.messages import msg
 from memory_desk.core.persona_format import agent_reading, normalize_body, parse_text
 
 BUSY_TIMEOUT_MS = 5000
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
+# An older layout brought up to date in place (what it recorded is kept): version: statements.
+MIGRATIONS = {
+    "2": (
+        "ALTER TABLE pending ADD COLUMN before BLOB",
+        "ALTER TABLE stores ADD COLUMN signature BLOB",
+    ),
+}
 OLD_TABLES = ("stores", "versions", "targets", "changes", "expected", "pending")
 
 SCHEMA = """
@@ -46,7 +54,7 @@ CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS stores(
     id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,
     identity TEXT, stamp TEXT, max_updated INTEGER NOT NULL DEFAULT 0,
-    ids BLOB, forgotten BLOB);
+    ids BLOB, forgotten BLOB, signature BLOB);
 CREATE TABLE IF NOT EXISTS versions(
     id INTEGER PRIMARY KEY, store_id INTEGER NOT NULL, target TEXT NOT NULL,
     seen_ms INTEGER NOT NULL, topic INTEGER NOT NULL DEFAULT 0, data BLOB NOT NULL);
@@ -66,7 +74,7 @@ CREATE INDEX IF NOT EXISTS changes_old ON changes(old_version);
 CREATE INDEX IF NOT EXISTS changes_new ON changes(new_version);
 CREATE TABLE IF NOT EXISTS pending(
     store_id INTEGER NOT NULL, target TEXT NOT NULL, seq INTEGER NOT NULL, hash TEXT,
-    forgotten INTEGER NOT NULL DEFAULT 0, data BLOB, at_ms INTEGER NOT NULL,
+    forgotten INTEGER NOT NULL DEFAULT 0, data BLOB, at_ms INTEGER NOT NULL, before BLOB,
     PRIMARY KEY(store_id, target, seq)) WITHOUT ROWID;
 """
 # A persona version is kept as its file text only (its fields are parsed when it is shown:
@@ -174,11 +182,18 @@ class JournalDB:
             yield self.current()
 
     @contextlib.contextmanager
-    def write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction (BEGIN IMMEDIATE ... COMMIT, rolled back on any error)."""
+    def write(self, busy_ms: int = BUSY_TIMEOUT_MS) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE ... COMMIT, rolled back on any error);
+        ``busy_ms``: how long to wait for another writer (a StoreError after that)."""
         with self.translate():
             conn = self.current()
-            conn.execute("BEGIN IMMEDIATE")
+            if busy_ms != BUSY_TIMEOUT_MS:
+                conn.execute(f"PRAGMA busy_timeout = {int(busy_ms)}")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            finally:
+                if busy_ms != BUSY_TIMEOUT_MS:
+                    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             try:
                 yield conn
                 conn.execute("COMMIT")
@@ -267,6 +282,11 @@ def _ensure_schema(conn: sqlite3.Connection) -> None:
     try:
         conn.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        while row is not None and row[0] in MIGRATIONS:
+            for statement in MIGRATIONS[row[0]]:
+                conn.execute(statement)
+            row = (str(int(row[0]) + 1),)
+            conn.execute("UPDATE meta SET value = ? WHERE key = 'schema'", row)
         if row is None or row[0] != SCHEMA_VERSION:
             for table in OLD_TABLES:
                 conn.execute(f"DROP TABLE IF EXISTS {table}")
@@ -281,6 +301,20 @@ def _ensure_schema(conn: sqlite3.Connection) -> None:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+
+
+def found_empty(path: Path) -> bool:
+    """True when the journal's file is there but empty, with no WAL holding its pages: what
+    a crash or a full disk leaves. SQLite would silently take it as a new database."""
+    try:
+        if os.stat(path).st_size != 0:
+            return False
+    except OSError:
+        return False  # no file: a first start, or the person cleared it
+    try:
+        return os.stat(f"{path}-wal").st_size == 0
+    except OSError:
+        return True
 
 
 def remove_files(path: Path) -> None:

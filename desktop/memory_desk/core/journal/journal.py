@@ -2,8 +2,8 @@
 
 Scans run on a worker (they read the stores); the window only calls the short reads
 (:meth:`Journal.changes`, counts) and the review marks. The person's own writes are reported
-from the writer's thread and only noted in memory (:mod:`.pending`): a save never waits for
-the journal. Every call is thread-safe: one connection per thread on the journal's WAL file,
+from the writer's thread before they land, noted in memory and written ahead into the file
+(:mod:`.pending`): a save waits for the journal only briefly (:data:`WRITE_AHEAD_WAIT_MS`). Every call is thread-safe: one connection per thread on the journal's WAL file,
 one lock per store so that two scans of the same store never interleave, and one lock for
 what is kept in memory between scans.
 
@@ -16,6 +16,7 @@ writes are not noted.
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 import time
 from collections.abc import Iterable, Mapping
@@ -26,6 +27,7 @@ from memory_desk.core.errors import StoreError
 from memory_desk.core.journal import db as db_mod
 from memory_desk.core.journal import first_look, observations, persona
 from memory_desk.core.journal import limits as limits_mod
+from memory_desk.core.journal import pending as pending_mod
 from memory_desk.core.journal import records as rec
 from memory_desk.core.journal.db import JournalDB, path_key
 from memory_desk.core.journal.model import (
@@ -35,9 +37,15 @@ from memory_desk.core.journal.model import (
     JournalLimits,
     ObservationState,
 )
-from memory_desk.core.journal.pending import PendingWrites
+from memory_desk.core.journal.pending import Pending, PendingWrites
+from memory_desk.core.messages import msg
+
+log = logging.getLogger(__name__)
 
 JOURNAL_FILE_NAME = "journal.sqlite"
+# How long the person's write waits for the journal's lock to write its intent ahead; past
+# that it is noted in memory only (kept if the window closes, not if it is killed).
+WRITE_AHEAD_WAIT_MS = 250
 DEFAULT_LIMITS = JournalLimits()
 
 
@@ -68,6 +76,7 @@ class Journal:
         self.pause = lambda: time.sleep(observations.PAUSE_S)  # between a first look's batches
         self.looks = first_look.Looks()  # a big store's first look runs in a child process
         self.last_scan = observations.ScanCounts()  # what the last scan read (tests, bench)
+        self._restarted = db_mod.found_empty(Path(path))
         self._open()
 
     def _open(self) -> None:
@@ -101,6 +110,20 @@ class Journal:
     def problem(self) -> str | None:
         """Why the journal cannot be used (a message for the person), or None."""
         return self._error.args[0] if self._error is not None else None
+
+    @property
+    def restarted(self) -> str | None:
+        """A message for the person when the history had to start again at this open (the
+        journal's file was found empty: what the agents changed before is not listed)."""
+        if not self._restarted:
+            return None
+        return msg(
+            "Journal",
+            "Memory Desk's history of changes had to start again: its file {path} was found"
+            " empty (after a crash, or a full disk). What the agents changed before now is not"
+            " listed; what they change from now on is.",
+            path=str(self.path),
+        )
 
     def _check(self) -> None:
         error = self._error
@@ -217,26 +240,67 @@ class Journal:
             self.prune()
         return counts.get("recorded", 0)
 
-    def expect_observations(self, db: Path, states: Mapping[int, ObservationState | None]) -> None:
+    def expect_observations(
+        self,
+        db: Path,
+        states: Mapping[int, ObservationState | None],
+        before: Mapping[int, tuple] | None = None,
+    ) -> None:
         """The person's own writes: what the next scan will find for these rows (None: the
         row is gone). A scan that finds exactly that takes it as seen and lists nothing.
+        ``before``: (state, updated_at, deleted_at) of each row as it was just before the
+        write, so that an agent's change that landed in between is still listed.
         Memory only: the writer never waits for the journal's file."""
         if self._limits.enabled and states and self._error is None:
             key = store_key(db)
             self._writes.kind(key, OBSERVATIONS)
-            observations.expect(self._writes, key, dict(states), now_ms())
+            noted = observations.expect(
+                self._writes, key, dict(states), now_ms(), dict(before or {})
+            )
+            self._write_ahead(key, OBSERVATIONS, noted)
 
     def withdraw_observations(self, db: Path, ids: list[int]) -> None:
         """The person's write did not commit: forget what was expected of it."""
-        if ids:
-            self._writes.withdraw(store_key(db), [str(i) for i in ids])
+        self._withdraw(db, [str(i) for i in ids])
+
+    def withdraw_persona(self, folder: Path, name: str) -> None:
+        """The person's write of the entry ``name`` did not happen: forget it."""
+        self._withdraw(folder, [name])
+
+    def _withdraw(self, store: Path, targets: list[str]) -> None:
+        if not targets:
+            return
+        dropped = self._writes.withdraw(store_key(store), targets)
+        if dropped and self._error is None:
+            with contextlib.suppress(StoreError), self._db.write(WRITE_AHEAD_WAIT_MS) as conn:
+                conn.executemany(
+                    "DELETE FROM pending WHERE target = ? AND seq = ? AND store_id IN"
+                    " (SELECT id FROM stores WHERE path = ?)",
+                    [(target, seq, path_key(store_key(store))) for target, seq in dropped],
+                )
 
     def expect_persona(self, folder: Path, name: str, text: str | None) -> None:
-        """The person's own write of one entry (``text`` None: removed). Memory only."""
+        """The person's own write of one entry (``text`` None: removed), before it lands:
+        noted in memory and written ahead into the file (:meth:`_write_ahead`)."""
         if self._limits.enabled and self._error is None:
             key = store_key(folder)
             self._writes.kind(key, PERSONA)
-            persona.expect(self._writes, key, name, text, now_ms())
+            noted = persona.expect(self._writes, key, name, text, now_ms())
+            self._write_ahead(key, PERSONA, [(name, noted)])
+
+    def _write_ahead(self, key: str, kind: str, noted: list[tuple[str, Pending]]) -> None:
+        """Make the person's writes about to land durable in the journal's file (committed:
+        a kill of the window keeps them). A file busy past :data:`WRITE_AHEAD_WAIT_MS`, or
+        that cannot be written, leaves them noted in memory only (logged)."""
+        if not noted:
+            return
+        try:
+            with self._db.write(WRITE_AHEAD_WAIT_MS) as conn:
+                store_id = rec.ensure_store(conn, key, kind)
+                rows = [pending_mod.row_of(store_id, target, p) for target, p in noted]
+                conn.executemany(pending_mod.INSERT_SQL, rows)
+        except StoreError as exc:
+            log.warning("journal: the person's write is noted in memory only: %s", exc)
 
     def _flush(self) -> None:
         """Copy the person's writes still waiting into the file (if they changed)."""
@@ -315,6 +379,7 @@ class Journal:
         with self._lock:
             self._db.remove_files()
             self._error = None
+            self._restarted = False  # the person started it again
         self._open()
         self._check()
 

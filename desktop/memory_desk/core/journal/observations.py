@@ -2,10 +2,20 @@
 
 Cheap by construction (the store has 100,000 rows, the agent changes a few):
 1. a stat of the db and its ``-wal`` (identity, sizes, mtimes): unchanged, nothing is read;
-2. one pass over a covering index gives three id lists (all ids, forgotten ids, ids updated
-   since the newest ``updated_at`` seen, minus a slack for a save that waited for the lock);
-   numpy compares them with the ids seen;
-3. only the rows that are new, updated, newly forgotten or restored are read whole.
+2. one pass over a covering index gives every id with its signature (its ``updated_at``)
+   and the forgotten ids; numpy compares them with the ids, signatures and forgotten ids
+   seen;
+3. only the rows that are new, gone, newly forgotten or restored, or whose signature differs
+   are read whole.
+
+Changes are found by what must differ, never by what is newer: the agent's clock is not
+Memory Desk's (a container, another machine, a clock stepped back) and a save stamped ahead
+of the clock must not hide the ones after it. Every write of the plugin sets ``updated_at``
+to its own "now" (a revision, a duplicate, a rewrite), a forget sets ``deleted_at``, a new
+row has a new id: a signature that is not exactly the one seen is a row to read, whether its
+time went forward or back. (``revision_count`` and ``duplicate_count`` are not in the index:
+reading them made the pass read the whole table, for changes that move ``updated_at`` anyway;
+``deleted_at`` as a number doubled the pass's cost, for what the forgotten ids already tell.)
 
 The store is opened read-only (``mode=ro``): never a write, a journal_mode change or a
 checkpoint on the agent's file. The first scan of a store is a silent baseline, read in
@@ -15,6 +25,7 @@ child process for a big store (:mod:`.first_look`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -35,12 +46,13 @@ from memory_desk.core.journal.model import (
     ObservationState,
     Version,
 )
-from memory_desk.core.journal.pending import Compare, PendingWrites
+from memory_desk.core.journal.pending import Before, Compare, Pending, PendingWrites, settle
 from memory_desk.core.journal.reading import cannot_read, open_read_only
 
-# A save computes updated_at, then may wait up to the plugin's busy_timeout (5 s) for the
-# write lock: rows updated this long before the newest one seen are read again.
+# A journal from before signatures were kept: its first scan reads again the rows updated this
+# long before the newest one seen, and every row whose updated_at is not its baseline's.
 SLACK_MS = 60_000
+SIGNATURE = 1  # numbers per id: its updated_at
 BASELINE_BATCH = 1000
 PAUSE_S = 0.001  # between a first look's batches: the window's thread gets the GIL
 ROW_COLUMNS = (
@@ -109,6 +121,7 @@ class Seen:
     store: rec.StoreRow
     ids: np.ndarray
     forgotten: np.ndarray
+    signature: np.ndarray | None = None  # (ids, SIGNATURE) beside the sorted ids; None: unknown
 
 
 @dataclass
@@ -146,6 +159,13 @@ def as_blob(sorted_ids: np.ndarray) -> bytes:
 
 def from_blob(blob: bytes | None) -> np.ndarray:
     return np.frombuffer(blob or b"", dtype="<i8").astype(np.int64)
+
+
+def signature_from_blob(blob: bytes | None, count: int) -> np.ndarray | None:
+    """The stored signatures, if they match the ids (None: not kept, an older journal)."""
+    if blob is None or len(blob) != 8 * SIGNATURE * count:
+        return None
+    return from_blob(blob).reshape(count, SIGNATURE)
 
 
 def fetch_rows(conn: sqlite3.Connection, ids: list[int]) -> list[tuple]:
@@ -190,7 +210,10 @@ def _load(jdb: JournalDB, path: str) -> Seen | None:
         store = rec.store_row(jconn, path)
     if store is None:
         return None
-    return Seen(store, from_blob(store.ids), from_blob(store.forgotten))
+    ids = from_blob(store.ids)
+    return Seen(
+        store, ids, from_blob(store.forgotten), signature_from_blob(store.signature, len(ids))
+    )
 
 
 def _baseline(
@@ -208,6 +231,9 @@ def _baseline(
     with jdb.write() as jconn:
         store_id = rec.ensure_store(jconn, path, OBSERVATIONS)
         rec.forget_baseline(jconn, store_id)
+    # Signatures taken before the look: a row written after this pass is read again by the
+    # next scan (its signature differs), whatever the look saw of it.
+    before_ids, before_signature, _forgotten = _read_signatures(conn)
     look = None
     if ctx.looks is not None and first_look.span(conn) >= first_look.IN_PROCESS_ROWS:
         look = ctx.looks.run(jdb.path, db, store_id, now, BASELINE_BATCH, ctx.budget)
@@ -221,23 +247,32 @@ def _baseline(
     store = rec.StoreRow(
         store_id, path, OBSERVATIONS, identity, stamp, look.max_updated, None, None
     )
-    ids, forgotten = np.array(look.ids, np.int64), np.array(look.forgotten, np.int64)
-    return _save_seen(jdb, Seen(store, ids, forgotten))
+    ids, forgotten = np.sort(np.array(look.ids, np.int64)), np.array(look.forgotten, np.int64)
+    signature = np.full((len(ids), SIGNATURE), -1, dtype=np.int64)  # unknown: read again
+    at = np.searchsorted(before_ids, ids).clip(0, max(len(before_ids) - 1, 0))
+    found = before_ids[at] == ids if len(before_ids) else np.zeros(len(ids), bool)
+    signature[found] = before_signature[at[found]]
+    return _save_seen(jdb, Seen(store, ids, forgotten, signature))
 
 
 def _save_seen(jdb: JournalDB, seen: Seen) -> Seen:
-    """Write what was seen of the store (its stamp and id lists) and return it."""
+    """Write what was seen of the store (its stamp, sorted id lists and the signatures beside
+    the ids) and return it."""
     store = seen.store
-    sorted_ids, sorted_forgotten = np.sort(seen.ids), np.sort(seen.forgotten)
+    sorted_ids, sorted_forgotten = seen.ids, np.sort(seen.forgotten)
+    signature = seen.signature
+    if signature is None or len(signature) != len(sorted_ids):
+        sorted_ids, signature = np.sort(seen.ids), None
     ids, forgotten = as_blob(sorted_ids), as_blob(sorted_forgotten)
+    signed = None if signature is None else as_blob(signature.reshape(-1))
     with jdb.write() as jconn:
         jconn.execute(
-            "UPDATE stores SET identity = ?, stamp = ?, max_updated = ?, ids = ?, forgotten = ?"
-            " WHERE id = ?",
-            (store.identity, store.stamp, store.max_updated, ids, forgotten, store.id),
+            "UPDATE stores SET identity = ?, stamp = ?, max_updated = ?, ids = ?, forgotten = ?,"
+            " signature = ? WHERE id = ?",
+            (store.identity, store.stamp, store.max_updated, ids, forgotten, signed, store.id),
         )
-    store.ids, store.forgotten = ids, forgotten
-    return Seen(store, sorted_ids, sorted_forgotten)
+    store.ids, store.forgotten, store.signature = ids, forgotten, signed
+    return Seen(store, sorted_ids, sorted_forgotten, signature)
 
 
 def _keep(
@@ -258,28 +293,84 @@ def _keep(
     return version_id
 
 
-def _read_lists(conn: sqlite3.Connection, since: int) -> tuple[np.ndarray, np.ndarray, str]:
-    """All ids, forgotten ids, and ``id:updated_at`` of the rows updated since ``since``:
-    one pass over a covering index."""
+def _read_signatures(conn: sqlite3.Connection) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every id, sorted, with its signature beside it, and the forgotten ids: one pass over
+    a covering index (in the index's order: sorted here)."""
     row = conn.execute(
-        "SELECT group_concat(id), group_concat(id) FILTER (WHERE deleted_at IS NOT NULL),"
-        " group_concat(id || ':' || updated_at) FILTER (WHERE updated_at >= ?)"
-        " FROM observations",
-        (since,),
+        "SELECT group_concat(id), group_concat(updated_at),"
+        " group_concat(id) FILTER (WHERE deleted_at IS NOT NULL) FROM observations"
     ).fetchall()[0]
-    return parse_ids(row[0]), parse_ids(row[1]), row[2] or ""
+    try:
+        ids, signature, forgotten = parse_ids(row[0]), parse_ids(row[1]), parse_ids(row[2])
+    except ValueError:  # a time that is not a number (never the plugin's): one by one
+        return _read_signatures_slowly(conn)
+    if len(ids) != len(signature):  # a NULL updated_at (never the plugin's either)
+        return _read_signatures_slowly(conn)
+    order = np.argsort(ids)
+    return ids[order], signature[order].reshape(-1, SIGNATURE), forgotten
 
 
-def _moved(jdb: JournalDB, store_id: int, window: str) -> np.ndarray:
-    """The ids of the window whose updated_at is not the one last seen (the slack re-reads
-    only rows that moved, not every row of the last minute)."""
-    pairs = dict(item.split(":", 1) for item in window.split(",") if item)
-    if not pairs:
-        return np.empty(0, dtype=np.int64)
+def _read_signatures_slowly(conn: sqlite3.Connection) -> tuple[np.ndarray, ...]:
+    rows = conn.execute("SELECT id, updated_at, deleted_at FROM observations ORDER BY id")
+    found = [(i, _number(at), gone is not None) for i, at, gone in rows]
+    array = np.array(found, dtype=np.int64).reshape(-1, 3)
+    forgotten = array[array[:, 2] != 0, 0]
+    return array[:, 0].copy(), array[:, 1:2].copy(), forgotten
+
+
+def _number(value: object) -> int:
+    """A column's value as a signature's number: a text (a hand-made store's date) by its hash."""
+    if value is None:
+        return -2
+    if isinstance(value, int):
+        return value
+    digest = hashlib.blake2b(repr(value).encode("utf-8", "surrogatepass"), digest_size=7)
+    return int.from_bytes(digest.digest(), "little")
+
+
+def _written(writes: PendingWrites, path: str, ids: np.ndarray) -> np.ndarray:
+    """The ids the person's writes waiting for this store name, among ``ids``."""
+    named = [int(t) for t in writes.targets(path) if t.isdigit()]
+    return np.intersect1d(np.array(named, dtype=np.int64), ids, assume_unique=True)
+
+
+def _differing(seen: Seen, ids: np.ndarray, signature: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(ids not seen before, ids whose signature is not the one seen), of sorted ``ids``."""
+    if len(seen.ids) == 0:
+        return ids, np.empty(0, dtype=np.int64)
+    n = len(seen.ids)
+    if seen.signature is not None and len(ids) >= n and np.array_equal(ids[:n], seen.ids):
+        # (the usual case: rows only added since; no search needed)
+        moved = np.any(seen.signature != signature[:n], axis=1)
+        return ids[n:], ids[:n][moved]
+    at = np.searchsorted(seen.ids, ids).clip(0, len(seen.ids) - 1)
+    known = seen.ids[at] == ids
+    if seen.signature is None:
+        return ids[~known], np.empty(0, dtype=np.int64)
+    moved = known & np.any(seen.signature[at] != signature, axis=1)
+    return ids[~known], ids[moved]
+
+
+def _moved_since_baselines(
+    jdb: JournalDB, store: rec.StoreRow, ids: np.ndarray, signature: np.ndarray
+) -> np.ndarray:
+    """A journal that kept no signatures (an older one): the ids whose updated_at is not
+    their baseline's, and those updated within the slack of the newest seen."""
     with jdb.read() as jconn:
-        seen = rec.baselines(jconn, store_id, list(pairs))
-    moved = [int(i) for i, at in pairs.items() if i not in seen or seen[i].stamp != at]
-    return np.array(sorted(moved), dtype=np.int64)
+        rows = jconn.execute(
+            "SELECT CAST(target AS INTEGER), CAST(stamp AS INTEGER) FROM targets"
+            " WHERE store_id = ?",
+            (store.id,),
+        ).fetchall()
+    stamps = dict(rows)
+    updated = signature[:, 0]
+    recent = updated >= store.max_updated - SLACK_MS
+    moved = [
+        int(i)
+        for i, at, near in zip(ids.tolist(), updated.tolist(), recent.tolist(), strict=True)
+        if near or stamps.get(i) != at
+    ]
+    return np.array(moved, dtype=np.int64)
 
 
 def _incremental(
@@ -294,15 +385,19 @@ def _incremental(
     store = seen.store
     conn.execute("BEGIN")
     try:
-        all_ids, forgotten, window = _read_lists(conn, store.max_updated - SLACK_MS)
-        updated = _moved(jdb, store.id, window)
-        fresh = np.setdiff1d(all_ids, seen.ids, assume_unique=True)
-        gone = np.setdiff1d(seen.ids, all_ids, assume_unique=True)
-        # (ids are unique: the set operations need not sort 100,000 ids to find out;
-        # intersect1d without assume_unique spent 44 ms per commit on it at 100,000 rows)
+        all_ids, signature, forgotten = _read_signatures(conn)
+        fresh, updated = _differing(seen, all_ids, signature)
+        if seen.signature is None:
+            updated = _moved_since_baselines(jdb, store, all_ids, signature)
+        kept = len(all_ids) >= len(seen.ids) and np.array_equal(all_ids[: len(seen.ids)], seen.ids)
+        gone = seen.ids[:0] if kept else seen.ids[~np.isin(seen.ids, all_ids, assume_unique=True)]
+        # (ids are unique: the set operations need not sort 100,000 ids to find out)
         still_there = seen.forgotten[np.isin(seen.forgotten, all_ids, assume_unique=True)]
         flipped = np.setxor1d(forgotten, still_there, assume_unique=True)
         wanted = np.union1d(np.union1d(updated, fresh), flipped)
+        # The rows the person wrote are read too: a write that put a row back as it was
+        # seen (a restore after the agent's forget) still tells what the agent did before.
+        wanted = np.union1d(wanted, _written(mine[0], store.path, all_ids))
         rows = fetch_rows(conn, [int(i) for i in wanted])
     finally:
         conn.execute("COMMIT")
@@ -317,11 +412,12 @@ def _incremental(
             counts.recorded += _row_changes(jconn, store.id, row, compare)
         for gone_id in gone:
             counts.recorded += _gone(jconn, store.id, str(int(gone_id)), compare)
+        settle(jconn, store.id, compare.used)
     writes.consume(store.path, compare.used)
     moved = rec.StoreRow(
         store.id, store.path, OBSERVATIONS, store.identity, stamp, max_updated, None, None
     )
-    return _save_seen(jdb, Seen(moved, all_ids, forgotten))
+    return _save_seen(jdb, Seen(moved, all_ids, forgotten, signature))
 
 
 def _row_changes(jconn: sqlite3.Connection, store_id: int, row: tuple, compare: Compare) -> int:
@@ -331,8 +427,9 @@ def _row_changes(jconn: sqlite3.Connection, store_id: int, row: tuple, compare: 
     digest = state.digest()
     base = compare.known.get(target)
     if compare.match(target, digest, state.forgotten):
+        count = _before_mine(jconn, store_id, target, base, compare, compare.matched[target])
         _keep(jconn, store_id, row, now, base.version_id if base else None)
-        return 0
+        return count
     if base is not None and base.hash == digest and base.forgotten == state.forgotten:
         moved = rec.Baseline(base.hash, base.forgotten, str(row[7]), base.version_id)
         rec.set_baseline(jconn, store_id, target, moved)  # a duplicate: updated_at only
@@ -340,6 +437,7 @@ def _row_changes(jconn: sqlite3.Connection, store_id: int, row: tuple, compare: 
     agent, chat = agent_of(row[9]), row[8]
     old_version = base.version_id if base else None
     mine = compare.replaced(target)
+    count = 0 if mine is None else _before_mine(jconn, store_id, target, base, compare, mine)
     if mine is not None and mine.hash is not None and mine.version is not None:
         # The person wrote this row, then the agent wrote it again: the person's text is the
         # one the agent replaced.
@@ -349,7 +447,6 @@ def _row_changes(jconn: sqlite3.Connection, store_id: int, row: tuple, compare: 
     previous_hash = previous_hash or (base.hash if base else None)
     previous_forgotten = mine.forgotten if mine is not None else (base.forgotten if base else False)
     new_version = _keep(jconn, store_id, row, now)
-    count = 0
     if previous_hash is None:
         at = int(row[7] or now)
         found = rec.Finding(target, ChangeKind.NEW, at, agent, chat, None, new_version)
@@ -376,26 +473,107 @@ def _gone(jconn: sqlite3.Connection, store_id: int, target: str, compare: Compar
     base = compare.known.get(target)
     rec.drop_baseline(jconn, store_id, target)
     if compare.match(target, None, False):
+        count = _before_mine(jconn, store_id, target, base, compare, compare.matched[target])
         if base is not None:
             rec.drop_version_if_unused(jconn, base.version_id)
-        return 0
+        return count
     old = base.version_id if base else None
     mine = compare.replaced(target)
+    count = 0 if mine is None else _before_mine(jconn, store_id, target, base, compare, mine)
     if mine is not None and mine.version is not None:
         old = rec.add_version(jconn, store_id, target, mine.version, now, False)
     found = rec.Finding(target, ChangeKind.DELETED, now, AGENT, None, old, None)
     rec.add_change(jconn, store_id, found, now)
-    return 1
+    return count + 1
+
+
+def _before_mine(
+    jconn: sqlite3.Connection,
+    store_id: int,
+    target: str,
+    base: rec.Baseline | None,
+    compare: Compare,
+    last: Pending,
+) -> int:
+    """The agent's changes that landed just before the person's writes of ``target`` (up to
+    ``last``): each write's before-state is compared with what preceded it, the journal's
+    baseline or the person's previous write; what differs is the agent's, recorded in
+    order before the person's write is taken as seen."""
+    previous: tuple[str | None, bool, int | Version | None] = (
+        (base.hash, base.forgotten, base.version_id) if base else (None, False, None)
+    )
+    # States the person's writes or the baseline explain: a write noted ahead may never have
+    # landed (killed before its COMMIT), so the next one finds the state before it.
+    explained = {previous[:2]}
+    count = 0
+    for item in compare.until(target, last):
+        before = item.before
+        if before is not None and (before.hash, before.forgotten) not in explained:
+            count += _agent_between(jconn, store_id, target, previous, before, compare.now)
+        if before is not None:
+            explained.add((before.hash, before.forgotten))
+        explained.add((item.hash, item.forgotten))
+        previous = (item.hash, item.forgotten, item.version)
+    return count
+
+
+def _agent_between(
+    jconn: sqlite3.Connection,
+    store_id: int,
+    target: str,
+    previous: tuple[str | None, bool, int | Version | None],
+    before: Before,
+    now: int,
+) -> int:
+    """Record the agent's change from ``previous`` (hash, forgotten, version id or text) to
+    ``before``, the state the person's write found."""
+    was_hash, was_forgotten, was = previous
+    topic = before.version.description != ""
+    new_version = rec.add_version(jconn, store_id, target, before.version, now, topic)
+    old_version = was
+    if isinstance(was, Version):
+        old_version = rec.add_version(jconn, store_id, target, was, now, topic)
+    agent, chat = agent_of(before.version.tool_name), before.version.session_id
+    findings = []
+    if was_hash is None:
+        findings.append((ChangeKind.NEW, before.updated_at or now, agent, None))
+    elif was_hash != before.hash:
+        findings.append((ChangeKind.REVISED, before.updated_at or now, agent, old_version))
+    if before.forgotten and not was_forgotten and was_hash is not None:
+        at = before.deleted_at or now  # forgotten by the plugin, by no named tool
+        findings.append((ChangeKind.FORGOTTEN, at, AGENT, new_version))
+    for kind, at, who, old in findings:
+        found = rec.Finding(target, kind, int(at), who, chat, old, new_version)
+        rec.add_change(jconn, store_id, found, now)
+    rec.drop_version_if_unused(jconn, new_version)
+    if isinstance(was, Version):
+        rec.drop_version_if_unused(jconn, old_version)
+    return len(findings)
 
 
 def expect(
-    writes: PendingWrites, db: str, states: dict[int, ObservationState | None], now: int
-) -> None:
-    """Note the person's own writes, before they commit (see :mod:`.witness`): memory only."""
+    writes: PendingWrites,
+    db: str,
+    states: dict[int, ObservationState | None],
+    now: int,
+    before: dict[int, tuple] | None = None,
+) -> list[tuple[str, Pending]]:
+    """Note the person's own writes, before they commit (see :mod:`.witness`); returns them
+    to be written ahead. ``before``: (state, updated_at, deleted_at) of the rows as they were
+    before the write."""
+    before = before or {}
+    noted = []
     for row_id, state in states.items():
         if state is None:
             fields: dict = {"hash": None, "forgotten": False}
         else:
             fields = {"hash": state.digest(), "forgotten": state.forgotten}
             fields["version"] = version_of(state)
-        writes.add(db, str(row_id), {**fields, "at_ms": now})
+        was = before.get(row_id)
+        if was is not None:
+            old, updated_at, deleted_at = was
+            fields["before"] = Before(
+                old.digest(), old.forgotten, updated_at, deleted_at, version_of(old)
+            )
+        noted.append((str(row_id), writes.add(db, str(row_id), {**fields, "at_ms": now})))
+    return noted

@@ -25,7 +25,7 @@ from memory_desk.core.errors import StoreError
 from memory_desk.core.journal import records as rec
 from memory_desk.core.journal.db import JournalDB, pack_version
 from memory_desk.core.journal.model import PERSONA, ChangeKind, Version
-from memory_desk.core.journal.pending import Compare, Pending, PendingWrites
+from memory_desk.core.journal.pending import Compare, Pending, PendingWrites, settle
 from memory_desk.core.messages import msg
 from memory_desk.core.persona.entry import NAME_RE
 from memory_desk.core.persona.reading import is_entry_file_name
@@ -146,6 +146,7 @@ def scan(
             recorded += _entry(jconn, known.store_id, name, read, compare, agent)
         for name in removed:
             recorded += _removed(jconn, known.store_id, name, compare, agent)
+        settle(jconn, known.store_id, compare.used)
     writes.consume(path, compare.used)
     counts["recorded"] = counts.get("recorded", 0) + recorded
     return known
@@ -272,8 +273,9 @@ def _removed(jconn, store_id, name, compare: Compare, agent: str) -> int:
     return 1
 
 
-def expect(writes: PendingWrites, folder: str, name: str, text: str | None, now: int) -> None:
-    """Note the person's own write of one entry (``text`` None: removed): memory only."""
+def expect(writes: PendingWrites, folder: str, name: str, text: str | None, now: int) -> Pending:
+    """Note the person's own write of one entry (``text`` None: removed); returns it, to be
+    written ahead."""
     if text is None:
         fields: dict = {"hash": None, "forgotten": False}
     else:
@@ -281,4 +283,4 @@ def expect(writes: PendingWrites, folder: str, name: str, text: str | None, now:
         fields = {"hash": text_hash(data), "forgotten": False}
         # A large entry's text is not kept (it would weigh on memory): only its hash.
         fields["text"] = text if len(data) <= KEEP_TEXT_BYTES else None
-    writes.add(folder, name, {**fields, "at_ms": now})
+    return writes.add(folder, name, {**fields, "at_ms": now})

@@ -29,6 +29,7 @@ class StoreRow:
     max_updated: int
     ids: bytes | None
     forgotten: bytes | None
+    signature: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -48,8 +49,8 @@ def chunks(items: list, size: int = CHUNK) -> Iterator[list]:
 
 def store_row(conn: sqlite3.Connection, path: str) -> StoreRow | None:
     row = conn.execute(
-        "SELECT id, path, kind, identity, stamp, max_updated, ids, forgotten FROM stores"
-        " WHERE path = ?",
+        "SELECT id, path, kind, identity, stamp, max_updated, ids, forgotten, signature"
+        " FROM stores WHERE path = ?",
         (path_key(path),),
     ).fetchone()
     if row is None:
@@ -69,7 +70,7 @@ def forget_baseline(conn: sqlite3.Connection, store_id: int) -> None:
     conn.execute("DELETE FROM pending WHERE store_id = ?", (store_id,))
     conn.execute(
         "UPDATE stores SET identity = NULL, stamp = NULL, max_updated = 0, ids = NULL,"
-        " forgotten = NULL WHERE id = ?",
+        " forgotten = NULL, signature = NULL WHERE id = ?",
         (store_id,),
     )
 

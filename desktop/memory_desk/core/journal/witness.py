@@ -8,9 +8,13 @@ the agent's, which is the safe side). The journal only notes these writes in mem
 person's save never waits for the journal's file (see :mod:`.pending`).
 
 Observations: TEMP triggers on the writing connection (they live in its temp schema: the
-agent's file is not changed) note the ids the transaction inserted, updated or deleted;
-before COMMIT their new states are read in the same transaction and handed to the journal as
-expected; if COMMIT fails they are withdrawn.
+agent's file is not changed) note the ids the transaction inserted, updated or deleted, and
+the state each updated or deleted row had *before* the transaction first touched it (the
+triggers run after the change and see ``old.*``); before COMMIT the new states are read in
+the same transaction and handed to the journal as expected, each with its before-state; if
+COMMIT fails they are withdrawn. The before-state is what keeps an agent's change that landed
+just before the person's write: the scan compares it with what it last saw, and lists the
+agent's change first instead of taking the person's write as the whole story.
 """
 
 from __future__ import annotations
@@ -31,16 +35,31 @@ log = logging.getLogger(__name__)
 _lock = threading.Lock()
 _journal: _Witnessing | None = None
 
-TRIGGERS = """
-CREATE TEMP TABLE IF NOT EXISTS memory_desk_touched(id INTEGER PRIMARY KEY);
-CREATE TEMP TRIGGER IF NOT EXISTS memory_desk_touched_ai AFTER INSERT ON main.observations
-BEGIN INSERT OR IGNORE INTO memory_desk_touched(id) VALUES (new.id); END;
-CREATE TEMP TRIGGER IF NOT EXISTS memory_desk_touched_au AFTER UPDATE ON main.observations
-BEGIN INSERT OR IGNORE INTO memory_desk_touched(id) VALUES (old.id), (new.id); END;
-CREATE TEMP TRIGGER IF NOT EXISTS memory_desk_touched_ad AFTER DELETE ON main.observations
-BEGIN INSERT OR IGNORE INTO memory_desk_touched(id) VALUES (old.id); END;
-"""
+TRIGGERS = (
+    """CREATE TEMP TABLE IF NOT EXISTS memory_desk_touched(id INTEGER PRIMARY KEY)""",
+    """CREATE TEMP TRIGGER IF NOT EXISTS memory_desk_touched_ai AFTER INSERT ON main.observations
+BEGIN INSERT OR IGNORE INTO memory_desk_touched(id) VALUES (new.id); END""",
+    """CREATE TEMP TABLE IF NOT EXISTS memory_desk_before(
+    id INTEGER PRIMARY KEY, type, title, content, topic_key, deleted_at, revision_count,
+    project, scope, session_id, tool_name, updated_at)""",
+    """CREATE TEMP TRIGGER IF NOT EXISTS memory_desk_touched_au AFTER UPDATE ON main.observations
+BEGIN INSERT OR IGNORE INTO memory_desk_touched(id) VALUES (old.id), (new.id);
+  INSERT OR IGNORE INTO memory_desk_before VALUES (old.id, old.type, old.title, old.content,
+old.topic_key, old.deleted_at, old.revision_count, old.project, old.scope, old.session_id,
+old.tool_name, old.updated_at); END""",
+    """CREATE TEMP TRIGGER IF NOT EXISTS memory_desk_touched_ad AFTER DELETE ON main.observations
+BEGIN INSERT OR IGNORE INTO memory_desk_touched(id) VALUES (old.id);
+  INSERT OR IGNORE INTO memory_desk_before VALUES (old.id, old.type, old.title, old.content,
+old.topic_key, old.deleted_at, old.revision_count, old.project, old.scope, old.session_id,
+old.tool_name, old.updated_at); END""",
+)
 PREPARED_SQL = "SELECT 1 FROM temp.sqlite_master WHERE name = 'memory_desk_touched_ad'"
+CLEAR_SQL = ("DELETE FROM temp.memory_desk_touched", "DELETE FROM temp.memory_desk_before")
+# The first state of each row the transaction updated or deleted (INSERT OR IGNORE keeps it).
+BEFORE_SQL = (
+    "SELECT id, type, title, content, topic_key, deleted_at, revision_count, project, scope,"
+    " session_id, tool_name, updated_at FROM temp.memory_desk_before"
+)
 STATES_SQL = (
     "SELECT t.id, o.id, o.type, o.title, o.content, o.topic_key, o.deleted_at, o.revision_count,"
     " o.project, o.scope, o.session_id, o.tool_name"
@@ -49,9 +68,10 @@ STATES_SQL = (
 
 
 class _Witnessing(Protocol):
-    def expect_observations(self, db: Path, states: dict) -> None: ...
+    def expect_observations(self, db: Path, states: dict, before: dict | None = None) -> None: ...
     def expect_persona(self, folder: Path, name: str, text: str | None) -> None: ...
     def withdraw_observations(self, db: Path, ids: list[int]) -> None: ...
+    def withdraw_persona(self, folder: Path, name: str) -> None: ...
 
 
 def set_journal(journal: _Witnessing | None) -> None:
@@ -86,11 +106,13 @@ class ObservationWatch:
         states: dict[int, ObservationState | None] = {}
         for row in self.conn.execute(STATES_SQL).fetchall():
             states[row[0]] = None if row[1] is None else _state(row)
-        self.conn.execute("DELETE FROM temp.memory_desk_touched")
+        before = {row[0]: _before(row) for row in self.conn.execute(BEFORE_SQL).fetchall()}
+        for statement in CLEAR_SQL:
+            self.conn.execute(statement)
         if not states:
             return
         try:
-            self.journal.expect_observations(self.db, states)
+            self.journal.expect_observations(self.db, states, before)
             self.expected = list(states)
         except StoreError as exc:  # the journal's trouble never stops the person's write
             log.warning("journal: %s", exc)
@@ -111,6 +133,23 @@ def _state(row: tuple) -> ObservationState:
     return ObservationState.from_columns(*columns)
 
 
+def _before(row: tuple) -> tuple[ObservationState, int, int | None]:
+    """A row as it was before the person's transaction: (state, updated_at, deleted_at)."""
+    from memory_desk.core.journal.model import ObservationState
+
+    _id, type_, title, content, topic, deleted_at, revision, project, scope, chat, tool, at = row
+    state = ObservationState.from_columns(
+        type_, title, content, topic, deleted_at, revision, project, scope, chat, tool
+    )
+    return state, _time(at), None if deleted_at is None else _time(deleted_at)
+
+
+def _time(value: object) -> int:
+    """A time column as a number (a hand-made store may hold text: never in the person's
+    way; 0 then, and the scan takes its own time)."""
+    return value if isinstance(value, int) else 0
+
+
 def watch_observations(db: Path, conn: sqlite3.Connection) -> ObservationWatch | _Idle:
     """Start watching the write transaction open on ``conn`` (call after BEGIN)."""
     journal = _journal
@@ -118,10 +157,10 @@ def watch_observations(db: Path, conn: sqlite3.Connection) -> ObservationWatch |
         return _Idle()
     try:
         if not conn.execute(PREPARED_SQL).fetchall():
-            for statement in TRIGGERS.split(";\n"):
-                if statement.strip():
-                    conn.execute(statement)
-        conn.execute("DELETE FROM temp.memory_desk_touched")
+            for statement in TRIGGERS:
+                conn.execute(statement)
+        for statement in CLEAR_SQL:
+            conn.execute(statement)
     except sqlite3.Error as exc:  # never in the way of the person's write
         log.warning("journal: cannot watch %s: %s", db, exc)
         return _Idle()
@@ -146,6 +185,19 @@ def persona_write(path: Path, data: bytes | None) -> None:
     try:
         journal.expect_persona(path.parent, name, text)
     except (StoreError, ValueError) as exc:
+        log.warning("journal: %s", exc)
+
+
+def persona_not_written(path: Path) -> None:
+    """The person's write of the entry file ``path`` reported by :func:`persona_write` did
+    not happen (the step after it was refused): forget it."""
+    journal = _journal
+    name = path.name[:-3] if path.name.endswith(".md") else ""
+    if journal is None or not _is_entry_name(name):
+        return
+    try:
+        journal.withdraw_persona(path.parent, name)
+    except StoreError as exc:
         log.warning("journal: %s", exc)
 
 

@@ -88,6 +88,12 @@ from memory_desk.core.persona.trash import (
     remove_item,
     trashed_from,
 )
+from memory_desk.core.persona.unfinished import (
+    FINISH_AFTER_S,
+    finish_moves,
+    mark_undoing,
+    unmark_undoing,
+)
 from memory_desk.core.persona_format import render_new_file
 
 
@@ -313,7 +319,12 @@ class PersonaFolder:
                 rename_in_place(entry.path, new_path, new_data, mode, sha256(data))
                 st = os.stat(new_path)
             else:
-                st = publish_renamed(entry.name, new_path, new_data, mode)
+                witness.persona_write(entry.path, None)  # both names' intents before either
+                try:
+                    st = publish_renamed(entry.name, new_path, new_data, mode)
+                except BaseException:
+                    witness.persona_not_written(entry.path)
+                    raise
                 take_out(entry.path, sha256(data), trashed.path.name, published=(new_path, st))
         except BaseException:
             remove_item(trashed.path)
@@ -362,11 +373,15 @@ class PersonaFolder:
         as_renamed = sha256(renamed_bytes(old_data, renamed.name))
         if current_sha(self._entry_path(renamed.name)) != as_renamed:
             raise changed
+        mark_undoing(trashed.path)  # a kill from here on is finished as an undo
+        witness.persona_write(self._entry_path(renamed.name), None)
         try:
             st = publish_new(old_path, old_data, self._mode_of(meta))
-        except FileExistsError as exc:
-            raise changed from exc
         except OSError as exc:
+            unmark_undoing(trashed.path)
+            witness.persona_not_written(self._entry_path(renamed.name))
+            if isinstance(exc, FileExistsError):
+                raise changed from exc
             raise StoreError(could_not_put_back(old_name, exc)) from exc
         try:
             take_out(
@@ -457,13 +472,15 @@ class PersonaFolder:
         nothing touched for ``stale_after_s`` seconds go: a temporary file is deleted (its
         bytes were never published); an entry set aside on its way to the trash is deleted if
         the trash holds the same bytes, else kept in the trash (never lost). Then the trash is
-        pruned to ``trash_limits``. Never touches a file of the agent's or the person's; errors
+        pruned to ``trash_limits``. A rename (or its undo) a kill left under both names is
+        finished as its intent says (:mod:`~memory_desk.core.persona.unfinished`). Never touches a file of the agent's or the person's; errors
         are ignored (it is tried again at the next open). ``stale_after_s`` defaults to
         ``STALE_AFTER_S`` (see :mod:`~memory_desk.core.persona.atomic` for why 15 minutes).
         """
         if stale_after_s is None:
             stale_after_s = STALE_AFTER_S
         handled = settle_leftovers(self.path, self.trash, self._real, stale_after_s)
+        finish_moves(self.path, self.trash, self._real, min(stale_after_s, FINISH_AFTER_S))
         prune(self.trash, self.trash_limits, stale_after_s=stale_after_s)
         return handled
 

@@ -9,8 +9,8 @@ on the page the person acted from (``reviewWriteWaitBanner``), and a topic quest
 over this page. A rollback is the person's write, so it is never listed as a change; it marks
 the change reviewed. Every action says in the message bar what it did, or why not.
 
-Rolling back by kind: a revised observation gets its previous title and content as a new
-revision; a forgotten one is restored; a hard-deleted one is written again as a new row from
+Rolling back by kind: a revised observation gets its previous title, content, type and
+topic key as a new revision; a forgotten one is restored; a hard-deleted one is written again as a new row from
 its last version, with its chat, project and scope (the observations page's recreate path,
 which asks which row keeps the topic when a live row holds it); a changed persona entry gets
 its previous file, a removed one is written again.
@@ -26,9 +26,9 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
 from PySide6.QtWidgets import QAbstractItemView
 
 from memory_desk.core import StoreError
-from memory_desk.core.journal import Change, ChangeKind
+from memory_desk.core.journal import Change, ChangeKind, Version
 from memory_desk.core.kinds import StoreKind
-from memory_desk.core.observations import ObservationStore
+from memory_desk.core.observations import Observation, ObservationStore
 from memory_desk.core.persona import PersonaFolder
 from memory_desk.ui import i18n
 from memory_desk.ui.i18n import translate
@@ -406,11 +406,8 @@ class ReviewActions(QObject):
             if not observation_matches(current, change.new):
                 self._say("error", changed_again(f"#{oid}"))
                 return
-            old = change.old
-            assert old is not None
-            command = EditCommand(
-                self._host, store, current, {"title": old.title, "content": old.body}
-            )
+            assert change.old is not None
+            command = EditCommand(self._host, store, current, rolled_back(current, change.old))
         command.start(then=lambda: self._after_rollback(change, command.written))
 
     def _write_again(self, store: ObservationStore, change: Change) -> None:
@@ -477,6 +474,17 @@ class ReviewActions(QObject):
                 "Rolled back {what} to its previous version; {keys} puts the agent's back",
             ).format(what=what, keys=_undo_keys()),
         )
+
+
+def rolled_back(current: Observation, old: Version) -> dict[str, str]:
+    """What an edit writes to put ``old`` back over the row ``current``: every field the
+    agent's revision may have changed (the ones it did not change are left as they are)."""
+    values = {"title": old.title, "content": old.body}
+    if old.type and old.type != current.type:
+        values["type"] = old.type
+    if old.description != (current.topic_key or ""):
+        values["topic_key"] = old.description
+    return values
 
 
 def _wait_banner(page) -> WriteWaitBanner:

@@ -135,6 +135,8 @@ class ReviewDesk(QObject):
         )
         if self._problem is not None:
             self.page.show_problem(self._problem)
+        if self._journal is not None and self._journal.restarted is not None:
+            self.page.show_notice(self._journal.restarted)
 
     # -- the journal file ---------------------------------------------------------------------
 
@@ -331,6 +333,7 @@ class ReviewDesk(QObject):
     def _on_cleared(self) -> None:
         self._problem = None
         self.page.hide_problem()
+        self.page.notice.hide()
         self.info_raised.emit(translate("MainWindow", "The history of changes is cleared"))
         self.scan_all()
         self.runner.refresh_list()

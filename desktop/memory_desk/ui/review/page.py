@@ -100,6 +100,12 @@ class ReviewPage(QWidget):
         self.problem.setTextFormat(Qt.TextFormat.PlainText)
         theme.set_tone(self.problem, "error")
         self.problem.hide()
+        self.notice = QLabel(self)  # the history had to start again (the journal's `restarted`)
+        self.notice.setObjectName("reviewNotice")
+        self.notice.setWordWrap(True)
+        self.notice.setTextFormat(Qt.TextFormat.PlainText)
+        theme.set_tone(self.notice, "warning")
+        self.notice.hide()
         self.actions = ReviewActions(self, undo_stack, runner, observations_page, resolve_store)
         self._build_layout()
         self.list.selectionModel().selectionChanged.connect(self._on_selection_changed)
@@ -190,6 +196,7 @@ class ReviewPage(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
         layout.addWidget(self.problem)
+        layout.addWidget(self.notice)
         layout.addWidget(self.actions.banner)
         layout.addLayout(buttons)
         layout.addWidget(splitter, 1)
@@ -253,6 +260,11 @@ class ReviewPage(QWidget):
 
     def hide_problem(self) -> None:
         self.problem.hide()
+
+    def show_notice(self, message: str) -> None:
+        """Something the person should know of the history (it had to start again)."""
+        self.notice.setText(message)
+        self.notice.show()
 
     def set_limits(self, limits: JournalLimits) -> None:
         self.history.set_limits(limits)
