@@ -44,6 +44,7 @@ ADDED_SINCE = [
 # The rooms from the bottom up: each imports only rooms before it (no cycles, and a reader can
 # take them in this order). agent_search names the row type for type checkers only.
 ROOMS = (
+    "data_version",
     "topics",
     "rows",
     "agent_search",

@@ -72,6 +72,7 @@ ROOMS = (
     "permissions",
     "trash",
     "moves",
+    "unfinished",
     "folder_problems",
     "folder",
 )

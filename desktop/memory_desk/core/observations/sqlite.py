@@ -1,14 +1,11 @@
 """The store's side of SQLite: a connection per thread, short write transactions, and errors
 a person can act on.
 
-The agent keeps ``memory.sqlite`` open and writes it while Memory Desk runs, so every
-connection here is a polite second client (FORMATS.md, part A): opened with a
-``mode=rw`` URI (a missing path is never created), it never changes journal_mode,
-never VACUUMs or checkpoints, and creates nothing beside the file. Writes are short
-``BEGIN IMMEDIATE`` transactions, retried while the agent holds the write lock.
-
-The store is called from a worker thread (searches) and the main thread (writes):
-each thread gets its own connection, so a long search never blocks a pin.
+The agent writes ``memory.sqlite`` while Memory Desk runs, so every connection is a polite
+second client (FORMATS.md, part A): a ``mode=rw`` URI (a missing path is never created), no
+journal_mode change, VACUUM or checkpoint, nothing created beside the file. Writes are short
+``BEGIN IMMEDIATE`` transactions, retried while the agent holds the write lock; each thread
+has its own connection, so a long search never blocks a pin.
 
 Two guards make sure no write is reported that did not happen where the person thinks:
 

@@ -419,3 +419,21 @@ def first_error(entry: PersonaEntry) -> str:
     """The first error of ``entry``, to say why it cannot be written."""
     errors = [p.message for p in entry.problems if p.severity == "error"]
     return errors[0] if errors else msg("Persona", "it cannot be read.")
+
+
+def no_rename_record(old_name: str) -> str:
+    return msg("Persona", "Memory Desk has no record of renaming “{name}”.", name=old_name)
+
+
+def changed_since_rename(name: str, old_name: str) -> str:
+    return msg(
+        "Persona",
+        "“{name}” changed since it was renamed, or “{old_name}” exists again; the "
+        "rename was not undone.",
+        name=name,
+        old_name=old_name,
+    )
+
+
+def trash_copy_missing(name: str) -> str:
+    return msg("Persona", "The trash copy of “{name}” is missing.", name=name)

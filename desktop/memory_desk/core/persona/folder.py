@@ -1,8 +1,7 @@
 """``PersonaFolder``: one agent's memory folder, listed, read and written the way the agent does.
 
-The three promises of :mod:`memory_desk.core.persona` are kept here: reading never writes;
-a write changes only what the person changed, atomically; nothing is lost by accident
-(a file changed on disk is not overwritten, and renamed or forgotten files go to the trash).
+Reading never writes; a write changes only what the person changed, atomically; nothing is
+lost (a file changed on disk is not overwritten; renamed or forgotten ones go to the trash).
 """
 
 from __future__ import annotations
@@ -32,6 +31,7 @@ from memory_desk.core.persona.entry import (
     cannot_fix,
     cannot_rename,
     cannot_save,
+    changed_since_rename,
     check_description,
     check_storable,
     could_not_create,
@@ -39,10 +39,12 @@ from memory_desk.core.persona.entry import (
     could_not_list,
     could_not_put_back,
     could_not_save,
+    no_rename_record,
     no_such_entry,
     now_iso,
     printable_name,
     suggest_name,
+    trash_copy_missing,
     unreadable_folder,
     utf8,
     validate_name,
@@ -86,6 +88,7 @@ from memory_desk.core.persona.trash import (
     put_in_trash,
     read_meta,
     remove_item,
+    rename_record,
     trashed_from,
 )
 from memory_desk.core.persona.unfinished import (
@@ -339,37 +342,18 @@ class PersonaFolder:
         change) or if ``old_name`` is taken again. Crash-safe like :meth:`rename`: the old
         name is back before the new one goes.
         """
-        trashed = next(
-            (
-                t
-                for t in self.trashed()
-                if t.reason == "rename" and t.name == old_name and t.renamed_to == renamed.name
-            ),
-            None,
-        )
+        trashed = rename_record(self.trashed(), old_name, renamed.name)
         if trashed is None:
-            raise StoreError(
-                msg("Persona", "Memory Desk has no record of renaming “{name}”.", name=old_name)
-            )
+            raise StoreError(no_rename_record(old_name))
         old_path = self._entry_path(old_name)
-        changed = ConflictError(
-            msg(
-                "Persona",
-                "“{name}” changed since it was renamed, or “{old_name}” exists again; the "
-                "rename was not undone.",
-                name=renamed.name,
-                old_name=old_name,
-            )
-        )
+        changed = ConflictError(changed_since_rename(renamed.name, old_name))
         if os.path.lexists(old_path):
             raise changed
         meta = read_meta(trashed.path)
         try:
             old_data = (trashed.path / meta["file"]).read_bytes()
         except OSError as exc:
-            raise StoreError(
-                msg("Persona", "The trash copy of “{name}” is missing.", name=old_name)
-            ) from exc
+            raise StoreError(trash_copy_missing(old_name)) from exc
         as_renamed = sha256(renamed_bytes(old_data, renamed.name))
         if current_sha(self._entry_path(renamed.name)) != as_renamed:
             raise changed

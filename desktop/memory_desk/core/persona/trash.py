@@ -22,6 +22,7 @@ import secrets
 import shutil
 import stat
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -263,4 +264,18 @@ def _trashed_from_meta(item: Path, meta: dict) -> TrashedEntry:
         trashed_at=meta["trashed_at"],
         reason=meta["reason"],
         renamed_to=meta.get("renamed_to"),
+    )
+
+
+def rename_record(
+    trashed: Iterable[TrashedEntry], old_name: str, new_name: str
+) -> TrashedEntry | None:
+    """The trash item a rename of ``old_name`` to ``new_name`` left (its undo's copy)."""
+    return next(
+        (
+            t
+            for t in trashed
+            if t.reason == "rename" and t.name == old_name and t.renamed_to == new_name
+        ),
+        None,
     )
