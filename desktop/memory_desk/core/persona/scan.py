@@ -17,13 +17,12 @@ modification time) are read first and the caller is told once the first ``first`
 from __future__ import annotations
 
 import contextlib
-import gc
 import heapq
 import os
 import stat
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 from memory_desk.core import folder_stats
@@ -151,19 +150,18 @@ def scan_folder(
     kept: Cache = {}
     loaded: list[PersonaEntry] = []
     if progress is None:
-        with folder_lock(real), gc_paused():
+        with folder_lock(real):
             _read_all(items, prefix, folder, real, cache, kept, loaded, unsure)
         return loaded, kept
     # The first screen does not wait for another listing of the folder (the sidebar's count
     # starts first and holds the lock for seconds at 20,000 files): its few hundred files
     # are read without the lock, at worst parsed twice; the rest waits and takes the cache.
     # Only the newest ``first`` are picked out before it (not 20,000 objects made and sorted).
-    with gc_paused():
-        newest = heapq.nlargest(first, items, key=_mtime_of)
-        _read_all(newest, prefix, folder, real, cache, kept, loaded, unsure)
+    newest = heapq.nlargest(first, items, key=_mtime_of)
+    _read_all(newest, prefix, folder, real, cache, kept, loaded, unsure)
     shown = partial(loaded) if partial is not None else list(loaded)
     progress(len(newest), len(items), shown)  # (outside the lock: it may take its time)
-    with folder_lock(real), gc_paused():
+    with folder_lock(real):
         taken = {name for name, _lst in newest}
         rest = [item for item in items if item[0] not in taken]
         _read_all(rest, prefix, folder, real, cache, kept, loaded, unsure)
@@ -173,44 +171,6 @@ def scan_folder(
 def _mtime_of(item: tuple[str, Stat]) -> int:
     lst = item[1]
     return 0 if isinstance(lst, OSError) else lst.st_mtime_ns
-
-
-FREEZE_AFTER = 50_000  # objects made during a pause (see gc_paused)
-_gc_pauses = 0
-_gc_was_enabled = True
-_gc_guard = threading.Lock()
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a listing builds its entries (any thread).
-
-    A listing makes about ten tracked objects per file; at 20,000 files the collector ran
-    full passes over the whole heap (the window's too) again and again: half a listing's
-    time. Reference counting still frees everything. Nested and concurrent pauses count.
-
-    When the last pause ends after more than :data:`FREEZE_AFTER` new objects, what is alive
-    then is frozen (``gc.freeze``) before the collector comes back: else its next passes
-    walked those objects (the first of them all at once: 70, 120 and 200 ms at 20,000 files,
-    holding the interpreter's lock, so the window froze as long). The entries live until the
-    next listing, and reference counting frees them then, frozen or not; only a reference
-    cycle alive at that moment and dropped later stays unfreed.
-    """
-    global _gc_pauses, _gc_was_enabled
-    with _gc_guard:
-        if _gc_pauses == 0:
-            _gc_was_enabled = gc.isenabled()
-            gc.disable()
-        _gc_pauses += 1
-    try:
-        yield
-    finally:
-        with _gc_guard:
-            _gc_pauses -= 1
-            if _gc_pauses == 0 and _gc_was_enabled:
-                if gc.get_count()[0] > FREEZE_AFTER:
-                    gc.freeze()
-                gc.enable()
 
 
 def has_at_most(path: str | os.PathLike[str], limit: int) -> bool:

@@ -26,7 +26,7 @@ from memory_desk.core.persona import FolderProblem, PersonaEntry, PersonaFolder,
 from memory_desk.core.persona.entry import could_not_list
 from memory_desk.core.persona.folder_problems import listing_problems
 from memory_desk.core.persona.reading import is_entry_file_name, stat_key
-from memory_desk.core.persona.scan import Progress, gc_paused, has_at_most
+from memory_desk.core.persona.scan import Progress, has_at_most
 
 FIRST_SCREEN = 300  # entries the page shows before the rest are read
 SMALL_FOLDER = 300  # a folder with at most this many entry files is listed at once, in place
@@ -76,7 +76,7 @@ class LazyKeys:
         self._lock = threading.Lock()
 
     def __call__(self) -> StatKeys:
-        with self._lock, gc_paused():  # (20,000 keys: see gc_paused)
+        with self._lock:
             if self._keys is None:
                 assert self._listing is not None
                 keys = keys_of(self._listing)
