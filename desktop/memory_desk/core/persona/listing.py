@@ -113,26 +113,7 @@ class Listing:
         self._hidden = sorted((e for e in fresh.values() if not e.agent_visible), key=_name)
         kept = self._beyond
         self._beyond = {n: pair for n, pair in kept.items() if fresh.get(n) is pair[0]}
-        self._shown = self._visible[:PROMPT_LIMIT] + self._all_marked(self._visible[PROMPT_LIMIT:])
-
-    def _all_marked(self, entries: list[PersonaEntry]) -> list[PersonaEntry]:
-        """:meth:`_marked` of each of ``entries`` (all past the limit), in one loop and with one
-        problem object: 20,000 calls of it were half a listing's sorting time. (The copy is
-        :func:`with_problem`'s, inlined: its call was a third of the loop.)"""
-        alone = (beyond_prompt_problem(),)
-        beyond = self._beyond
-        new, set_fields = object.__new__, object.__setattr__
-        shown = []
-        for entry in entries:
-            pair = beyond.get(entry.name)
-            if pair is None or pair[0] is not entry:
-                fields = entry.__dict__.copy()
-                fields["problems"] = entry.problems + alone if entry.problems else alone
-                copied = new(type(entry))
-                set_fields(copied, "__dict__", fields)
-                pair = beyond[entry.name] = (entry, copied)
-            shown.append(pair[1])
-        return shown
+        self._shown = [self._marked(entry, at) for at, entry in enumerate(self._visible)]
 
     def _remove(self, name: str) -> int:
         old = self._by_name.pop(name, None)

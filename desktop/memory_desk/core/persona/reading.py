@@ -517,9 +517,10 @@ def _read_only_outside(entry: PersonaEntry, target: Path) -> PersonaEntry:
 
 
 def with_problem(entry: PersonaEntry, problem: Problem) -> PersonaEntry:
-    """``entry`` with one more problem; a shallow copy, much cheaper than
-    ``dataclasses.replace`` for the thousands of entries beyond the prompt."""
-    copied = object.__new__(type(entry))  # (copy.copy goes through __reduce_ex__: 20x slower)
+    """``entry`` with one more problem: a copy of its fields as they are, so that an entry
+    read the short way keeps the fields it makes on first use unmade (``dataclasses.replace``
+    would make them all, for every entry beyond the prompt)."""
+    copied = object.__new__(type(entry))
     fields = entry.__dict__.copy()
     fields["problems"] = (*entry.problems, problem)
     object.__setattr__(copied, "__dict__", fields)
