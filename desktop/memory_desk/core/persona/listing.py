@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from memory_desk.core.jstext import utf16_key, utf16_keys
+from memory_desk.core.jstext import utf16_key
 from memory_desk.core.persona.agent_view import PROMPT_LIMIT
 from memory_desk.core.persona.entry import PersonaEntry
 from memory_desk.core.persona.problems import beyond_prompt_problem
@@ -107,7 +107,7 @@ class Listing:
     # -- inside ---------------------------------------------------------------------------------
 
     def _resort(self, fresh: dict[str, PersonaEntry]) -> None:
-        """Sort everything again: each key made once, both sorts by C-level key look-ups."""
+        """Sort everything again."""
         self._by_name = fresh
         self._visible, self._keys = _agent_sorted([e for e in fresh.values() if e.agent_visible])
         self._hidden = sorted((e for e in fresh.values() if not e.agent_visible), key=_name)
@@ -188,19 +188,12 @@ def _name(entry: PersonaEntry) -> str:
 def _agent_sorted(
     visible: list[PersonaEntry],
 ) -> tuple[list[PersonaEntry], list[tuple[str, str]]]:
-    """``visible`` in the agent's order, and the order key of each: every key is made once,
-    and the sort looks keys up in C (sorting by a Python key function per entry was most of
-    a listing's sorting time). One sort by ``updated`` when no two entries share it (the
-    agent's times have milliseconds), else a sort by name first, which the sort by
-    ``updated`` keeps for equal times (it is stable, reversed too)."""
-    names = utf16_keys([e.name for e in visible])
-    updated = utf16_keys([e.updated for e in visible])
-    order = sorted(range(len(visible)), key=updated.__getitem__, reverse=True)
-    if len(set(updated)) < len(updated):
-        order = sorted(range(len(visible)), key=names.__getitem__)
-        order.sort(key=updated.__getitem__, reverse=True)
-    keys = list(zip(map(updated.__getitem__, order), map(names.__getitem__, order), strict=True))
-    return list(map(visible.__getitem__, order)), keys
+    """``visible`` in the agent's order, and the order key of each: by name, then by
+    ``updated`` descending (the sort is stable, reversed too, so equal times keep the names'
+    order)."""
+    keyed = sorted(((_order_key(e), e) for e in visible), key=lambda pair: pair[0][1])
+    keyed.sort(key=lambda pair: pair[0][0], reverse=True)
+    return [entry for _key, entry in keyed], [key for key, _entry in keyed]
 
 
 def problem_count(entries: list[PersonaEntry]) -> int:
