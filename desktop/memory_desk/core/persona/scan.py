@@ -21,7 +21,6 @@ import heapq
 import os
 import stat
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -80,11 +79,6 @@ class SharedEntries:
         hit = self._items.get(path)  # (one dict read is atomic: no lock needed)
         return hit[1] if hit is not None and hit[0] == key else None
 
-    def versions(self) -> Callable[[str], tuple[tuple[int, ...], PersonaEntry] | None]:
-        """What reads the stored ``(stat key, entry)`` of a path (None: none): the dict's own
-        ``get`` (a dict read is atomic), for a loop over thousands of paths."""
-        return self._items.get
-
     def put(self, path: str, key: tuple[int, ...], entry: PersonaEntry) -> None:
         """Keep ``entry`` as the version ``key`` of ``path``."""
         self.put_many([(path, (key, entry))], parsed=0)
@@ -92,8 +86,7 @@ class SharedEntries:
     def put_many(
         self, pairs: list[tuple[str, tuple[tuple[int, ...], PersonaEntry]]], *, parsed: int
     ) -> None:
-        """Keep each ``(path, (key, entry))``, and count ``parsed`` more files parsed (in C:
-        20,000 at a time from a listing)."""
+        """Keep each ``(path, (key, entry))``, and count ``parsed`` more files parsed."""
         with self._lock:
             self.parsed += parsed
             items = self._items
@@ -225,12 +218,9 @@ def _read_all(
     (``prefix``: the folder's path and a separator), appending the entries to ``loaded`` and
     to ``unsure`` the file names not read whole in the version listed (see
     :func:`scan_folder`); what was parsed goes to the shared cache in one step (one lock for
-    the batch). The loop is the listing's hot path: per file, only what every file needs
-    (the stat key is :func:`stat_key`'s, written out; the shared cache is read directly)."""
+    the batch)."""
     fresh: list[tuple[str, tuple[tuple[int, ...], PersonaEntry]]] = []
-    shared = SHARED.versions()
     parsed = 0
-    racy_after = time.time_ns() - reading.RACY_NS  # (reading.settled, one clock read a batch)
     with contextlib.ExitStack() as stack:
         try:
             dir_fd = stack.enter_context(folder_stats.opened_folder(prefix))
@@ -244,33 +234,26 @@ def _read_all(
                     if not isinstance(lst, FileNotFoundError):
                         loaded.append(unreadable_entry(name, Path(path_str), lst))
                     continue
-                key = (lst.st_dev, lst.st_ino, lst.st_size, lst.st_mtime_ns, lst.st_ctime_ns)
+                key = stat_key(lst)
                 hit = cache.get(name)
-                if hit is None or hit[0] != key:
-                    hit = shared(path_str)
-                    if hit is None or hit[0] != key:
-                        parsed += 1
-                        found = _read_listed(file_name, path_str, dir_fd, folder, lst, real)
-                        entry, cacheable, whole = found
-                        if not whole:
-                            unsure.add(file_name)
-                        if entry is None:
-                            continue
-                        if cacheable is None or (
-                            cacheable is lst and max(lst.st_mtime_ns, lst.st_ctime_ns) >= racy_after
-                        ):
-                            loaded.append(entry)
-                            continue
-                        if cacheable is not lst:
-                            key = stat_key(cacheable)
-                        hit = (key, entry)
-                        fresh.append((path_str, hit))
-                    elif not read_whole(hit[1]):  # (a large file, listed by its start)
+                entry = hit[1] if hit is not None and hit[0] == key else SHARED.get(path_str, key)
+                if entry is None:
+                    parsed += 1
+                    found = _read_listed(file_name, path_str, dir_fd, folder, lst, real)
+                    entry, cacheable, whole = found
+                    if not whole:
                         unsure.add(file_name)
-                elif not read_whole(hit[1]):
+                    if entry is None:
+                        continue
+                    if cacheable is None or not reading.settled(cacheable):
+                        loaded.append(entry)  # (read, but never cached: see settled)
+                        continue
+                    key = stat_key(cacheable)
+                    fresh.append((path_str, (key, entry)))
+                elif not read_whole(entry):  # (a large file, listed by its start)
                     unsure.add(file_name)
-                kept[name] = hit
-                loaded.append(hit[1])
+                kept[name] = (key, entry)
+                loaded.append(entry)
         finally:
             SHARED.put_many(fresh, parsed=parsed)
 
@@ -287,9 +270,9 @@ def _read_listed(
     file: opened without following links, it must give exactly the size its ``lstat`` gave
     (else the file changed while listed, and the full reader reads it with a fresh stat).
     The third value says whether the entry is the whole file in the version ``lst`` names;
-    then the second is ``lst`` itself, settled or not (the caller checks, once a batch). A
-    file the agent wrote gets its path when it is first asked for (see
-    :func:`agent_written_entry`). ``dir_fd``: the folder, opened (see
+    then the second is ``lst`` itself, settled or not (the caller checks). A file the agent
+    wrote gets its path when it is first asked for (see :func:`agent_written_entry`).
+    ``dir_fd``: the folder, opened (see
     :func:`~memory_desk.core.folder_stats.opened_folder`), or None; ``path_str``: the file's
     whole path, for a system without it."""
     name, size = file_name[:-3], lst.st_size
@@ -313,7 +296,7 @@ def _read_listed(
     entry = agent_written_entry(name, None, data, lst, folder=folder)
     if entry is None:
         entry = full_entry_from_bytes(name, folder / file_name, data, lst)
-    return entry, lst, True  # (settled: the caller sees)
+    return entry, lst, True
 
 
 def _read_again(
