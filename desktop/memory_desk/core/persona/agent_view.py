@@ -65,7 +65,7 @@ def listed_prompt_parts(
 ) -> tuple[str, str, str]:
     """:func:`prompt_parts` of entries listed as ``PersonaFolder.entries`` lists them (the
     agent's first, in its order): nothing is sorted again, only counted; ``visible``, how
-    many the agent sees, if the caller keeps that count (20,000 entries: 4 ms a save)."""
+    many the agent sees, if the caller keeps that count (a save need not count them all)."""
     first = [e for e in entries[:PROMPT_LIMIT] if e.agent_visible]
     before, after = PROMPT_SECTION.split(PROMPT_INDEX_MARK)
     if visible is None:

@@ -1,8 +1,8 @@
 """The folder's entries in the agent's order, kept in memory and updated in place.
 
-A folder of 20,000 entries is listed once; after that, a save, a rename or the agent's rewrite
-of one file changes a handful of entries. Sorting everything again, and copying every entry
-beyond the prompt to mark it, took most of a save's time in the window: here a change costs a
+A folder is listed once; after that, a save, a rename or the agent's rewrite of one file
+changes a handful of entries. Sorting everything again, and copying every entry beyond the
+prompt to mark it, is wasted work for a change of a few: here a change costs a
 binary search per entry that changed, and only the entries that crossed the prompt's limit get
 a new mark. The result is always what a full listing gives (tests compare both).
 """

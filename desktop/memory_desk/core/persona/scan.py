@@ -1,9 +1,9 @@
 """Listing a persona folder in one pass, sharing what was parsed between the readers of a folder.
 
-In the window, three readers list the same 20,000 files at about the same time: the persona
-page, the sidebar's count (on a worker, with a folder object of its own) and the journal. Each
-used to parse every file, and the parses fought for the interpreter's lock: 13 s to list
-instead of 3. Here every entry a listing parses goes into one process-wide cache keyed by the
+In the window, three readers list the same files at about the same time: the persona page,
+the sidebar's count (on a worker, with a folder object of its own) and the journal. Each used
+to parse every file, and the parses fought for the interpreter's lock, so that each took
+several times as long as one listing alone. Here every entry a listing parses goes into one process-wide cache keyed by the
 file's absolute path and stat key (identity, size, modification and change times: any write
 changes the change time, so a rewritten file is always read again), and a listing holds a
 per-folder lock while it reads, so the second reader of a folder waits for the first and then
@@ -147,9 +147,9 @@ def scan_folder(
             _read_all(items, prefix, folder, real, cache, kept, loaded, unsure)
         return loaded, kept
     # The first screen does not wait for another listing of the folder (the sidebar's count
-    # starts first and holds the lock for seconds at 20,000 files): its few hundred files
-    # are read without the lock, at worst parsed twice; the rest waits and takes the cache.
-    # Only the newest ``first`` are picked out before it (not 20,000 objects made and sorted).
+    # may start first and hold the lock): its few hundred files are read without the lock,
+    # at worst parsed twice; the rest waits and takes the cache. Only the newest ``first``
+    # are picked out before it (no sort of every file).
     newest = heapq.nlargest(first, items, key=_mtime_of)
     _read_all(newest, prefix, folder, real, cache, kept, loaded, unsure)
     shown = partial(loaded) if partial is not None else list(loaded)

@@ -689,7 +689,7 @@ class PersonaListModel(QAbstractTableModel):
         """The icon before the name of an entry with problems (its worst), or None.
 
         The style's icons are looked up once per style: most entries of a large folder carry
-        a warning, and asking the style for its icon per painted cell cost 50 µs each."""
+        a warning, and asking the style for its icon per painted cell is slow."""
         if not entry.problems:
             return None
         severity = _worst(entry)
@@ -711,7 +711,7 @@ class PersonaListModel(QAbstractTableModel):
 
     def _updated_text(self, updated: str | None) -> str:
         """The Updated cell's wording, worked out once per value (until the listing's
-        moment or the language changes): a full repaint asked for 30 of them, 40 µs each."""
+        moment or the language changes): a repaint asks for each shown value again."""
         key = (updated, self._now, current_language())
         known = self._updated_texts.get(key)
         if known is None:
