@@ -25,12 +25,11 @@ Pure Python, no Qt; any thread.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 REUSE_S = 1.0  # a non-fresh reader takes a pass that ended at most this long ago
@@ -149,34 +148,13 @@ class _Passes:
 def _pass(path: str) -> FolderStats:
     started = time.time_ns()
     items: list[tuple[str, Stat]] = []
-    with opened_folder(path) as folder, os.scandir(path if folder is None else folder) as it:
+    with os.scandir(path) as it:
         for item in it:
             try:
                 items.append((item.name, item.stat(follow_symlinks=False)))
             except OSError as exc:
                 items.append((item.name, exc))
     return FolderStats(tuple(items), started)
-
-
-# Where the system can, a folder's files are looked up relative to the folder, opened once:
-# ``lstat`` and ``open`` of a file by its whole path walk every folder of the path again.
-BY_FOLDER = os.scandir in os.supports_fd and os.open in os.supports_dir_fd
-
-
-@contextlib.contextmanager
-def opened_folder(path: str | os.PathLike[str]) -> Iterator[int | None]:
-    """A descriptor of the folder at ``path``, for ``os.scandir`` and ``dir_fd=`` (closed at
-    the end), or None where the system looks files up by their whole path only. Raises the
-    ``OSError`` of opening the folder."""
-    if not BY_FOLDER:
-        yield None
-        return
-    flags = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)
-    try:
-        yield fd
-    finally:
-        os.close(fd)
 
 
 PASSES = _Passes()

@@ -16,7 +16,6 @@ modification time) are read first and the caller is told once the first ``first`
 
 from __future__ import annotations
 
-import contextlib
 import heapq
 import os
 import stat
@@ -221,47 +220,41 @@ def _read_all(
     the batch)."""
     fresh: list[tuple[str, tuple[tuple[int, ...], PersonaEntry]]] = []
     parsed = 0
-    with contextlib.ExitStack() as stack:
-        try:
-            dir_fd = stack.enter_context(folder_stats.opened_folder(prefix))
-        except OSError:
-            dir_fd = None  # (each file then says what is wrong)
-        try:
-            for file_name, lst in items:
-                name, path_str = file_name[:-3], prefix + file_name
-                if isinstance(lst, OSError):
+    try:
+        for file_name, lst in items:
+            name, path_str = file_name[:-3], prefix + file_name
+            if isinstance(lst, OSError):
+                unsure.add(file_name)
+                if not isinstance(lst, FileNotFoundError):
+                    loaded.append(unreadable_entry(name, Path(path_str), lst))
+                continue
+            key = stat_key(lst)
+            hit = cache.get(name)
+            entry = hit[1] if hit is not None and hit[0] == key else SHARED.get(path_str, key)
+            if entry is None:
+                parsed += 1
+                found = _read_listed(file_name, path_str, folder, lst, real)
+                entry, cacheable, whole = found
+                if not whole:
                     unsure.add(file_name)
-                    if not isinstance(lst, FileNotFoundError):
-                        loaded.append(unreadable_entry(name, Path(path_str), lst))
-                    continue
-                key = stat_key(lst)
-                hit = cache.get(name)
-                entry = hit[1] if hit is not None and hit[0] == key else SHARED.get(path_str, key)
                 if entry is None:
-                    parsed += 1
-                    found = _read_listed(file_name, path_str, dir_fd, folder, lst, real)
-                    entry, cacheable, whole = found
-                    if not whole:
-                        unsure.add(file_name)
-                    if entry is None:
-                        continue
-                    if cacheable is None or not reading.settled(cacheable):
-                        loaded.append(entry)  # (read, but never cached: see settled)
-                        continue
-                    key = stat_key(cacheable)
-                    fresh.append((path_str, (key, entry)))
-                elif not read_whole(entry):  # (a large file, listed by its start)
-                    unsure.add(file_name)
-                kept[name] = (key, entry)
-                loaded.append(entry)
-        finally:
-            SHARED.put_many(fresh, parsed=parsed)
+                    continue
+                if cacheable is None or not reading.settled(cacheable):
+                    loaded.append(entry)  # (read, but never cached: see settled)
+                    continue
+                key = stat_key(cacheable)
+                fresh.append((path_str, (key, entry)))
+            elif not read_whole(entry):  # (a large file, listed by its start)
+                unsure.add(file_name)
+            kept[name] = (key, entry)
+            loaded.append(entry)
+    finally:
+        SHARED.put_many(fresh, parsed=parsed)
 
 
 def _read_listed(
     file_name: str,
     path_str: str,
-    dir_fd: int | None,
     folder: Path,
     lst: os.stat_result,
     real: Path,
@@ -272,17 +265,12 @@ def _read_listed(
     The third value says whether the entry is the whole file in the version ``lst`` names;
     then the second is ``lst`` itself, settled or not (the caller checks). A file the agent
     wrote gets its path when it is first asked for (see :func:`agent_written_entry`).
-    ``dir_fd``: the folder, opened (see
-    :func:`~memory_desk.core.folder_stats.opened_folder`), or None; ``path_str``: the file's
-    whole path, for a system without it."""
+    ``path_str``: the file's whole path."""
     name, size = file_name[:-3], lst.st_size
     if not stat.S_ISREG(lst.st_mode) or size > LARGE_ENTRY_BYTES:
         return (*read_entry(name, folder / file_name, lst, real, start_only=True), False)
     try:
-        if dir_fd is None:
-            fd = os.open(path_str, _OPEN_FLAGS)
-        else:
-            fd = os.open(file_name, _OPEN_FLAGS, dir_fd=dir_fd)
+        fd = os.open(path_str, _OPEN_FLAGS)
     except OSError:
         return (*_read_again(name, folder / file_name, real), False)
     try:
