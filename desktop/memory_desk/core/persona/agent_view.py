@@ -7,7 +7,6 @@ show the person exactly what the model reads, byte for byte.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from operator import attrgetter
 
 from memory_desk.core.jstext import utf16_key
 from memory_desk.core.persona.entry import PersonaEntry
@@ -69,7 +68,7 @@ def listed_prompt_parts(
     first = [e for e in entries[:PROMPT_LIMIT] if e.agent_visible]
     before, after = PROMPT_SECTION.split(PROMPT_INDEX_MARK)
     if visible is None:
-        visible = sum(map(attrgetter("agent_visible"), entries))
+        visible = sum(e.agent_visible for e in entries)
     return before, _index_of(first, visible), after
 
 

@@ -132,15 +132,14 @@ def layout(
 ) -> tuple[list[Row], int | None, int | None]:
     """(rows, row of the prompt divider, row of the hidden divider) for the entries at
     positions ``shown`` (ascending; None: all) of ``entries``, whose first ``visible`` are the
-    ones the agent sees. Built by slices and binary searches: no loop in Python per entry."""
+    ones the agent sees."""
     if shown is None:
         cut, end = min(visible, PROMPT_LIMIT), visible
         parts = (entries[:cut], entries[cut:end], entries[end:])
     else:
         cut, end = bisect_left(shown, min(visible, PROMPT_LIMIT)), bisect_left(shown, visible)
-        pick = entries.__getitem__
         parts = tuple(
-            list(map(pick, shown[a:b])) for a, b in ((0, cut), (cut, end), (end, len(shown)))
+            [entries[at] for at in shown[a:b]] for a, b in ((0, cut), (cut, end), (end, len(shown)))
         )
     rows: list[Row] = list(parts[0])
     prompt_row = hidden_row = None
