@@ -72,9 +72,9 @@ def test_a_file_the_pass_saw_but_the_listing_did_not_read_counts_as_changed(
 def test_only_the_files_not_read_whole_in_the_passs_version_count_as_changed(
     tmp_path: Path, monkeypatch
 ) -> None:
-    """The page's stat keys are made from the pass and the files the listing could not vouch
-    for: a file rewritten after the pass, a link, a large file (read by its start). Every
-    other key is the pass's, and nothing is read twice."""
+    """The page's stat keys are made after the listing is shown, from the pass and the files
+    the listing could not vouch for: a file rewritten after the pass, a link, a large file
+    (read by its start). Every other key is the pass's, and nothing is read twice."""
     from memory_desk.core.persona import reading
 
     monkeypatch.setattr(reading, "RACY_NS", 0)  # (files just written count as settled)
@@ -86,10 +86,14 @@ def test_only_the_files_not_read_whole_in_the_passs_version_count_as_changed(
     folder_stats.take(os.path.realpath(folder_path), fresh=False)  # the watcher's baseline
     with (folder_path / "entry-00009.md").open("a", encoding="utf-8") as handle:
         handle.write("one more line\n")  # after the pass, before the page reads it
+    made = []
+    real_keys_of = page_listing.keys_of
+    monkeypatch.setattr(page_listing, "keys_of", lambda *a: made.append(1) or real_keys_of(*a))
     listed = page_listing.list_folder(PersonaFolder(folder_path), None)
-    assert listed.unsure  # (the page scans again at once)
+    assert made == [] and listed.unsure  # (the keys wait; the page scans again at once)
     changed = {name for name, (key, *_rest) in listed.keys.items() if key is None}
     assert changed == {"linked.md", "entry-00005.md", "entry-00009.md"}
+    assert made == [1] and listed.keys is listed.keys  # made once
     later, found = page_listing.scan_changes(folder_path, listed.stat_keys)
     assert set(found) == changed and all(key is not None for key, *_ in later.values())
 

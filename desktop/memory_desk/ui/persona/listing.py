@@ -14,11 +14,13 @@ changing (file times have a coarse clock): it counts as changed at the next scan
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_desk.core import StoreError, folder_stats
+from memory_desk.core.folder_stats import FolderStats
 from memory_desk.core.persona import FolderProblem, PersonaEntry, PersonaFolder, reading
 from memory_desk.core.persona.entry import could_not_list
 from memory_desk.core.persona.folder_problems import listing_problems
@@ -46,8 +48,9 @@ class FirstScreen:
 class Listed:
     """A whole listing, with what the page needs beside it, all made on the worker.
 
-    ``stat_keys`` gives the stat keys of the folder's files as the listing saw them.
-    ``unsure``: a file was not read in the version its key says
+    ``stat_keys`` gives the stat keys of the folder's files as the listing saw them; they are
+    made the first time they are asked for (by the page's first scan, on its worker), not
+    before the listing is shown. ``unsure``: a file was not read in the version its key says
     (see :func:`list_folder`): the page scans again at once."""
 
     entries: list[PersonaEntry]
@@ -58,6 +61,28 @@ class Listed:
     @property
     def keys(self) -> StatKeys:
         return self.stat_keys()
+
+
+class LazyKeys:
+    """The stat keys of one pass over a folder (:func:`keys_of`), with those of ``unsure``
+    marked as changed: made once, on the first call from any thread (the page need not wait
+    for them to show a listing)."""
+
+    def __init__(self, listing: FolderStats, unsure: frozenset[str]) -> None:
+        self._listing: FolderStats | None = listing  # (let go once the keys are made)
+        self._unsure = unsure
+        self._keys: StatKeys | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self) -> StatKeys:
+        with self._lock:
+            if self._keys is None:
+                assert self._listing is not None
+                keys = keys_of(self._listing)
+                for file_name in self._unsure & keys.keys():
+                    keys[file_name] = (None, True, keys[file_name][2])
+                self._keys, self._listing = keys, None
+            return self._keys
 
 
 class _ReadWhole:
@@ -129,10 +154,7 @@ def _list_whole(folder: PersonaFolder, real: str, progress: Progress | None) -> 
         keys = scan_keys(folder.path)
         return Listed(entries, folder.problems(), lambda: keys, True)
     problems = listing_problems(folder.path, listing, readable=_ReadWhole(unsure))
-    keys = keys_of(listing)
-    for file_name in unsure & keys.keys():
-        keys[file_name] = (None, True, keys[file_name][2])  # (changed: read again next time)
-    return Listed(entries, problems, lambda: keys, bool(unsure))
+    return Listed(entries, problems, LazyKeys(listing, frozenset(unsure)), bool(unsure))
 
 
 def scan_keys(path: Path) -> StatKeys:
@@ -163,7 +185,7 @@ def scan_changes(
     path: Path, before: StatKeys | Callable[[], StatKeys]
 ) -> tuple[StatKeys, list[str]]:
     """The folder's stat keys now, and the files changed since ``before`` (the keys of the
-    scan before, or what gives them: a listing's ``stat_keys``). A scan of its own, which
+    scan before, or what makes them: a listing's :class:`LazyKeys`). A scan of its own, which
     no one changes: every key is compared here, on the worker."""
     if callable(before):
         before = before()
