@@ -2,7 +2,7 @@
 
 Observations: baseline, then re-scans (unchanged; after 100 agent saves) of a COPY of the
 cached 10,000- and 100,000-row databases (``perf.dataset``), each beside a raw reference in
-the same run: ``SELECT id, updated_at FROM observations``. Persona: 20,000 entries
+the same run: ``SELECT id, updated_at FROM observations``. Persona: 2,000 entries
 (``perf.persona_window.build_folder``), beside ``os.scandir`` + ``stat`` of every file.
 Each first look also reports a heartbeat: a plain Python thread that ticks every 1 ms (the
 window's thread, as far as the GIL is concerned); its longest gap while the first look runs,
@@ -161,7 +161,7 @@ def bench_persona(entries: int, work: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--counts", type=int, nargs="*", default=[10_000, 100_000])
-    parser.add_argument("--entries", type=int, default=20_000)
+    parser.add_argument("--entries", type=int, default=2_000)
     opts = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)

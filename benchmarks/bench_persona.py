@@ -1,6 +1,6 @@
 """How fast a big persona folder lists and saves (memory_desk.core.persona).
 
-Builds a folder of 5,000 entries in the agent's format (plus a few odd ones), then times:
+Builds a folder of 2,000 entries in the agent's format (plus a few odd ones), then times:
 
 - ``entries()``, against a raw baseline in the same run: ``os.scandir`` plus reading every
   file's bytes, which any listing must do at least;
@@ -10,7 +10,7 @@ Builds a folder of 5,000 entries in the agent's format (plus a few odd ones), th
 
 Figures are medians of several runs. Not a test: run it on purpose.
 
-    python benchmarks/bench_persona.py [--entries 5000] [--runs 7]
+    python benchmarks/bench_persona.py [--entries 2000] [--runs 7]
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def raw_save(path: Path, data: bytes) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Persona folder benchmark")
-    parser.add_argument("--entries", type=int, default=5000)
+    parser.add_argument("--entries", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

@@ -24,7 +24,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from memory_desk.core.jstext import JS_DOT_CLASS, JS_SPACE_CLASS, js_trim, utf16_key, utf16_keys
+from memory_desk.core.jstext import JS_DOT_CLASS, JS_SPACE_CLASS, js_trim, utf16_key
 from memory_desk.core.line_endings import as_in_editor
 from memory_desk.core.persona import PersonaFolder
 from memory_desk.core.persona_format import (
@@ -429,27 +429,6 @@ def test_utf16_key_orders_as_utf16_code_units(texts: list[str]) -> None:
     by_key = sorted(texts, key=utf16_key)
     by_units = sorted(texts, key=lambda t: t.encode("utf-16-be", "surrogatepass"))
     assert by_key == by_units
-
-
-@given(
-    st.lists(
-        st.text(
-            alphabet=st.one_of(
-                st.characters(codec="utf-8"), st.sampled_from(["\uffff", "\U00010000", "a"])
-            ),
-            max_size=6,
-        ),
-        max_size=8,
-    )
-)
-@example([])
-@example(["plain", "names"])
-def test_utf16_keys_are_the_key_of_each_text(texts: list[str]) -> None:
-    """The listing's sort makes its keys in one call: the same keys as one call per text,
-    and the list itself (nothing made) when no text holds a character beyond U+FFFF."""
-    keys = utf16_keys(texts)
-    assert keys == [utf16_key(t) for t in texts]
-    assert (keys is texts) == all(c < "\U00010000" for t in texts for c in t)
 
 
 def test_utf16_key_puts_an_astral_character_before_the_private_use_area() -> None:

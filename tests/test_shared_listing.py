@@ -184,28 +184,3 @@ def test_the_sidebar_does_not_list_a_big_folders_names_on_the_windows_thread(
     wait_until(lambda: window.sidebar.tree.currentItem().text(1) != "…")
     assert window.sidebar.tree.currentItem().text(1).startswith(f"{len(page.entries()):,}")
     assert named_on_main == []
-
-
-def test_a_big_listing_is_set_aside_from_the_collector_before_it_comes_back(
-    tmp_path: Path, monkeypatch
-) -> None:
-    """The collector's first passes after a listing of 20,000 files walked all it made (70,
-    120 and 200 ms holding the interpreter's lock): a listing that made more than
-    FREEZE_AFTER objects freezes them first; a small one does not."""
-    import gc
-
-    from memory_desk.core.persona import scan
-
-    folder_path = write_folder(tmp_path / "memory", count=400)
-    scan.SHARED.clear()
-    monkeypatch.setattr(scan, "FREEZE_AFTER", 10**9)
-    gc.unfreeze()
-    PersonaFolder(folder_path).entries()
-    assert gc.get_freeze_count() == 0 and gc.isenabled()
-    scan.SHARED.clear()
-    monkeypatch.setattr(scan, "FREEZE_AFTER", 300)  # (400 entries make more than that)
-    try:
-        entries = PersonaFolder(folder_path).entries()
-        assert gc.get_freeze_count() > 10 * len(entries) and gc.isenabled()
-    finally:
-        gc.unfreeze()

@@ -1,10 +1,10 @@
 """One ``lstat`` pass over a folder at a time, shared by everyone who needs one.
 
-At start the window had four readers list the same folder of 20,000 files within a second:
-the watcher's baseline, the persona page, the watcher's rescan at its release and the
-journal's first look. A pass is 20,000 ``lstat`` calls, each of which gives up the
-interpreter's lock, so passes running beside each other and beside Python work on other
-threads took 0.5 to 6 s each instead of about 130 ms. Here one pass of a folder runs at a
+At start the window had four readers list the same folder within a second: the watcher's
+baseline, the persona page, the watcher's rescan at its release and the journal's first look.
+A pass is one ``lstat`` call per file, each of which gives up the interpreter's lock, so
+passes running beside each other and beside Python work on other threads took many times
+longer than one pass alone. Here one pass of a folder runs at a
 time, and a reader takes one of three ways, saying what it needs:
 
 - ``fresh=True``: a pass that starts after the call, so it sees every change made before the
@@ -25,12 +25,11 @@ Pure Python, no Qt; any thread.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 REUSE_S = 1.0  # a non-fresh reader takes a pass that ended at most this long ago
@@ -149,35 +148,13 @@ class _Passes:
 def _pass(path: str) -> FolderStats:
     started = time.time_ns()
     items: list[tuple[str, Stat]] = []
-    with opened_folder(path) as folder, os.scandir(path if folder is None else folder) as it:
+    with os.scandir(path) as it:
         for item in it:
             try:
                 items.append((item.name, item.stat(follow_symlinks=False)))
             except OSError as exc:
                 items.append((item.name, exc))
     return FolderStats(tuple(items), started)
-
-
-# Where the system can, a folder's files are looked up relative to the folder, opened once:
-# ``lstat`` and ``open`` of a file by its whole path walk every folder of the path again (at
-# 20,000 files, 76 against 64 ms for a pass, 87 against 78 for opening and reading them).
-BY_FOLDER = os.scandir in os.supports_fd and os.open in os.supports_dir_fd
-
-
-@contextlib.contextmanager
-def opened_folder(path: str | os.PathLike[str]) -> Iterator[int | None]:
-    """A descriptor of the folder at ``path``, for ``os.scandir`` and ``dir_fd=`` (closed at
-    the end), or None where the system looks files up by their whole path only. Raises the
-    ``OSError`` of opening the folder."""
-    if not BY_FOLDER:
-        yield None
-        return
-    flags = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)
-    try:
-        yield fd
-    finally:
-        os.close(fd)
 
 
 PASSES = _Passes()
@@ -190,8 +167,7 @@ def reading_lock(path: str | os.PathLike[str]) -> threading.RLock:
     """The lock of whoever reads the folder at ``path`` (its real path) as a whole: one such
     reader at a time. A pass beside a listing that reads every file runs both in a convoy on
     the interpreter's lock (every ``lstat``, ``open`` and ``read`` gives it up and waits for
-    it again): a 20,000-entry listing took 1.25 s in the window with the watcher's rescan
-    beside it, 0.85 s without. Reentrant: a reader may hold it across calls that take it."""
+    it again), so both take longer than one after the other. Reentrant: a reader may hold it across calls that take it."""
     key = os.fspath(path)
     with _reading_locks_guard:
         lock = _reading_locks.get(key)

@@ -89,18 +89,7 @@ def utf16_key(text: str) -> str:
 
     Code points and UTF-16 code units order alike except a character beyond U+FFFF, which
     JavaScript sees as two halves in U+D800-U+DFFF (before U+E000-U+FFFF): such a character
-    becomes its two halves; any other text is its own key. (Encoding every name to UTF-16
-    took 30-45 ms of a 20,000-entry listing; most names are ASCII and cost nothing here.)"""
+    becomes its two halves; any other text is its own key (most are ASCII)."""
     if text.isascii() or max(text) < "\U00010000":
         return text
     return _ASTRAL.sub(_halves, text)
-
-
-def utf16_keys(texts: list[str]) -> list[str]:
-    """:func:`utf16_key` of each of ``texts``: ``texts`` itself when none holds a character
-    beyond U+FFFF (looked for in one pass over them all: 40,000 calls were 12 ms of a
-    20,000-entry listing's sort)."""
-    joined = "".join(texts)
-    if joined.isascii() or max(joined, default="") < "\U00010000":
-        return texts
-    return list(map(utf16_key, texts))

@@ -1,7 +1,7 @@
 """numpy, imported when first used rather than when a module that uses it is imported.
 
 numpy holds the id lists of the observations table (the ids of 1,000,000 matches are one
-array, parsed in C), but importing it costs about 100 ms, a fifth of a start: the first
+array, parsed in C), but importing it is a good part of a start: the first
 rows on screen need none of it (a few hundred ids, see ``ui/observations/model.py``). The
 modules of the start path import ``np`` from here; the first attribute read imports numpy
 (on whichever thread reads it: the import machinery's lock makes that safe) and keeps the

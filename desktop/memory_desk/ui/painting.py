@@ -1,7 +1,7 @@
 """What a view needs to paint its cells itself with the style's exact pixels.
 
 Why: a ``QTableView`` paints each cell through its delegate and the style; from Python that is
-a trip into the delegate and two into the style per cell, tens of milliseconds per full
+a trip into the delegate and two into the style per cell, which adds up over a full
 repaint. A view that paints its rows in one Python call needs the same few things the style
 does: a cell's text laid out and elided as ``QCommonStyle`` lays it out (kept, so a repaint
 lays out nothing it laid out before), the palette's colours in the colour groups the style

@@ -2,17 +2,15 @@
 
 The persona page, the review desk (with the journal and numpy) and the folder watcher are
 built after the first paint, one per turn of the event loop. Built on the window's thread
-with their modules not yet imported, those turns froze the window for 69 ms and 201 ms at
-100,000 rows, right when the person starts to click; with the modules imported, they take
-13 and 22 ms. :class:`WarmUp` imports them first on a thread (the window's thread gets the
+with their modules not yet imported, those turns froze the window right when the person
+starts to click; with the modules imported, they are short. :class:`WarmUp` imports them first on a thread (the window's thread gets the
 interpreter back every few milliseconds meanwhile), then says ``done`` on the window's
 thread, where the parts are built. An import that fails here is left for the part's own
 import, on the window's thread, to report as it always did.
 
 Before each import it gives way to the window's thread (:mod:`memory_desk.core.give_way`):
 a C extension's initialisation (numpy's above all) holds the interpreter's lock throughout,
-and with a person scrolling at once at 1,000,000 rows one page-jump frame waited 88 ms for
-it. While the window's thread works, the next import waits until it has been quiet for
+and a person scrolling at once at 1,000,000 rows saw a page-jump frame wait for it. While the window's thread works, the next import waits until it has been quiet for
 :data:`QUIET_S` (at most :data:`MOST_WAIT_S` each); a part asked for meanwhile is built at
 once, importing what it needs on the window's thread.
 """

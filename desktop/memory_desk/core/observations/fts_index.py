@@ -5,7 +5,7 @@ counts when it is on ``observations`` and writes ``observations_fts``, whatever 
 called, and the index agrees with the rows when FTS5's own ``integrity-check`` says so.
 
 The integrity check is an INSERT into the FTS table: on the agent's file it would hold the
-write lock for seconds (4.6 s at 100,000 rows) and make the agent's saves wait or fail.
+write lock for seconds and make the agent's saves wait or fail.
 So it runs on a snapshot: the sqlite3 backup API copies the database from a read
 transaction (which, in WAL mode, never blocks the agent's commits) into memory, or into
 a temporary file in Memory Desk's own cache folder when the database is big, and the

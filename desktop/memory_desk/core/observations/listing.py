@@ -42,11 +42,11 @@ def id_array(conn: sqlite3.Connection, sql: str, params: dict[str, object]) -> n
 def parse_ids(joined: str | None) -> np.ndarray | array:
     """``"3,1,2"`` as ``array([3, 1, 2])``; None (no row) as an empty array.
 
-    numpy's array, parsed in C (10x faster than splitting into a million Python strings,
-    which holds the GIL the window needs to paint). Until numpy is imported, an
+    numpy's array, parsed in C (splitting into a million Python strings holds the GIL the
+    window needs to paint far longer). Until numpy is imported, an
     ``array('q')`` parsed in Python instead: at start the window paints its first rows
-    before numpy's import (100 ms) and imports it right after (core/lazy_numpy); an answer
-    read meanwhile costs a few ms per 100,000 ids more than with numpy.
+    before numpy's import and imports it right after (core/lazy_numpy); an answer read
+    meanwhile costs a little more than with numpy.
     """
     if not lazy_numpy.loaded():
         return array("q", map(int, joined.split(","))) if joined else array("q")

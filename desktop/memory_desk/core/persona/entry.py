@@ -110,9 +110,9 @@ class PersonaEntry:
         ``source``, its folder) the first time they are asked for and kept; ``raw_type``,
         ``extra`` and ``editable``, what every such file gives.
 
-        Called only for an attribute the entry's dict does not hold: a listing of 20,000 files
-        shows its rows from the header's values, and making every body and hash before that
-        was a third of its reading time (the hash is needed when an entry is opened or saved,
+        Called only for an attribute the entry's dict does not hold: a listing shows its rows
+        from the header's values, and making every body and hash before that was a good part
+        of the time a folder takes to show (the hash is needed when an entry is opened or saved,
         the bodies by the filter, which makes them on a worker). Thread-safe: two threads
         asking at once make the same value, and either keeps it."""
         fields = self.__dict__
@@ -160,8 +160,8 @@ def deferred_entry(
     ``newline`` and ``link_target`` when they are not the class's defaults; ``body`` if it is
     already made. The others are made when asked for (:meth:`PersonaEntry.__getattr__`):
     with ten fields or fewer, an entry's dict is small enough for Python's own allocator (a
-    dict of all sixteen went to the system's ``malloc``: making, and copying for the
-    beyond-the-prompt mark, 20,000 of them cost twice as much)."""
+    dict of all sixteen goes to the system's ``malloc``, which makes making and copying
+    entries for the beyond-the-prompt mark slower)."""
     fields["_deferred"] = (body_start, size, mtime_ns, folder)
     entry = object.__new__(PersonaEntry)
     object.__setattr__(entry, "__dict__", fields)

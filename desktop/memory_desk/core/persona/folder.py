@@ -78,7 +78,7 @@ from memory_desk.core.persona.reading import (
     sha256,
 )
 from memory_desk.core.persona.rewrites import edited_text, fixed_text, renamed_bytes
-from memory_desk.core.persona.scan import Progress, Stats, gc_paused, load_entry, scan_folder
+from memory_desk.core.persona.scan import Progress, Stats, load_entry, scan_folder
 from memory_desk.core.persona.trash import (
     DEFAULT_TRASH_LIMITS,
     TrashedEntry,
@@ -158,8 +158,7 @@ class PersonaFolder:
         """
         args = (self._cache, progress, first, self._listing.preview, stats, unsure)
         loaded, self._cache = scan_folder(self.path, self._real, *args)
-        with gc_paused():  # (thousands of marked copies: see gc_paused)
-            self._listing.replace_all(loaded)
+        self._listing.replace_all(loaded)
         self._listed = True
         return self._listing.entries()
 

@@ -65,7 +65,7 @@ def listing_problems(
     Cheap (one listing and a stat per entry name the agent reads; no file is read). With
     ``listing`` (a pass over the folder just taken, :mod:`memory_desk.core.folder_stats`),
     the folder is not listed again; the regular files of ``readable`` (file names a listing
-    just read whole) are not asked about again: 20,000 ``access`` calls were most of the time.
+    just read whole) are not asked about again: an ``access`` call per file was most of the time.
     """
     if listing is not None:
         names = sorted(
@@ -114,7 +114,7 @@ def _is_agent_file_name(file_name: str) -> bool:
 def _may_stop_listing(item: os.DirEntry) -> bool:
     """Whether a folder item may stop the agent's listing: anything but a regular file it may
     read. Most items are such files, told apart by the listing itself and one access check,
-    so a folder of thousands of entries is checked in a few milliseconds."""
+    so a folder of thousands of entries is checked without reading any file."""
     try:
         regular = item.is_file(follow_symlinks=False)
     except OSError:

@@ -1,8 +1,8 @@
 """The folder's entries in the agent's order, kept in memory and updated in place.
 
-A folder of 20,000 entries is listed once; after that, a save, a rename or the agent's rewrite
-of one file changes a handful of entries. Sorting everything again, and copying every entry
-beyond the prompt to mark it, took most of a save's time in the window: here a change costs a
+A folder is listed once; after that, a save, a rename or the agent's rewrite of one file
+changes a handful of entries. Sorting everything again, and copying every entry beyond the
+prompt to mark it, is wasted work for a change of a few: here a change costs a
 binary search per entry that changed, and only the entries that crossed the prompt's limit get
 a new mark. The result is always what a full listing gives (tests compare both).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from memory_desk.core.jstext import utf16_key, utf16_keys
+from memory_desk.core.jstext import utf16_key
 from memory_desk.core.persona.agent_view import PROMPT_LIMIT
 from memory_desk.core.persona.entry import PersonaEntry
 from memory_desk.core.persona.problems import beyond_prompt_problem
@@ -107,32 +107,13 @@ class Listing:
     # -- inside ---------------------------------------------------------------------------------
 
     def _resort(self, fresh: dict[str, PersonaEntry]) -> None:
-        """Sort everything again: each key made once, both sorts by C-level key look-ups."""
+        """Sort everything again."""
         self._by_name = fresh
         self._visible, self._keys = _agent_sorted([e for e in fresh.values() if e.agent_visible])
         self._hidden = sorted((e for e in fresh.values() if not e.agent_visible), key=_name)
         kept = self._beyond
         self._beyond = {n: pair for n, pair in kept.items() if fresh.get(n) is pair[0]}
-        self._shown = self._visible[:PROMPT_LIMIT] + self._all_marked(self._visible[PROMPT_LIMIT:])
-
-    def _all_marked(self, entries: list[PersonaEntry]) -> list[PersonaEntry]:
-        """:meth:`_marked` of each of ``entries`` (all past the limit), in one loop and with one
-        problem object: 20,000 calls of it were half a listing's sorting time. (The copy is
-        :func:`with_problem`'s, inlined: its call was a third of the loop.)"""
-        alone = (beyond_prompt_problem(),)
-        beyond = self._beyond
-        new, set_fields = object.__new__, object.__setattr__
-        shown = []
-        for entry in entries:
-            pair = beyond.get(entry.name)
-            if pair is None or pair[0] is not entry:
-                fields = entry.__dict__.copy()
-                fields["problems"] = entry.problems + alone if entry.problems else alone
-                copied = new(type(entry))
-                set_fields(copied, "__dict__", fields)
-                pair = beyond[entry.name] = (entry, copied)
-            shown.append(pair[1])
-        return shown
+        self._shown = [self._marked(entry, at) for at, entry in enumerate(self._visible)]
 
     def _remove(self, name: str) -> int:
         old = self._by_name.pop(name, None)
@@ -207,19 +188,12 @@ def _name(entry: PersonaEntry) -> str:
 def _agent_sorted(
     visible: list[PersonaEntry],
 ) -> tuple[list[PersonaEntry], list[tuple[str, str]]]:
-    """``visible`` in the agent's order, and the order key of each: every key is made once,
-    and the sort looks keys up in C (sorting by a Python key function per entry was most of
-    a listing's sorting time). One sort by ``updated`` when no two entries share it (the
-    agent's times have milliseconds), else a sort by name first, which the sort by
-    ``updated`` keeps for equal times (it is stable, reversed too)."""
-    names = utf16_keys([e.name for e in visible])
-    updated = utf16_keys([e.updated for e in visible])
-    order = sorted(range(len(visible)), key=updated.__getitem__, reverse=True)
-    if len(set(updated)) < len(updated):
-        order = sorted(range(len(visible)), key=names.__getitem__)
-        order.sort(key=updated.__getitem__, reverse=True)
-    keys = list(zip(map(updated.__getitem__, order), map(names.__getitem__, order), strict=True))
-    return list(map(visible.__getitem__, order)), keys
+    """``visible`` in the agent's order, and the order key of each: by name, then by
+    ``updated`` descending (the sort is stable, reversed too, so equal times keep the names'
+    order)."""
+    keyed = sorted(((_order_key(e), e) for e in visible), key=lambda pair: pair[0][1])
+    keyed.sort(key=lambda pair: pair[0][0], reverse=True)
+    return [entry for _key, entry in keyed], [key for key, _entry in keyed]
 
 
 def problem_count(entries: list[PersonaEntry]) -> int:

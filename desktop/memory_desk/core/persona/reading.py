@@ -54,7 +54,7 @@ from memory_desk.core.persona_format import (
 MAX_FILE_BYTES = 32 * 1024 * 1024  # larger files are shown as an error, never read
 RACY_NS = 3_000_000_000  # a file changed this recently (ns) is never cached
 # A listing reads only the first START_BYTES of a larger file: reading, hashing and parsing
-# 30 MB takes a tenth of a second or more, and a listing runs on the window's thread.
+# a file of many megabytes holds the thread that lists, and the window waits for the listing.
 LARGE_ENTRY_BYTES = 1024 * 1024
 START_BYTES = 64 * 1024
 START_ONLY = "start-only"  # the code of the problem that marks a start-only entry
@@ -300,8 +300,8 @@ def agent_written_entry(
 ) -> PersonaEntry | None:
     """The entry of a file written exactly as the agent writes one, or None for any other.
 
-    Parsing the whole grammar was most of a listing's time (2.2 of 6.7 s at 20,000 entries).
-    The file it takes holds nothing the grammar would read differently from what it seems to
+    Most files are written by the agent, and reading them this way is quicker than the whole
+    grammar. The file it takes holds nothing the grammar would read differently from what it seems to
     say: UTF-8 with LF; the header of :data:`AGENT_HEADER_RE`; the ``name:`` line equal to the
     file name, a kebab-case name the agent sees (a file it does not see takes the full
     grammar); values that need no quotes (trimmed, not empty, not quoted nor bracketed); a
@@ -310,7 +310,7 @@ def agent_written_entry(
     follows the closing line, trimmed: the entry the full grammar gives.
 
     ``path`` None: the entry's path is ``folder / (name + ".md")``, made when first asked for
-    (a listing of 20,000 files needs none of them to show its rows).
+    (a listing needs none of them to show its rows).
     """
     try:
         text = data.decode("utf-8")
@@ -517,9 +517,10 @@ def _read_only_outside(entry: PersonaEntry, target: Path) -> PersonaEntry:
 
 
 def with_problem(entry: PersonaEntry, problem: Problem) -> PersonaEntry:
-    """``entry`` with one more problem; a shallow copy, much cheaper than
-    ``dataclasses.replace`` for the thousands of entries beyond the prompt."""
-    copied = object.__new__(type(entry))  # (copy.copy goes through __reduce_ex__: 20x slower)
+    """``entry`` with one more problem: a copy of its fields as they are, so that an entry
+    read the short way keeps the fields it makes on first use unmade (``dataclasses.replace``
+    would make them all, for every entry beyond the prompt)."""
+    copied = object.__new__(type(entry))
     fields = entry.__dict__.copy()
     fields["problems"] = (*entry.problems, problem)
     object.__setattr__(copied, "__dict__", fields)

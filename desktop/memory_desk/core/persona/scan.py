@@ -1,9 +1,9 @@
 """Listing a persona folder in one pass, sharing what was parsed between the readers of a folder.
 
-In the window, three readers list the same 20,000 files at about the same time: the persona
-page, the sidebar's count (on a worker, with a folder object of its own) and the journal. Each
-used to parse every file, and the parses fought for the interpreter's lock: 13 s to list
-instead of 3. Here every entry a listing parses goes into one process-wide cache keyed by the
+In the window, three readers list the same files at about the same time: the persona page,
+the sidebar's count (on a worker, with a folder object of its own) and the journal. Each used
+to parse every file, and the parses fought for the interpreter's lock, so that each took
+several times as long as one listing alone. Here every entry a listing parses goes into one process-wide cache keyed by the
 file's absolute path and stat key (identity, size, modification and change times: any write
 changes the change time, so a rewritten file is always read again), and a listing holds a
 per-folder lock while it reads, so the second reader of a folder waits for the first and then
@@ -16,14 +16,11 @@ modification time) are read first and the caller is told once the first ``first`
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import heapq
 import os
 import stat
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 from memory_desk.core import folder_stats
@@ -81,11 +78,6 @@ class SharedEntries:
         hit = self._items.get(path)  # (one dict read is atomic: no lock needed)
         return hit[1] if hit is not None and hit[0] == key else None
 
-    def versions(self) -> Callable[[str], tuple[tuple[int, ...], PersonaEntry] | None]:
-        """What reads the stored ``(stat key, entry)`` of a path (None: none): the dict's own
-        ``get`` (a dict read is atomic), for a loop over thousands of paths."""
-        return self._items.get
-
     def put(self, path: str, key: tuple[int, ...], entry: PersonaEntry) -> None:
         """Keep ``entry`` as the version ``key`` of ``path``."""
         self.put_many([(path, (key, entry))], parsed=0)
@@ -93,8 +85,7 @@ class SharedEntries:
     def put_many(
         self, pairs: list[tuple[str, tuple[tuple[int, ...], PersonaEntry]]], *, parsed: int
     ) -> None:
-        """Keep each ``(path, (key, entry))``, and count ``parsed`` more files parsed (in C:
-        20,000 at a time from a listing)."""
+        """Keep each ``(path, (key, entry))``, and count ``parsed`` more files parsed."""
         with self._lock:
             self.parsed += parsed
             items = self._items
@@ -151,19 +142,18 @@ def scan_folder(
     kept: Cache = {}
     loaded: list[PersonaEntry] = []
     if progress is None:
-        with folder_lock(real), gc_paused():
+        with folder_lock(real):
             _read_all(items, prefix, folder, real, cache, kept, loaded, unsure)
         return loaded, kept
     # The first screen does not wait for another listing of the folder (the sidebar's count
-    # starts first and holds the lock for seconds at 20,000 files): its few hundred files
-    # are read without the lock, at worst parsed twice; the rest waits and takes the cache.
-    # Only the newest ``first`` are picked out before it (not 20,000 objects made and sorted).
-    with gc_paused():
-        newest = heapq.nlargest(first, items, key=_mtime_of)
-        _read_all(newest, prefix, folder, real, cache, kept, loaded, unsure)
+    # may start first and hold the lock): its few hundred files are read without the lock,
+    # at worst parsed twice; the rest waits and takes the cache. Only the newest ``first``
+    # are picked out before it (no sort of every file).
+    newest = heapq.nlargest(first, items, key=_mtime_of)
+    _read_all(newest, prefix, folder, real, cache, kept, loaded, unsure)
     shown = partial(loaded) if partial is not None else list(loaded)
     progress(len(newest), len(items), shown)  # (outside the lock: it may take its time)
-    with folder_lock(real), gc_paused():
+    with folder_lock(real):
         taken = {name for name, _lst in newest}
         rest = [item for item in items if item[0] not in taken]
         _read_all(rest, prefix, folder, real, cache, kept, loaded, unsure)
@@ -173,44 +163,6 @@ def scan_folder(
 def _mtime_of(item: tuple[str, Stat]) -> int:
     lst = item[1]
     return 0 if isinstance(lst, OSError) else lst.st_mtime_ns
-
-
-FREEZE_AFTER = 50_000  # objects made during a pause (see gc_paused)
-_gc_pauses = 0
-_gc_was_enabled = True
-_gc_guard = threading.Lock()
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a listing builds its entries (any thread).
-
-    A listing makes about ten tracked objects per file; at 20,000 files the collector ran
-    full passes over the whole heap (the window's too) again and again: half a listing's
-    time. Reference counting still frees everything. Nested and concurrent pauses count.
-
-    When the last pause ends after more than :data:`FREEZE_AFTER` new objects, what is alive
-    then is frozen (``gc.freeze``) before the collector comes back: else its next passes
-    walked those objects (the first of them all at once: 70, 120 and 200 ms at 20,000 files,
-    holding the interpreter's lock, so the window froze as long). The entries live until the
-    next listing, and reference counting frees them then, frozen or not; only a reference
-    cycle alive at that moment and dropped later stays unfreed.
-    """
-    global _gc_pauses, _gc_was_enabled
-    with _gc_guard:
-        if _gc_pauses == 0:
-            _gc_was_enabled = gc.isenabled()
-            gc.disable()
-        _gc_pauses += 1
-    try:
-        yield
-    finally:
-        with _gc_guard:
-            _gc_pauses -= 1
-            if _gc_pauses == 0 and _gc_was_enabled:
-                if gc.get_count()[0] > FREEZE_AFTER:
-                    gc.freeze()
-                gc.enable()
 
 
 def has_at_most(path: str | os.PathLike[str], limit: int) -> bool:
@@ -265,60 +217,44 @@ def _read_all(
     (``prefix``: the folder's path and a separator), appending the entries to ``loaded`` and
     to ``unsure`` the file names not read whole in the version listed (see
     :func:`scan_folder`); what was parsed goes to the shared cache in one step (one lock for
-    the batch). The loop is the listing's hot path: per file, only what every file needs
-    (the stat key is :func:`stat_key`'s, written out; the shared cache is read directly)."""
+    the batch)."""
     fresh: list[tuple[str, tuple[tuple[int, ...], PersonaEntry]]] = []
-    shared = SHARED.versions()
     parsed = 0
-    racy_after = time.time_ns() - reading.RACY_NS  # (reading.settled, one clock read a batch)
-    with contextlib.ExitStack() as stack:
-        try:
-            dir_fd = stack.enter_context(folder_stats.opened_folder(prefix))
-        except OSError:
-            dir_fd = None  # (each file then says what is wrong)
-        try:
-            for file_name, lst in items:
-                name, path_str = file_name[:-3], prefix + file_name
-                if isinstance(lst, OSError):
+    try:
+        for file_name, lst in items:
+            name, path_str = file_name[:-3], prefix + file_name
+            if isinstance(lst, OSError):
+                unsure.add(file_name)
+                if not isinstance(lst, FileNotFoundError):
+                    loaded.append(unreadable_entry(name, Path(path_str), lst))
+                continue
+            key = stat_key(lst)
+            hit = cache.get(name)
+            entry = hit[1] if hit is not None and hit[0] == key else SHARED.get(path_str, key)
+            if entry is None:
+                parsed += 1
+                found = _read_listed(file_name, path_str, folder, lst, real)
+                entry, cacheable, whole = found
+                if not whole:
                     unsure.add(file_name)
-                    if not isinstance(lst, FileNotFoundError):
-                        loaded.append(unreadable_entry(name, Path(path_str), lst))
+                if entry is None:
                     continue
-                key = (lst.st_dev, lst.st_ino, lst.st_size, lst.st_mtime_ns, lst.st_ctime_ns)
-                hit = cache.get(name)
-                if hit is None or hit[0] != key:
-                    hit = shared(path_str)
-                    if hit is None or hit[0] != key:
-                        parsed += 1
-                        found = _read_listed(file_name, path_str, dir_fd, folder, lst, real)
-                        entry, cacheable, whole = found
-                        if not whole:
-                            unsure.add(file_name)
-                        if entry is None:
-                            continue
-                        if cacheable is None or (
-                            cacheable is lst and max(lst.st_mtime_ns, lst.st_ctime_ns) >= racy_after
-                        ):
-                            loaded.append(entry)
-                            continue
-                        if cacheable is not lst:
-                            key = stat_key(cacheable)
-                        hit = (key, entry)
-                        fresh.append((path_str, hit))
-                    elif not read_whole(hit[1]):  # (a large file, listed by its start)
-                        unsure.add(file_name)
-                elif not read_whole(hit[1]):
-                    unsure.add(file_name)
-                kept[name] = hit
-                loaded.append(hit[1])
-        finally:
-            SHARED.put_many(fresh, parsed=parsed)
+                if cacheable is None or not reading.settled(cacheable):
+                    loaded.append(entry)  # (read, but never cached: see settled)
+                    continue
+                key = stat_key(cacheable)
+                fresh.append((path_str, (key, entry)))
+            elif not read_whole(entry):  # (a large file, listed by its start)
+                unsure.add(file_name)
+            kept[name] = (key, entry)
+            loaded.append(entry)
+    finally:
+        SHARED.put_many(fresh, parsed=parsed)
 
 
 def _read_listed(
     file_name: str,
     path_str: str,
-    dir_fd: int | None,
     folder: Path,
     lst: os.stat_result,
     real: Path,
@@ -327,19 +263,14 @@ def _read_listed(
     file: opened without following links, it must give exactly the size its ``lstat`` gave
     (else the file changed while listed, and the full reader reads it with a fresh stat).
     The third value says whether the entry is the whole file in the version ``lst`` names;
-    then the second is ``lst`` itself, settled or not (the caller checks, once a batch). A
-    file the agent wrote gets its path when it is first asked for (see
-    :func:`agent_written_entry`). ``dir_fd``: the folder, opened (see
-    :func:`~memory_desk.core.folder_stats.opened_folder`), or None; ``path_str``: the file's
-    whole path, for a system without it."""
+    then the second is ``lst`` itself, settled or not (the caller checks). A file the agent
+    wrote gets its path when it is first asked for (see :func:`agent_written_entry`).
+    ``path_str``: the file's whole path."""
     name, size = file_name[:-3], lst.st_size
     if not stat.S_ISREG(lst.st_mode) or size > LARGE_ENTRY_BYTES:
         return (*read_entry(name, folder / file_name, lst, real, start_only=True), False)
     try:
-        if dir_fd is None:
-            fd = os.open(path_str, _OPEN_FLAGS)
-        else:
-            fd = os.open(file_name, _OPEN_FLAGS, dir_fd=dir_fd)
+        fd = os.open(path_str, _OPEN_FLAGS)
     except OSError:
         return (*_read_again(name, folder / file_name, real), False)
     try:
@@ -353,7 +284,7 @@ def _read_listed(
     entry = agent_written_entry(name, None, data, lst, folder=folder)
     if entry is None:
         entry = full_entry_from_bytes(name, folder / file_name, data, lst)
-    return entry, lst, True  # (settled: the caller sees)
+    return entry, lst, True
 
 
 def _read_again(

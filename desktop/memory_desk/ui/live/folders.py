@@ -593,9 +593,9 @@ class FolderWatcher(QObject):
         """List the folder on the watcher's listing thread; :meth:`_on_rescanned` feeds the
         entries whose signature differs from the last report into the debounce.
 
-        A folder of 20,000 entries takes 90 ms to list alone, and several times that while
-        other threads run Python (each ``lstat`` gives up the interpreter's lock): on the
-        window's thread it froze the window every 30 s, and at start held back the persona
+        Listing a big folder takes a while, and several times that while other threads run
+        Python (each ``lstat`` gives up the interpreter's lock): on the window's thread it
+        froze the window at every rescan, and at start held back the persona
         page's first screen. The listing is taken after the rescan is asked for, so it sees
         every change made before; a change concluded meanwhile is compared again with the
         file itself when it is concluded, so nothing is reported twice. A listing that reads

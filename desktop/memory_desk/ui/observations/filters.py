@@ -94,7 +94,7 @@ class FilterBar(QWidget):
 
     # The pause after a keystroke before searching follows how soon the database answers
     # (the median of the last few answers), never more than SEARCH_DELAY_MS: on a database that
-    # answers in 5 ms a fixed 150 ms pause would be most of the wait. Typing faster than the
+    # answers at once a fixed pause would be most of the wait. Typing faster than the
     # answers only interrupts the search in flight (QueryRunner). SEARCH_MAX_LATENCY_MS: a
     # person typing on and on still sees rows at least that often.
     SEARCH_DELAY_MS = 150

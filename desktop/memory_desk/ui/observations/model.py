@@ -304,11 +304,10 @@ class ObservationTableModel(QAbstractTableModel):
 
     fetch_failed = Signal(str)
 
-    # Rows fetched around a cache miss, on the window's thread: about two screens, 1 ms
-    # (``get_many`` and formatting: 25 us a row). Fetching 200 (5 ms) put every tenth page
-    # jump over a frame's 16 ms, and reading them ahead on a worker cost more than it
-    # saved: the worker's Python took the interpreter's lock from the frames it was meant
-    # to spare (page-jump frame p99 18.7-24.6 ms with it, 15.2-15.6 without, at 100,000).
+    # Rows fetched around a cache miss, on the window's thread: about two screens. Fetching
+    # five times as many made some page jumps miss a frame, and reading them ahead on a
+    # worker cost more than it saved: the worker's Python took the interpreter's lock from
+    # the frames it was meant to spare (docs/performance.md has the measurements).
     BLOCK = 40
     CACHE_LIMIT = 2000  # rows kept; the oldest-used go first
     MARK_MS = 4000  # how long a row that just arrived or changed stays highlighted
@@ -736,8 +735,8 @@ class ObservationTableModel(QAbstractTableModel):
         The rows the last step leaves are the planned ones: that step takes ``plan.new`` as it
         is. The steps before it work in a fresh buffer (one copy of the ids), so the array a
         snapshot handed to a worker is never written; every step leaves ``self._ids`` a view
-        of what is shown. (A live commit is one insertion: shifting a million ids and the copy
-        before it took 15-20 ms of the window's thread; now no id is copied.)
+        of what is shown. (A live commit is one insertion: no id is copied, where shifting a
+        million ids and copying them first held the window's thread.)
         """
         removals, moves, insertions = list(plan.removals), list(plan.moves), list(plan.insertions)
         root = QModelIndex()
@@ -873,8 +872,8 @@ def _id_array(ids: Sequence[int] | np.ndarray) -> np.ndarray | array:
     rows of a first answer) as an ``array('q')`` instead (see :meth:`_numpy_ids`).
 
     An int64 array is taken as it is, not copied (a query's answer, which its worker hands
-    over and never writes again): copying a million ids was 10-15 ms of the window's thread
-    after each sort. The model never writes an array it shows."""
+    over and never writes again): copying a million ids after each sort held the window's
+    thread. The model never writes an array it shows."""
     if isinstance(ids, list | tuple | array) and not lazy_numpy.loaded():
         return array("q", ids)
     if isinstance(ids, array):

@@ -8,7 +8,7 @@ The rules live in the core (:func:`~memory_desk.core.alisio.preview_title`,
 :func:`~memory_desk.core.alisio.preview_content`); this module only says what they will do.
 
 The title is previewed on every keystroke (it is short). The content can be 50,000 characters:
-previewing it costs a few milliseconds there (measured in the tests), so a long content is
+previewing it costs more than a keystroke should (measured in the tests), so a long content is
 previewed once typing pauses (``CONTENT_DELAY_MS``), a short one at once.
 
 One more note concerns the row rather than the typing: when the row's stored

@@ -58,8 +58,8 @@ DESCRIPTION_SOFT_LIMIT = 150
 NOTE_MS = 5000
 
 # A body longer than this (characters) goes into the editor SLICE_CHARS at a time, one slice per
-# turn of the event loop: one slice costs a few tens of milliseconds with its highlighting, a
-# whole 30 MB body in one go about ten seconds of frozen window.
+# turn of the event loop: one slice with its highlighting is short enough for the window to
+# stay responsive, where a whole 30 MB body in one go froze it for seconds.
 SLICE_CHARS = 64 * 1024
 SLICED_ABOVE = 4 * SLICE_CHARS
 

@@ -106,7 +106,7 @@ class EntryListView(QTableView):
     """A flat list of entries; separator rows span every column.
 
     A table, not a tree: a tree view lays out every row of the model whenever rows come or go
-    (20,000 entries took most of a second per save or keystroke), a table only the rows in
+    (every save or keystroke then paid for the whole folder), a table only the rows in
     sight. Rows have one fixed height (see :class:`EntryDelegate`), so none is measured. The
     rows are painted in one Python call per paint (:mod:`~memory_desk.ui.persona.list_painting`,
     the delegate's pixels), not cell by cell through the delegate.

@@ -1,12 +1,11 @@
 """The persona page's reading of its folder, off the window's thread.
 
-Opening a folder of 20,000 entries parses 20,000 files: seconds, which the window must not
-spend. The page lists on a worker (:func:`list_folder`, through a ``BackgroundCall``) with the
+Opening a folder parses every file in it, which the window's thread must not wait for. The page lists on a worker (:func:`list_folder`, through a ``BackgroundCall``) with the
 folder object it shows: nothing else uses that object until the listing is done, and the page
 shows the newest entries as soon as the core has read them (``progress``), then all of them.
 
 After that, the agent's writes are found by comparing the stat keys of the folder's files
-(:func:`scan_keys`, also on a worker: 20,000 ``stat`` calls take about 100 ms) with those of the
+(:func:`scan_keys`, also on a worker: one ``stat`` call per file) with those of the
 scan before: only the files that changed are read again, on the window's thread, by the folder
 itself. A file changed within ``RACY_NS`` of a scan may change again without its stat key
 changing (file times have a coarse clock): it counts as changed at the next scan too.
@@ -26,7 +25,7 @@ from memory_desk.core.persona import FolderProblem, PersonaEntry, PersonaFolder,
 from memory_desk.core.persona.entry import could_not_list
 from memory_desk.core.persona.folder_problems import listing_problems
 from memory_desk.core.persona.reading import is_entry_file_name, stat_key
-from memory_desk.core.persona.scan import Progress, gc_paused, has_at_most
+from memory_desk.core.persona.scan import Progress, has_at_most
 
 FIRST_SCREEN = 300  # entries the page shows before the rest are read
 SMALL_FOLDER = 300  # a folder with at most this many entry files is listed at once, in place
@@ -66,8 +65,8 @@ class Listed:
 
 class LazyKeys:
     """The stat keys of one pass over a folder (:func:`keys_of`), with those of ``unsure``
-    marked as changed: made once, on the first call from any thread (20,000 keys are about
-    25 ms of a listing that the page need not wait for)."""
+    marked as changed: made once, on the first call from any thread (the page need not wait
+    for them to show a listing)."""
 
     def __init__(self, listing: FolderStats, unsure: frozenset[str]) -> None:
         self._listing: FolderStats | None = listing  # (let go once the keys are made)
@@ -76,7 +75,7 @@ class LazyKeys:
         self._lock = threading.Lock()
 
     def __call__(self) -> StatKeys:
-        with self._lock, gc_paused():  # (20,000 keys: see gc_paused)
+        with self._lock:
             if self._keys is None:
                 assert self._listing is not None
                 keys = keys_of(self._listing)
@@ -123,8 +122,7 @@ def list_folder(folder: PersonaFolder, report: Callable[[FirstScreen], None] | N
     included): a rescan's pass waits, instead of running beside it. It takes the lock at once
     if it is free, else (another reader of the folder holds it) from the first screen on: the
     first screen waits for no one. Taken only from the first screen on, the lock could go to
-    the watcher's rescan first (seen once in about twenty starts at 20,000 entries: the
-    listing waited 130 ms for its pass)."""
+    the watcher's rescan first, and the listing would wait for its pass."""
     real = os.path.realpath(folder.path)
     lock = folder_stats.reading_lock(real)
     held = lock.acquire(blocking=False)
@@ -188,7 +186,7 @@ def scan_changes(
 ) -> tuple[StatKeys, list[str]]:
     """The folder's stat keys now, and the files changed since ``before`` (the keys of the
     scan before, or what makes them: a listing's :class:`LazyKeys`). A scan of its own, which
-    no one changes: 20,000 keys are compared here, on the worker."""
+    no one changes: every key is compared here, on the worker."""
     if callable(before):
         before = before()
     after = scan_keys(path)

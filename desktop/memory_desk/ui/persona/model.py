@@ -19,8 +19,6 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from itertools import compress, repeat
-from operator import attrgetter, indexOf, is_
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QFont, QIcon
@@ -29,7 +27,6 @@ from PySide6.QtWidgets import QApplication
 from memory_desk.core.hidden_text import reveal
 from memory_desk.core.jstext import utf16_key
 from memory_desk.core.persona import PROMPT_LIMIT, PersonaEntry
-from memory_desk.core.persona.scan import gc_paused
 from memory_desk.ui import dates
 from memory_desk.ui.i18n import current_language, plural, shown, translate
 from memory_desk.ui.persona.problems import severity_icon, severity_text
@@ -73,8 +70,6 @@ class Separator:
 Row = PersonaEntry | Separator
 PROMPT_SEPARATOR = Separator("prompt", PROMPT_DIVIDER)  # one object each: rows compare by identity
 HIDDEN_SEPARATOR = Separator("hidden", HIDDEN_DIVIDER)
-_row_name = attrgetter("name")
-_visible = attrgetter("agent_visible")
 
 
 def column_titles() -> tuple[str, ...]:
@@ -129,7 +124,7 @@ def rows_of(entries: list[PersonaEntry], shown: Sequence[int] | None = None) -> 
     listed as :meth:`PersonaFolder.entries` lists them (the agent's first, in its order), with
     the dividers: the ``PROMPT_LIMIT`` entries the agent sees first are the ones its prompt
     lists."""
-    return layout(entries, sum(map(_visible, entries)), shown)[0]
+    return layout(entries, sum(e.agent_visible for e in entries), shown)[0]
 
 
 def layout(
@@ -137,15 +132,14 @@ def layout(
 ) -> tuple[list[Row], int | None, int | None]:
     """(rows, row of the prompt divider, row of the hidden divider) for the entries at
     positions ``shown`` (ascending; None: all) of ``entries``, whose first ``visible`` are the
-    ones the agent sees. Built by slices and binary searches: no loop in Python per entry."""
+    ones the agent sees."""
     if shown is None:
         cut, end = min(visible, PROMPT_LIMIT), visible
         parts = (entries[:cut], entries[cut:end], entries[end:])
     else:
         cut, end = bisect_left(shown, min(visible, PROMPT_LIMIT)), bisect_left(shown, visible)
-        pick = entries.__getitem__
         parts = tuple(
-            list(map(pick, shown[a:b])) for a, b in ((0, cut), (cut, end), (end, len(shown)))
+            [entries[at] for at in shown[a:b]] for a, b in ((0, cut), (cut, end), (end, len(shown)))
         )
     rows: list[Row] = list(parts[0])
     prompt_row = hidden_row = None
@@ -170,11 +164,7 @@ def haystacks(entries: Sequence[PersonaEntry]) -> list[str]:
     return list(map(haystack, entries))
 
 
-def made_haystacks(entries: Sequence[PersonaEntry]) -> list[str]:
-    """:func:`haystacks`, the collector paused (20,000 new texts: see ``gc_paused``): for a
-    worker."""
-    with gc_paused():
-        return haystacks(entries)
+made_haystacks = haystacks  # (the name the page's worker calls it by)
 
 
 def _matches(hay: str, needle: str) -> bool:
@@ -184,16 +174,8 @@ def _matches(hay: str, needle: str) -> bool:
 
 
 def _matching(hays: list[str], candidates: Sequence[int], needle: str) -> list[int]:
-    """The positions among ``candidates`` whose haystack holds ``needle``.
-
-    A needle without a NUL is a plain substring test, run in C for every candidate: a Python
-    call of :func:`_matches` per entry cost more than the test itself (7 ms of a keystroke
-    at 20,000 entries, against 1.5)."""
-    if "\0" in needle:
-        looked_at = map(hays.__getitem__, candidates)
-        return list(compress(candidates, map(_matches, looked_at, repeat(needle))))
-    looked_at = hays if len(candidates) == len(hays) else map(hays.__getitem__, candidates)
-    return list(compress(candidates, map(str.__contains__, looked_at, repeat(needle))))
+    """The positions among ``candidates`` whose haystack holds ``needle``."""
+    return [at for at in candidates if _matches(hays[at], needle)]
 
 
 def order_key(entry: PersonaEntry) -> tuple[str, str]:
@@ -259,8 +241,8 @@ class PersonaListModel(QAbstractTableModel):
         list, unchanged); applied as a difference so selection and scroll survive. The filter's
         texts are made when first needed, unless :meth:`offer_haystacks` brings them."""
         self._entries = entries
-        self._visible = sum(map(_visible, entries))
-        self._by_name = dict(zip(map(_row_name, entries), entries, strict=True))
+        self._visible = sum(e.agent_visible for e in entries)
+        self._by_name = {e.name: e for e in entries}
         self._hays = None
         self._unpatched = entries
         self._now = datetime.now(UTC)
@@ -430,15 +412,12 @@ class PersonaListModel(QAbstractTableModel):
         """Entry ``name`` in ``listing`` (as listed, marked or not), or None if it is not there.
 
         With ``hint`` (the entry as written) its place is found by a binary search; a name
-        without one is looked for in C (no Python loop), once per changed name."""
+        without one is looked for one by one."""
         if hint is not None:
             at = _search(listing, hint)
             if at < len(listing) and listing[at].name == name:
                 return listing[at]
-        try:
-            return listing[indexOf(map(_row_name, listing), name)]
-        except ValueError:
-            return None
+        return next((entry for entry in listing if entry.name == name), None)
 
     def _position(self, entry: PersonaEntry) -> int:
         """Where ``entry`` (one of those held) is in the listing: a binary search."""
@@ -572,39 +551,39 @@ class PersonaListModel(QAbstractTableModel):
 
         A row is unchanged while it holds the same object (the folder hands out the same entry
         while its file is unchanged; the dividers are constants), so the changed rows are found
-        by identity in a few passes of C loops. Those rows are taken out (last first) and the
+        by identity. Those rows are taken out (last first) and the
         new ones put in (first first), each at its final row; every other row keeps its place.
         Past a few changes a reset is cheaper for the view.
         """
         old_rows = self._rows
-        if len(old_rows) == len(new_rows) and list(map(_row_name, old_rows)) == list(
-            map(_row_name, new_rows)
-        ):
+        if len(old_rows) == len(new_rows) and [r.name for r in old_rows] == [
+            r.name for r in new_rows
+        ]:
             self._update_in_place(new_rows)
             return
         if abs(len(new_rows) - len(old_rows)) > MAX_PATCHES:  # (as many rows come or go, at least)
-            self._reset(new_rows)  # (the first screen's 300 rows to 20,000: 15 ms less)
+            self._reset(new_rows)
             return
         old_ids = set(map(id, old_rows))
         new_ids = set(map(id, new_rows))
-        gone = [
-            at for at, kept in enumerate(map(new_ids.__contains__, map(id, old_rows))) if not kept
-        ]
-        come = [
-            at for at, kept in enumerate(map(old_ids.__contains__, map(id, new_rows))) if not kept
-        ]
+        gone = [at for at, row in enumerate(old_rows) if id(row) not in new_ids]
+        come = [at for at, row in enumerate(new_rows) if id(row) not in old_ids]
         if len(gone) + len(come) > MAX_PATCHES:
             self._reset(new_rows)
             return
         self._remove_rows(gone)
-        if self._rows != list(compress(new_rows, map(old_ids.__contains__, map(id, new_rows)))):
+        if self._rows != [row for row in new_rows if id(row) in old_ids]:
             self._reset(new_rows)  # (cannot happen while the folder keeps the agent's order)
             return
         self._insert_rows(new_rows, come)
 
     def _update_in_place(self, new_rows: list[Row]) -> None:
         """Same rows, same places: only the rows holding another object changed."""
-        changed = [at for at, same in enumerate(map(is_, self._rows, new_rows)) if not same]
+        changed = [
+            at
+            for at, (old, new) in enumerate(zip(self._rows, new_rows, strict=True))
+            if old is not new
+        ]
         for row in changed:
             self._rows[row] = new_rows[row]
             self._row_changed(row, row)
@@ -702,7 +681,7 @@ class PersonaListModel(QAbstractTableModel):
         """The icon before the name of an entry with problems (its worst), or None.
 
         The style's icons are looked up once per style: most entries of a large folder carry
-        a warning, and asking the style for its icon per painted cell cost 50 µs each."""
+        a warning, and asking the style for its icon per painted cell is slow."""
         if not entry.problems:
             return None
         severity = _worst(entry)
@@ -724,7 +703,7 @@ class PersonaListModel(QAbstractTableModel):
 
     def _updated_text(self, updated: str | None) -> str:
         """The Updated cell's wording, worked out once per value (until the listing's
-        moment or the language changes): a full repaint asked for 30 of them, 40 µs each."""
+        moment or the language changes): a repaint asks for each shown value again."""
         key = (updated, self._now, current_language())
         known = self._updated_texts.get(key)
         if known is None:

@@ -5,8 +5,8 @@ is wrong with it); the technical lines (its path, its size, the schema, Alisio's
 and memory settings as the config names them) wait behind a "Details" disclosure, closed by
 default and remembered in the UI state.
 
-A database's counts are a scan of its whole table (a second or more on a million rows not in
-the page cache), so they are read off the main thread (:class:`DatabaseCounts`), the last
+A database's counts are a scan of its whole table (slow on a million rows not in the page
+cache), so they are read off the main thread (:class:`DatabaseCounts`), the last
 known ones shown meanwhile; the observations page's own answers carry them for the source
 in front.
 """
@@ -355,10 +355,10 @@ class SourceSidebar(QWidget):
                     self._cancel_count_later(source)  # the page counted it
                     count, problems = folder_counts
                 else:
-                    # No file is read on the main thread (20,000 entries take seconds to
-                    # parse). A small folder's names are counted now, its problems in the
-                    # background at once; a big one is not even listed here (20,000 names
-                    # took 20-60 ms of a start): it shows its last listing's counts (or
+                    # No file is read on the main thread (parsing a folder is slow). A
+                    # small folder's names are counted now, its problems in the background
+                    # at once; a big one is not even listed here (its names alone would
+                    # hold the start): it shows its last listing's counts (or
                     # "…") until a count a little later (the page's listing may come first).
                     from memory_desk.core.persona.scan import has_at_most  # (see _folder_counts)
 
@@ -420,8 +420,8 @@ class SourceSidebar(QWidget):
 
         The persona page is usually listing that very folder (at start, or after the agent
         wrote): its listing gives the counts, and a second listing running beside it fought
-        it for the interpreter (20,000 lstat calls, each giving up the GIL), so the page's
-        first screen took 1.5 s instead of 0.3. If the page has not counted it by then, the
+        it for the interpreter (one lstat call per file, each giving up the GIL), so the page's
+        first screen came several times later. If the page has not counted it by then, the
         count runs (and takes the page's parses from the shared cache)."""
         key = id(source)
         if key in self._counts_later:
