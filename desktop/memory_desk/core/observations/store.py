@@ -1,10 +1,9 @@
 """``ObservationStore``: the public calls on one ``memory.sqlite`` (search, read, pin, forget,
 edit), each a thin layer over the package's parts.
 
-Browsing is pure ``SELECT``: no counter or timestamp changes because a person looked, and
-no read transaction stays open between calls (every statement is read to the end), so the
-agent's checkpoints are never held back. SQL is built in :mod:`.search`, written in
-:mod:`.writes`, run on :mod:`.sqlite`'s connections; opening is checked by :mod:`.schema`.
+Browsing is pure ``SELECT``: no counter or timestamp changes because a person looked, and no
+read transaction stays open between calls, so the agent's checkpoints are never held back.
+SQL is built in :mod:`.search`, written in :mod:`.writes`, run on :mod:`.sqlite`'s connections.
 """
 
 from __future__ import annotations
