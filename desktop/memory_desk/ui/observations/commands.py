@@ -61,7 +61,7 @@ from memory_desk.ui.observations.topic import (
     UNDO_FORGET,
     TopicAction,
 )
-from memory_desk.ui.observations.write_runner import Outcome
+from memory_desk.ui.workers.write_runner import Outcome
 
 _T = TypeVar("_T")
 

@@ -3,7 +3,7 @@
 Data flows one way. The filter bar and the sortable header describe a query; the query runs
 on a worker thread (:mod:`.query`) and its ids come back to the table model, which loads the
 visible rows lazily. Writes go through undo commands (:mod:`.commands`) that call the store
-on a thread of their own (:mod:`.write_runner`: one write at a time; while the agent holds
+on a thread of their own (:mod:`memory_desk.ui.workers.write_runner`: one write at a time; while the agent holds
 the write lock a banner says so and offers Cancel) and then
 :meth:`ObservationsPage.refresh`, which re-runs the same query and applies only the
 difference, so the selection, the current row, the scroll position and the detail pane stay
@@ -86,7 +86,6 @@ from memory_desk.core.observations.listing import Summary
 from memory_desk.ui import i18n
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations import row_diff
-from memory_desk.ui.observations.background import BackgroundCall
 from memory_desk.ui.observations.busy import Later, report_unless_busy, rows_now
 from memory_desk.ui.observations.columns import TableColumns
 from memory_desk.ui.observations.commands import (
@@ -115,8 +114,9 @@ from memory_desk.ui.observations.row_diff import IdIndex
 from memory_desk.ui.observations.table_view import ObservationsTableView
 from memory_desk.ui.observations.topic import TopicAction, ask_topic_choice
 from memory_desk.ui.observations.write_banner import WriteWaitBanner
-from memory_desk.ui.observations.write_runner import Outcome, WriteRunner
 from memory_desk.ui.undo_focus import has_own_undo
+from memory_desk.ui.workers.background import BackgroundCall
+from memory_desk.ui.workers.write_runner import Outcome, WriteRunner
 
 if TYPE_CHECKING:
     from memory_desk.ui.observations.agent_search import AgentSearchDialog

@@ -40,7 +40,6 @@ from memory_desk.ui.observations.commands import (
     RestoreCommand,
 )
 from memory_desk.ui.observations.write_banner import WriteWaitBanner
-from memory_desk.ui.observations.write_runner import WriteRunner
 from memory_desk.ui.review.model import ReviewListModel
 from memory_desk.ui.review.runner import JournalRunner
 from memory_desk.ui.review.writes import (
@@ -50,6 +49,7 @@ from memory_desk.ui.review.writes import (
     deleted_row,
     observation_matches,
 )
+from memory_desk.ui.workers.write_runner import WriteRunner
 
 StoreResolver = Callable[[Change], object | None]  # the open store a change belongs to
 GONE = (ChangeKind.DELETED, ChangeKind.REMOVED)
