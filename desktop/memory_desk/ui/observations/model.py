@@ -52,9 +52,9 @@ from memory_desk.ui import dates, i18n, theme
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations import row_diff
 from memory_desk.ui.observations.busy import report_unless_busy
-from memory_desk.ui.observations.display import now_ms, pin_glyph
 from memory_desk.ui.observations.row_diff import IdIndex, RowPlan
 from memory_desk.ui.plain import as_shown
+from memory_desk.ui.widgets.display import now_ms, pin_glyph
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 FORGOTTEN_ROLE = Qt.ItemDataRole.UserRole + 1

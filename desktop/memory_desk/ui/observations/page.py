@@ -112,9 +112,9 @@ from memory_desk.ui.observations.model import (
 from memory_desk.ui.observations.query import Query, QueryResult, QueryRunner
 from memory_desk.ui.observations.row_diff import IdIndex
 from memory_desk.ui.observations.table_view import ObservationsTableView
-from memory_desk.ui.observations.topic import TopicAction, ask_topic_choice
-from memory_desk.ui.observations.write_banner import WriteWaitBanner
 from memory_desk.ui.undo_focus import has_own_undo
+from memory_desk.ui.widgets.topic import TopicAction, ask_topic_choice
+from memory_desk.ui.widgets.write_banner import WriteWaitBanner
 from memory_desk.ui.workers.background import BackgroundCall
 from memory_desk.ui.workers.write_runner import Outcome, WriteRunner
 

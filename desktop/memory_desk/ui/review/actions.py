@@ -39,7 +39,6 @@ from memory_desk.ui.observations.commands import (
     RecreateCommand,
     RestoreCommand,
 )
-from memory_desk.ui.observations.write_banner import WriteWaitBanner
 from memory_desk.ui.review.model import ReviewListModel
 from memory_desk.ui.review.runner import JournalRunner
 from memory_desk.ui.review.writes import (
@@ -49,6 +48,7 @@ from memory_desk.ui.review.writes import (
     deleted_row,
     observation_matches,
 )
+from memory_desk.ui.widgets.write_banner import WriteWaitBanner
 from memory_desk.ui.workers.write_runner import WriteRunner
 
 StoreResolver = Callable[[Change], object | None]  # the open store a change belongs to

@@ -29,7 +29,7 @@ from memory_desk.core.persona import PersonaEntry, PersonaFolder
 from memory_desk.core.persona.reading import sha256
 from memory_desk.ui.i18n import shown, translate
 from memory_desk.ui.observations.commands import step_back_later
-from memory_desk.ui.observations.topic import TopicAction, ask_topic_choice
+from memory_desk.ui.widgets.topic import TopicAction, ask_topic_choice
 from memory_desk.ui.workers.write_runner import Outcome, WriteRunner
 
 
