@@ -3,7 +3,7 @@
 Data flows one way. The filter bar and the sortable header describe a query; the query runs
 on a worker thread (:mod:`.query`) and its ids come back to the table model, which loads the
 visible rows lazily. Writes go through undo commands (:mod:`.commands`) that call the store
-on a thread of their own (:mod:`memory_desk.ui.workers.write_runner`: one write at a time; while the agent holds
+on a thread of their own (:mod:`.write_runner`: one write at a time; while the agent holds
 the write lock a banner says so and offers Cancel) and then
 :meth:`ObservationsPage.refresh`, which re-runs the same query and applies only the
 difference, so the selection, the current row, the scroll position and the detail pane stay
@@ -88,14 +88,6 @@ from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations import row_diff
 from memory_desk.ui.observations.busy import Later, report_unless_busy, rows_now
 from memory_desk.ui.observations.columns import TableColumns
-from memory_desk.ui.observations.commands import (
-    EditCommand,
-    ForgetCommand,
-    PinCommand,
-    RecreateCommand,
-    RestoreCommand,
-    step_back_later,
-)
 from memory_desk.ui.observations.delegates import install_delegates
 from memory_desk.ui.observations.detail import RELOADED, ObservationDetail, text_changed
 from memory_desk.ui.observations.filters import FilterBar
@@ -116,6 +108,14 @@ from memory_desk.ui.undo_focus import has_own_undo
 from memory_desk.ui.widgets.topic import TopicAction, ask_topic_choice
 from memory_desk.ui.widgets.write_banner import WriteWaitBanner
 from memory_desk.ui.workers.background import BackgroundCall
+from memory_desk.ui.workers.commands import (
+    EditCommand,
+    ForgetCommand,
+    PinCommand,
+    RecreateCommand,
+    RestoreCommand,
+    step_back_later,
+)
 from memory_desk.ui.workers.write_runner import Outcome, WriteRunner
 
 if TYPE_CHECKING:

@@ -52,7 +52,6 @@ from memory_desk.core.pruning import (
 )
 from memory_desk.ui import i18n
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.observations.commands import ForgetCommand, step_back_later
 from memory_desk.ui.progress_task import ProgressTask
 from memory_desk.ui.pruning.persona_command import ForgetEntriesCommand
 from memory_desk.ui.pruning.tree import CandidatesTree
@@ -60,6 +59,7 @@ from memory_desk.ui.undo_focus import has_own_undo
 from memory_desk.ui.view_page import ViewPage
 from memory_desk.ui.widgets.topic import TopicAction, ask_topic_choice
 from memory_desk.ui.widgets.write_banner import WriteWaitBanner
+from memory_desk.ui.workers.commands import ForgetCommand, step_back_later
 from memory_desk.ui.workers.write_runner import Outcome, WriteRunner
 
 Source = ObservationStore | PersonaFolder
