@@ -39,8 +39,8 @@ from memory_desk.ui import dates, export, i18n, theme
 from memory_desk.ui.chats.detail import ChatDetailPane
 from memory_desk.ui.chats.model import ChatListing, ChatsModel, make_listing, sorted_listing
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.observations.delegates import ProjectDelegate
 from memory_desk.ui.view_page import ViewPage
+from memory_desk.ui.widgets.delegates import ProjectDelegate
 from memory_desk.ui.widgets.display import now_ms
 from memory_desk.ui.workers.background import BackgroundCall
 

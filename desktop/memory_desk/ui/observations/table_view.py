@@ -40,11 +40,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QTableView, QWidget
 
 from memory_desk.ui import theme
-from memory_desk.ui.observations.delegates import (
-    ProjectCell,
-    ProjectDelegate,
-    TypeBadgeDelegate,
-)
 from memory_desk.ui.observations.model import (
     CELL_ALIGNMENTS,
     Column,
@@ -61,6 +56,11 @@ from memory_desk.ui.painting import (
     columns_in,
     focus_cell,
     selected_columns,
+)
+from memory_desk.ui.widgets.delegates import (
+    ProjectCell,
+    ProjectDelegate,
+    TypeBadgeDelegate,
 )
 
 # Laid-out texts kept, in two generations of half this each: more than ten screens.
