@@ -51,7 +51,6 @@ from memory_desk.core.alisio import OBSERVATION_TYPES, over_content_cap, preview
 from memory_desk.core.hidden_text import reveal
 from memory_desk.core.observations import Observation
 from memory_desk.ui import dates, i18n, theme
-from memory_desk.ui.conflict import CompareDialog
 from memory_desk.ui.elide import short_id
 from memory_desk.ui.hidden import HiddenCharactersNote, marked_html
 from memory_desk.ui.i18n import translate
@@ -67,6 +66,7 @@ from memory_desk.ui.observations.conflict import (
 from memory_desk.ui.observations.long_text import CutNote, SlicedFill
 from memory_desk.ui.observations.stored_note import StoredPreviewPanel
 from memory_desk.ui.observations.topic_field import StoredTopicLabel
+from memory_desk.ui.widgets.conflict import CompareDialog
 from memory_desk.ui.widgets.content_browser import ContentBrowser
 from memory_desk.ui.widgets.display import now_ms, pin_glyph, sectioned_markdown
 
