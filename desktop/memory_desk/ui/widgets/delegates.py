@@ -43,8 +43,8 @@ from PySide6.QtWidgets import (
 
 from memory_desk.ui import theme
 from memory_desk.ui.elide import elide_middle, split_project
-from memory_desk.ui.painting import laid_out
 from memory_desk.ui.widgets.cells import FORGOTTEN_ROLE, Cell, CellTableModel
+from memory_desk.ui.widgets.painting import laid_out
 
 _Index = QModelIndex | QPersistentModelIndex
 ELLIPSIS = "…"
