@@ -62,6 +62,7 @@ from memory_desk.ui.widgets.painting import (
     fill_row,
     focus_cell,
     paint_cell_by_style,
+    sample_by_style,
     selected_columns,
 )
 
@@ -70,8 +71,6 @@ _ID = int(Column.ID)
 _TITLE = int(Column.TITLE)
 _TYPE = int(Column.TYPE)
 _PROJECT = int(Column.PROJECT)
-_ROW_STYLE = QStyle.PrimitiveElement.PE_PanelItemViewRow
-_ITEM = QStyle.ControlElement.CE_ItemViewItem
 _SELECTED = QStyle.StateFlag.State_Selected
 _ALTERNATE = QStyleOptionViewItem.ViewItemFeature.Alternate
 _HAS_DISPLAY = QStyleOptionViewItem.ViewItemFeature.HasDisplay
@@ -163,8 +162,6 @@ class ObservationsTableView(QTableView):
             ("📌", Qt.AlignmentFlag.AlignCenter, font, False, False),
         ]
         for text, alignment, sample_font, alternate, selected in samples:
-            by_style = blank_image(_SAMPLE, option.palette)
-            painter = QPainter(by_style)
             sample = QStyleOptionViewItem(option)
             sample.rect = QRect(0, 0, _SAMPLE.width(), _SAMPLE.height())
             sample.text = text
@@ -176,9 +173,7 @@ class ObservationsTableView(QTableView):
                 sample.features |= _ALTERNATE
             if selected:
                 sample.state |= _SELECTED
-            style.drawPrimitive(_ROW_STYLE, sample, painter, self)
-            style.drawControl(_ITEM, sample, painter, self)
-            painter.end()
+            by_style = sample_by_style(style, sample, self, option.palette)
             ours = blank_image(_SAMPLE, option.palette)
             painter = QPainter(ours)
             colours = _Colours(option, self.isEnabled())

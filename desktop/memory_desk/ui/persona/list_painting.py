@@ -46,13 +46,12 @@ from memory_desk.ui.widgets.painting import (
     fill_row,
     focus_cell,
     paint_cell_by_style,
+    sample_by_style,
     selected_columns,
 )
 
 BADGE_PADDING = 12  # the pill's width beyond its text
 
-_ROW_STYLE = QStyle.PrimitiveElement.PE_PanelItemViewRow
-_ITEM = QStyle.ControlElement.CE_ItemViewItem
 _SELECTED = QStyle.StateFlag.State_Selected
 _ENABLED = QStyle.StateFlag.State_Enabled
 _ALTERNATE = QStyleOptionViewItem.ViewItemFeature.Alternate
@@ -161,11 +160,7 @@ class EntryRowPainter:
         rect = QRect(0, 0, _SAMPLE.width(), _SAMPLE.height())
         for text, sample_icon, alternate, selected in samples:
             sample = self._sample_option(option, rect, text, sample_icon, alternate, selected)
-            by_style = blank_image(_SAMPLE, option.palette)
-            painter = QPainter(by_style)
-            style.drawPrimitive(_ROW_STYLE, sample, painter, self.view)
-            style.drawControl(_ITEM, sample, painter, self.view)
-            painter.end()
+            by_style = sample_by_style(style, sample, self.view, option.palette)
             ours = blank_image(_SAMPLE, option.palette)
             painter = QPainter(ours)
             for brush in colours.background(selected, alternate):

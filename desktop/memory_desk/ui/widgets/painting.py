@@ -47,6 +47,7 @@ _SELECTED = QStyle.StateFlag.State_Selected
 _FOCUSED = QStyle.StateFlag.State_HasFocus
 _ALTERNATE = QStyleOptionViewItem.ViewItemFeature.Alternate
 _ROW_STYLE = QStyle.PrimitiveElement.PE_PanelItemViewRow
+_ITEM = QStyle.ControlElement.CE_ItemViewItem
 _ENABLED = QStyle.StateFlag.State_Enabled
 _FOCUS_MARGIN = QStyle.PixelMetric.PM_FocusFrameHMargin
 _RIGHT = Qt.AlignmentFlag.AlignRight.value
@@ -261,6 +262,20 @@ def blank_image(size: QSize, palette: QPalette) -> QImage:
     """An image of ``size`` filled with the palette's base, to paint a sample cell on."""
     image = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(palette.color(QPalette.ColorRole.Base))
+    return image
+
+
+def sample_by_style(
+    style: QStyle, sample: QStyleOptionViewItem, view: QWidget, palette: QPalette
+) -> QImage:
+    """A sample cell as the style paints it (the row panel, then the item), on an image of
+    the sample's size filled with ``palette``'s base: what a view's own painting of the same
+    cell is compared with before the view trusts it."""
+    image = blank_image(sample.rect.size(), palette)
+    painter = QPainter(image)
+    style.drawPrimitive(_ROW_STYLE, sample, painter, view)
+    style.drawControl(_ITEM, sample, painter, view)
+    painter.end()
     return image
 
 
