@@ -58,10 +58,10 @@ from memory_desk.ui.widgets.painting import (
     TextCache,
     base_option,
     blank_image,
-    columns_in,
     fill_row,
     focus_cell,
     paint_cell_by_style,
+    rows_in,
     sample_by_style,
     selected_columns,
 )
@@ -205,15 +205,10 @@ class ObservationsTableView(QTableView):
 
     def _paint_rows(self, painter: QPainter, model: ObservationTableModel, dirty: QRect) -> None:
         """Every row crossing ``dirty``: backgrounds, texts, badges and projects."""
-        first = self.rowAt(dirty.top())
-        if first < 0:
+        crossed = rows_in(self, dirty)
+        if crossed is None:
             return
-        last = self.rowAt(dirty.bottom())
-        if last < 0:
-            last = model.rowCount() - 1
-        columns = columns_in(self, dirty)
-        if not columns:
-            return
+        first, last, columns = crossed
         paint = self._paint_context(model, columns, first, last)
         for row in range(first, last + 1):
             top = self.rowViewportPosition(row)

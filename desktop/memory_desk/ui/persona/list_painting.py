@@ -42,10 +42,10 @@ from memory_desk.ui.widgets.painting import (
     TextCache,
     base_option,
     blank_image,
-    columns_in,
     fill_row,
     focus_cell,
     paint_cell_by_style,
+    rows_in,
     sample_by_style,
     selected_columns,
 )
@@ -217,15 +217,10 @@ class EntryRowPainter:
     def paint(self, painter: QPainter, model: PersonaListModel, dirty: QRect) -> None:
         """Every row crossing ``dirty``: backgrounds, texts, icons, badges and dividers."""
         view = self.view
-        first = view.rowAt(dirty.top())
-        if first < 0:
+        crossed = rows_in(view, dirty)
+        if crossed is None:
             return
-        last = view.rowAt(dirty.bottom())
-        if last < 0:
-            last = model.rowCount() - 1
-        columns = columns_in(self.view, dirty)
-        if not columns:
-            return
+        first, last, columns = crossed
         paint = self._paint_context(model, columns, first, last)
         painter.setFont(paint.font)
         for row in range(first, last + 1):

@@ -279,6 +279,21 @@ def sample_by_style(
     return image
 
 
+def rows_in(view: QTableView, dirty: QRect) -> tuple[int, int, list[tuple[int, int, int]]] | None:
+    """(first row, last row, shown columns) of ``view`` crossing ``dirty``; None when it
+    crosses no row or no column (nothing to paint)."""
+    first = view.rowAt(dirty.top())
+    if first < 0:
+        return None
+    last = view.rowAt(dirty.bottom())
+    if last < 0:
+        last = view.model().rowCount() - 1
+    columns = columns_in(view, dirty)
+    if not columns:
+        return None
+    return first, last, columns
+
+
 def columns_in(view: QTableView, dirty: QRect) -> list[tuple[int, int, int]]:
     """(column, x, width) of the shown columns of ``view`` crossing ``dirty``, left to right."""
     header = view.horizontalHeader()
