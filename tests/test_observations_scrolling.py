@@ -21,8 +21,9 @@ import pytest
 
 from memory_desk.core import alisio
 from memory_desk.core.observations import ObservationStore
-from memory_desk.ui import heap, painting
+from memory_desk.ui import heap
 from memory_desk.ui.observations.model import Column, ObservationTableModel, format_row
+from memory_desk.ui.widgets import painting
 from window_helpers import table
 
 pytest_plugins = ["window_fixture"]  # the open_window fixture

@@ -22,12 +22,9 @@ from PySide6.QtWidgets import QCheckBox, QHeaderView, QStyledItemDelegate, QTabl
 from alisio_fixtures import build_database
 from memory_desk.core.observations import ObservationStore
 from memory_desk.ui import dates, theme
-from memory_desk.ui.observations.delegates import (
-    ProjectDelegate,
-    TypeBadgeDelegate,
-    install_delegates,
-)
+from memory_desk.ui.observations.delegates import install_delegates
 from memory_desk.ui.observations.model import Column, ObservationTableModel
+from memory_desk.ui.widgets.delegates import ProjectDelegate, TypeBadgeDelegate
 from window_helpers import table
 
 pytest_plugins = ["window_fixture"]  # the open_window fixture

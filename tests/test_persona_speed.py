@@ -382,7 +382,7 @@ def test_the_window_stops_every_worker_it_made_when_it_shuts_down(
     """A worker left running when its pool is destroyed deadlocks the window (the pool's
     destructor waits for it while holding the interpreter's lock, which the worker needs):
     a runner added to a page must be stopped with it."""
-    from memory_desk.ui.observations.background import BackgroundCall
+    from memory_desk.ui.workers.background import BackgroundCall
 
     window = open_window(["--persona", str(write_folder(tmp_path / "memory", 600))])
     wait_persona_read(window)

@@ -22,8 +22,8 @@ from memory_desk.core.errors import QueryInterrupted
 from memory_desk.core.observations import ObservationStore, listing
 from memory_desk.core.observations.sqlite import Connections
 from memory_desk.ui.observations import query as query_module
-from memory_desk.ui.observations.background import BackgroundCall
 from memory_desk.ui.observations.query import Query, QueryRunner
+from memory_desk.ui.workers.background import BackgroundCall
 
 WAIT_S = 10.0
 # A read that never ends on its own: only an interrupt stops it.

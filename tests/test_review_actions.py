@@ -20,8 +20,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
 from memory_desk.core.journal import Change, ChangeKind, Journal, Version
-from memory_desk.ui.observations.topic import TopicConflictDialog
 from memory_desk.ui.review.writes import deleted_row
+from memory_desk.ui.widgets.topic import TopicConflictDialog
 from test_review_window import db, looked, rows, select_row, show_review, trigger, wait_rows
 from test_ui_write_waits import HOLD_S, Holder
 from window_helpers import NOW, stored_row

@@ -18,9 +18,9 @@ from PySide6.QtGui import QUndoStack
 from alisio_fixtures import build_database
 from memory_desk.core import StoreError
 from memory_desk.core.observations import ObservationStore
-from memory_desk.ui.observations.background import BackgroundCall
 from memory_desk.ui.observations.page import ObservationsPage
 from memory_desk.ui.observations.query import Query, QueryRunner
+from memory_desk.ui.workers.background import BackgroundCall
 
 WAIT_S = 5.0
 

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memory_desk.ui.conflict import CompareDialog, ConflictBanner, unified_diff
+from memory_desk.ui.widgets.conflict import CompareDialog, ConflictBanner, unified_diff
 from ui_strings import CLOSE, OPEN, marked_language, translated_test_text, unnamed, untranslated
 from window_helpers import make_database, make_persona_folder, write_alisio_config
 

@@ -26,8 +26,8 @@ from alisio_fixtures import BASE_NOW, PROJECTS, add_observation, plugin_connecti
 from memory_desk.app import create_main_window
 from memory_desk.core import alisio
 from memory_desk.ui import dates
-from memory_desk.ui.observations.display import pin_glyph
 from memory_desk.ui.observations.model import Column
+from memory_desk.ui.widgets.display import pin_glyph
 from window_helpers import writes_done
 
 MINUTE = 60_000

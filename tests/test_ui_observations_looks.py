@@ -30,10 +30,10 @@ from PySide6.QtWidgets import (
 from memory_desk.core import alisio
 from memory_desk.ui import dates, theme
 from memory_desk.ui.elide import short_id, split_project
-from memory_desk.ui.observations.delegates import ProjectDelegate, TypeBadgeDelegate
 from memory_desk.ui.observations.model import BADGE_COLOUR_ROLE, Column
-from memory_desk.ui.observations.topic import TopicConflictDialog
 from memory_desk.ui.persona.model import NAME, UPDATED
+from memory_desk.ui.widgets.delegates import ProjectDelegate, TypeBadgeDelegate
+from memory_desk.ui.widgets.topic import TopicConflictDialog
 from ui_strings import OPEN, marked_language, unnamed, untranslated
 from window_helpers import agent_forget, agent_save, table
 

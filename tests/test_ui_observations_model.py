@@ -15,10 +15,10 @@ from alisio_fixtures import build_database
 from memory_desk.core.observations import ObservationStore
 from memory_desk.ui import dates
 from memory_desk.ui.observations import row_diff
-from memory_desk.ui.observations.display import now_ms
 from memory_desk.ui.observations.model import Column, ObservationTableModel
 from memory_desk.ui.observations.page import ObservationsPage
 from memory_desk.ui.observations.query import Query, QueryRunner
+from memory_desk.ui.widgets.display import now_ms
 
 
 @pytest.fixture
@@ -158,7 +158,7 @@ def test_marks_highlight_rows_then_expire_and_a_new_query_clears_them(
 
 
 def test_each_plugin_section_gets_its_own_paragraph() -> None:
-    from memory_desk.ui.observations.display import sectioned_markdown
+    from memory_desk.ui.widgets.display import sectioned_markdown
 
     content = "**What**: a\n**Why**: b\nmore of b\n**Where**: c\n\n**Learned**: d"
     assert sectioned_markdown(content) == (

@@ -26,10 +26,10 @@ from PySide6.QtWidgets import (
 )
 
 from memory_desk.ui import i18n, theme
-from memory_desk.ui.conflict import CompareDialog, ConflictBanner
-from memory_desk.ui.message_bar import MessageBar
 from memory_desk.ui.settings import app_settings
 from memory_desk.ui.sources.sidebar import GONE_ROLE
+from memory_desk.ui.widgets.conflict import CompareDialog, ConflictBanner
+from memory_desk.ui.widgets.message_bar import MessageBar
 from window_helpers import make_database, make_persona_folder, table, write_alisio_config
 
 pytest_plugins = ["window_fixture"]  # the open_window fixture

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit, QPlainTextEdit, QPus
 
 from memory_desk.core import alisio
 from memory_desk.ui.observations.model import Column
-from memory_desk.ui.observations.topic import TopicConflictDialog
+from memory_desk.ui.widgets.topic import TopicConflictDialog
 from window_helpers import (
     NOW,
     agent_delete,

@@ -296,7 +296,7 @@ def test_the_topic_question_is_asked_on_the_window_while_the_write_waits_on_its_
 ) -> None:
     """The question comes from the worker, is asked by the main thread, and its answer goes
     back to the waiting write (here: the person cancels, so nothing is written)."""
-    from memory_desk.ui.observations.topic import TopicConflictDialog
+    from memory_desk.ui.widgets.topic import TopicConflictDialog
 
     conn = alisio.connect_like_plugin(db)
     conn.execute("UPDATE observations SET topic_key = 'auth/lock' WHERE id IN (1, 2)")

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from memory_desk.app import create_main_window
 from memory_desk.core.appdirs import settings_dir
-from memory_desk.ui.message_bar import MessageBar
+from memory_desk.ui.widgets.message_bar import MessageBar
 from window_helpers import (
     make_database,
     make_persona_folder,

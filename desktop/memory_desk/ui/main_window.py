@@ -37,7 +37,6 @@ from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.live import MODE_POLLING, FolderWatcher
 from memory_desk.ui.live.indicator import LiveIndicator
-from memory_desk.ui.message_bar import MessageBar
 from memory_desk.ui.observations.page import ObservationsPage
 from memory_desk.ui.sources.registry import (
     Source,
@@ -51,6 +50,7 @@ from memory_desk.ui.sources.sidebar import SourceSidebar
 from memory_desk.ui.undo_focus import UndoKeyRouter
 from memory_desk.ui.warm_up import WarmUp
 from memory_desk.ui.welcome import WelcomePage
+from memory_desk.ui.widgets.message_bar import MessageBar
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QDragEnterEvent, QDropEvent

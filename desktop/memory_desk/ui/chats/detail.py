@@ -46,10 +46,10 @@ from memory_desk.core.observations.chats import ChatDetail, SummarySection, Time
 from memory_desk.ui import dates, i18n, theme
 from memory_desk.ui.chats.next_context import NextContextPanel
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.observations.delegates import TypeBadgeDelegate
-from memory_desk.ui.observations.detail import ContentBrowser
-from memory_desk.ui.observations.display import now_ms, pin_glyph
 from memory_desk.ui.plain import as_shown
+from memory_desk.ui.widgets.content_browser import ContentBrowser
+from memory_desk.ui.widgets.delegates import TypeBadgeDelegate
+from memory_desk.ui.widgets.display import now_ms, pin_glyph
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SAVED_SEARCH_DELAY_MS = 200

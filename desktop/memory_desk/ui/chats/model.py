@@ -20,8 +20,8 @@ from memory_desk.core.observations import ObservationStore
 from memory_desk.core.observations.chats import ChatRow, chat_projects, list_chats
 from memory_desk.ui import dates, i18n
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.observations.display import now_ms
 from memory_desk.ui.plain import as_shown
+from memory_desk.ui.widgets.display import now_ms
 
 _Index = QModelIndex | QPersistentModelIndex
 

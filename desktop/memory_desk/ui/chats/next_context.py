@@ -37,7 +37,7 @@ from memory_desk.core.observations import context_layout as layout
 from memory_desk.core.observations import next_context as nc
 from memory_desk.ui import dates, i18n, theme
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.observations.background import BackgroundCall
+from memory_desk.ui.workers.background import BackgroundCall
 
 
 def reason_text(reason: str) -> str:

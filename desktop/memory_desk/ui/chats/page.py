@@ -2,7 +2,7 @@
 
 Left, every chat of the shown database (:mod:`.model`), newest first, searchable and filtered
 by project; right, the chosen chat's detail (:mod:`.detail`). All reading happens off the main
-thread on :class:`~memory_desk.ui.observations.background.BackgroundCall` runners, one per
+thread on :class:`~memory_desk.ui.workers.background.BackgroundCall` runners, one per
 question (the listing, the chosen chat, its saved rows, a timeline), so a slow answer to one
 never holds back another and only the latest answer to each is shown. The page is lazy
 (:class:`~memory_desk.ui.view_page.ViewPage`): it reads only while in front, and an agent's
@@ -39,10 +39,10 @@ from memory_desk.ui import dates, export, i18n, theme
 from memory_desk.ui.chats.detail import ChatDetailPane
 from memory_desk.ui.chats.model import ChatListing, ChatsModel, make_listing, sorted_listing
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.observations.background import BackgroundCall
-from memory_desk.ui.observations.delegates import ProjectDelegate
-from memory_desk.ui.observations.display import now_ms
 from memory_desk.ui.view_page import ViewPage
+from memory_desk.ui.widgets.delegates import ProjectDelegate
+from memory_desk.ui.widgets.display import now_ms
+from memory_desk.ui.workers.background import BackgroundCall
 
 SEARCH_DELAY_MS = 200
 

@@ -45,9 +45,9 @@ from memory_desk.core.observations import AgentSearch, ObservationStore
 from memory_desk.core.observations import agent_search as agent
 from memory_desk.ui import i18n
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.observations.background import BackgroundCall
-from memory_desk.ui.observations.delegates import ProjectDelegate, TypeBadgeDelegate
-from memory_desk.ui.observations.display import pin_glyph
+from memory_desk.ui.widgets.delegates import ProjectDelegate, TypeBadgeDelegate
+from memory_desk.ui.widgets.display import pin_glyph
+from memory_desk.ui.workers.background import BackgroundCall
 
 # The tool's default: memory_search returns eight rows unless the model asks for more.
 AGENT_LIMIT = agent.DEFAULT_LIMIT

@@ -7,7 +7,7 @@ and then raise :class:`~memory_desk.core.StoreBusy`
 (:mod:`memory_desk.core.observations.sqlite`); the page takes that as "not now", never as
 an error to show: the agent's commit that ends the wait reaches the live reload, which reads
 again. A write does not need these reads to start: it waits for the lock on its own thread
-(:mod:`.write_runner`), with the banner that says so.
+(:mod:`memory_desk.ui.workers.write_runner`), with the banner that says so.
 """
 
 from __future__ import annotations

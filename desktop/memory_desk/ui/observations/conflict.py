@@ -1,7 +1,7 @@
 """When the observation being edited changes underneath: what the shared banner says here.
 
 The agent may revise the row the person is editing (a save with the same topic_key), forget
-it or delete it. The form keeps the person's text and :class:`memory_desk.ui.conflict.
+it or delete it. The form keeps the person's text and :class:`memory_desk.ui.widgets.conflict.
 ConflictBanner` offers what to do: rewritten -> Compare / Keep mine / Reload theirs;
 forgotten or deleted -> Keep (saving restores a forgotten row) / Close.
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QWidget
 
 from memory_desk.core.observations import Observation
-from memory_desk.ui.conflict import CompareDialog, ConflictBanner, unified_diff
 from memory_desk.ui.i18n import translate
+from memory_desk.ui.widgets.conflict import CompareDialog, ConflictBanner, unified_diff
 
 CHANGED = "changed"
 FORGOTTEN = "forgotten"

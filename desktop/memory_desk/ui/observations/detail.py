@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -43,7 +43,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSizePolicy,
     QStackedWidget,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -52,7 +51,6 @@ from memory_desk.core.alisio import OBSERVATION_TYPES, over_content_cap, preview
 from memory_desk.core.hidden_text import reveal
 from memory_desk.core.observations import Observation
 from memory_desk.ui import dates, i18n, theme
-from memory_desk.ui.conflict import CompareDialog
 from memory_desk.ui.elide import short_id
 from memory_desk.ui.hidden import HiddenCharactersNote, marked_html
 from memory_desk.ui.i18n import translate
@@ -65,11 +63,12 @@ from memory_desk.ui.observations.conflict import (
     edit_conflict_banner,
     observation_text,
 )
-from memory_desk.ui.observations.display import now_ms, pin_glyph, sectioned_markdown
 from memory_desk.ui.observations.long_text import CutNote, SlicedFill
 from memory_desk.ui.observations.stored_note import StoredPreviewPanel
 from memory_desk.ui.observations.topic_field import StoredTopicLabel
-from memory_desk.ui.plain import refused_resource
+from memory_desk.ui.widgets.conflict import CompareDialog
+from memory_desk.ui.widgets.content_browser import ContentBrowser
+from memory_desk.ui.widgets.display import now_ms, pin_glyph, sectioned_markdown
 
 # What :meth:`ObservationDetail.follow_edited` did with a new version of the edited row.
 UNCHANGED = "unchanged"  # nothing the form shows changed (or the banner already says so)
@@ -84,19 +83,6 @@ _ID_KEEP = 16
 def text_changed(before: Observation, after: Observation) -> bool:
     """Did the fields a person reads and edits change (not a pin, a read or a duplicate)?"""
     return any(getattr(before, name) != getattr(after, name) for name in _TEXT_FIELDS)
-
-
-class ContentBrowser(QTextBrowser):
-    """A markdown view that never follows links or fetches anything."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setOpenLinks(False)
-        self.setOpenExternalLinks(False)
-
-    def loadResource(self, kind: int, name: QUrl | str) -> object:  # noqa: N802 (Qt override)
-        """Images and style sheets named in a memory are not loaded: nothing leaves the machine."""
-        return refused_resource(kind)  # (None would let QTextDocument read a local file itself)
 
 
 class ObservationDetail(QWidget):

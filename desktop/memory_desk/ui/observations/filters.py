@@ -42,21 +42,13 @@ from memory_desk.core.alisio import OBSERVATION_TYPES, SCOPES
 from memory_desk.ui import dates, i18n
 from memory_desk.ui.elide import elide_middle
 from memory_desk.ui.i18n import translate
+from memory_desk.ui.widgets.display import scope_label
 
 # Keys the search box has no use for and hands to the table: they move its current row.
 _TABLE_KEYS = frozenset({Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown})
 # The project filter grows with its names up to about this many characters; a longer name
 # is cut in the middle (``fieldnotes…a786d7ce``, whole on hover), so it never widens the page.
 _PROJECT_CHARS = 32
-
-
-def scope_label(scope: str) -> str:
-    """A scope as the filter names it; the stored value stays what the query uses."""
-    if scope == "project":
-        return translate("FilterBar", "Project")
-    if scope == "personal":
-        return translate("FilterBar", "Personal")
-    return scope  # a scope from a newer plugin: its own name (data)
 
 
 class StayOpenMenu(QMenu):

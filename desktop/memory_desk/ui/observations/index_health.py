@@ -4,7 +4,7 @@ from Tools ▸ Check database.
 SQLite's ``quick_check`` and FTS5's own ``integrity-check`` are the only honest answers to
 "is the file sound, does the agent's search still find what is stored?", and they take seconds
 on a big database (the store runs them on a snapshot so the agent's writes never wait). The
-page must keep painting meanwhile, so the check runs on a :class:`~.background.BackgroundCall`;
+page must keep painting meanwhile, so the check runs on a :class:`~memory_desk.ui.workers.background.BackgroundCall`;
 its answer is shown only if it is about the database the page still shows: switching or
 closing the database while it runs drops it. A damaged database makes the store read-only
 (it refuses writes by itself); the page disables its write actions and shows a banner naming
@@ -31,7 +31,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
 from memory_desk.core.observations import ObservationStore
 from memory_desk.ui import i18n, theme
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.observations.background import BackgroundCall
+from memory_desk.ui.workers.background import BackgroundCall
 
 AUTO_CHECK_MAX_BYTES = 512 * 1024 * 1024
 

@@ -31,10 +31,8 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import NamedTuple
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
@@ -52,12 +50,12 @@ from memory_desk.ui import dates, i18n, theme
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations import row_diff
 from memory_desk.ui.observations.busy import report_unless_busy
-from memory_desk.ui.observations.display import now_ms, pin_glyph
 from memory_desk.ui.observations.row_diff import IdIndex, RowPlan
 from memory_desk.ui.plain import as_shown
+from memory_desk.ui.widgets.cells import FORGOTTEN_ROLE, Cell, CellTableModel
+from memory_desk.ui.widgets.display import now_ms, pin_glyph
 
 ID_ROLE = Qt.ItemDataRole.UserRole
-FORGOTTEN_ROLE = Qt.ItemDataRole.UserRole + 1
 BADGE_COLOUR_ROLE = Qt.ItemDataRole.UserRole + 2  # the type badge's fill, in the theme in effect
 
 # data() runs thousands of times per paint: compare plain ints, not enum members.
@@ -206,21 +204,6 @@ class RowRecord:
     clock: int = 0  # the model's clock tick its relative times were written at
 
 
-class Cell(NamedTuple):
-    """Everything a delegate paints in one cell, from one model call (no ``data()`` per role).
-
-    ``font``/``foreground``/``background`` are None where the view's own apply; ``text`` is
-    the cell's as shown (the unsaved mark included).
-    """
-
-    text: str
-    alignment: Qt.AlignmentFlag
-    font: QFont | None
-    foreground: QBrush | QColor | None
-    background: QBrush | None
-    record: RowRecord
-
-
 def format_row(obs: Observation, now: int) -> RowRecord:
     """Every cell's text, so painting never formats or queries."""
     title = reveal(obs.title)  # hidden characters as placeholders (core.hidden_text)
@@ -290,7 +273,7 @@ def mark_note(kind: str) -> str:
     return translate("ObservationTableModel", "Changed just now")
 
 
-class ObservationTableModel(QAbstractTableModel):
+class ObservationTableModel(CellTableModel):
     """Ids in display order plus a bounded cache of formatted rows (see the module docstring).
 
     The ids are one int64 array (8 bytes a row: a million rows hold 8 MB, not the ~100 MB of a

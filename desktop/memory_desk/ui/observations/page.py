@@ -86,17 +86,8 @@ from memory_desk.core.observations.listing import Summary
 from memory_desk.ui import i18n
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations import row_diff
-from memory_desk.ui.observations.background import BackgroundCall
 from memory_desk.ui.observations.busy import Later, report_unless_busy, rows_now
 from memory_desk.ui.observations.columns import TableColumns
-from memory_desk.ui.observations.commands import (
-    EditCommand,
-    ForgetCommand,
-    PinCommand,
-    RecreateCommand,
-    RestoreCommand,
-    step_back_later,
-)
 from memory_desk.ui.observations.delegates import install_delegates
 from memory_desk.ui.observations.detail import RELOADED, ObservationDetail, text_changed
 from memory_desk.ui.observations.filters import FilterBar
@@ -113,10 +104,19 @@ from memory_desk.ui.observations.model import (
 from memory_desk.ui.observations.query import Query, QueryResult, QueryRunner
 from memory_desk.ui.observations.row_diff import IdIndex
 from memory_desk.ui.observations.table_view import ObservationsTableView
-from memory_desk.ui.observations.topic import TopicAction, ask_topic_choice
-from memory_desk.ui.observations.write_banner import WriteWaitBanner
-from memory_desk.ui.observations.write_runner import Outcome, WriteRunner
 from memory_desk.ui.undo_focus import has_own_undo
+from memory_desk.ui.widgets.topic import TopicAction, ask_topic_choice
+from memory_desk.ui.widgets.write_banner import WriteWaitBanner
+from memory_desk.ui.workers.background import BackgroundCall
+from memory_desk.ui.workers.commands import (
+    EditCommand,
+    ForgetCommand,
+    PinCommand,
+    RecreateCommand,
+    RestoreCommand,
+    step_back_later,
+)
+from memory_desk.ui.workers.write_runner import Outcome, WriteRunner
 
 if TYPE_CHECKING:
     from memory_desk.ui.observations.agent_search import AgentSearchDialog

@@ -1,6 +1,6 @@
 """Running the page's query off the main thread, so typing never waits for SQLite.
 
-The mechanism is :class:`~.background.BackgroundCall`'s (Anki's way: a private pool of one
+The mechanism is :class:`~memory_desk.ui.workers.background.BackgroundCall`'s (Anki's way: a private pool of one
 thread serialises every call, each call carries a generation number, a call already
 superseded when its turn comes is skipped, and only the latest answer reaches the page).
 The store gives each thread its own SQLite connection, so the worker's searches never block
@@ -32,8 +32,8 @@ from PySide6.QtCore import QObject, Signal
 from memory_desk.core.lazy_numpy import np
 from memory_desk.core.observations import ObservationStore
 from memory_desk.ui.observations import row_diff
-from memory_desk.ui.observations.background import BackgroundCall
 from memory_desk.ui.observations.row_diff import IdIndex, RowPlan
+from memory_desk.ui.workers.background import BackgroundCall
 
 
 @dataclass(frozen=True)

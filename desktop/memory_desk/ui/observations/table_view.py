@@ -40,26 +40,29 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QTableView, QWidget
 
 from memory_desk.ui import theme
-from memory_desk.ui.observations.delegates import (
-    ProjectCell,
-    ProjectDelegate,
-    TypeBadgeDelegate,
-)
 from memory_desk.ui.observations.model import (
     CELL_ALIGNMENTS,
     Column,
     ObservationTableModel,
     RowRecord,
 )
-from memory_desk.ui.painting import (
+from memory_desk.ui.widgets.delegates import (
+    ProjectCell,
+    ProjectDelegate,
+    TypeBadgeDelegate,
+)
+from memory_desk.ui.widgets.painting import (
     SLOW,
     CellColours,
     StyleChecks,
     TextCache,
     base_option,
     blank_image,
-    columns_in,
+    fill_row,
     focus_cell,
+    paint_cell_by_style,
+    rows_in,
+    sample_by_style,
     selected_columns,
 )
 
@@ -68,20 +71,11 @@ _ID = int(Column.ID)
 _TITLE = int(Column.TITLE)
 _TYPE = int(Column.TYPE)
 _PROJECT = int(Column.PROJECT)
-_ROW_STYLE = QStyle.PrimitiveElement.PE_PanelItemViewRow
-_ITEM = QStyle.ControlElement.CE_ItemViewItem
 _SELECTED = QStyle.StateFlag.State_Selected
-_FOCUSED = QStyle.StateFlag.State_HasFocus
-_ACTIVE = QStyle.StateFlag.State_Active
-_ENABLED = QStyle.StateFlag.State_Enabled
 _ALTERNATE = QStyleOptionViewItem.ViewItemFeature.Alternate
 _HAS_DISPLAY = QStyleOptionViewItem.ViewItemFeature.HasDisplay
 _TEXT = QPalette.ColorRole.Text
 _HIGHLIGHTED_TEXT = QPalette.ColorRole.HighlightedText
-_HIGHLIGHT = QPalette.ColorRole.Highlight
-_ALTERNATE_BASE = QPalette.ColorRole.AlternateBase
-_RIGHT = Qt.AlignmentFlag.AlignRight.value
-_HCENTER = Qt.AlignmentFlag.AlignHCenter.value
 _LEFT_VCENTER = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 _RIGHT_VCENTER = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _TEXT_AREA = QStyle.SubElement.SE_ItemViewItemText
@@ -105,7 +99,7 @@ class ObservationsTableView(QTableView):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        # (text, width, height, font, align) -> laid out, in two generations (ui/painting):
+        # (text, width, height, font, align) -> laid out, in two generations (widgets/painting):
         # emptying one cache at once made the next frame lay out every text on screen again
         # (a page-jump frame in a hundred, 2-3x the others: the scroll's p99).
         self._text_cache = TextCache()
@@ -168,8 +162,6 @@ class ObservationsTableView(QTableView):
             ("📌", Qt.AlignmentFlag.AlignCenter, font, False, False),
         ]
         for text, alignment, sample_font, alternate, selected in samples:
-            by_style = blank_image(_SAMPLE, option.palette)
-            painter = QPainter(by_style)
             sample = QStyleOptionViewItem(option)
             sample.rect = QRect(0, 0, _SAMPLE.width(), _SAMPLE.height())
             sample.text = text
@@ -181,9 +173,7 @@ class ObservationsTableView(QTableView):
                 sample.features |= _ALTERNATE
             if selected:
                 sample.state |= _SELECTED
-            style.drawPrimitive(_ROW_STYLE, sample, painter, self)
-            style.drawControl(_ITEM, sample, painter, self)
-            painter.end()
+            by_style = sample_by_style(style, sample, self, option.palette)
             ours = blank_image(_SAMPLE, option.palette)
             painter = QPainter(ours)
             colours = _Colours(option, self.isEnabled())
@@ -215,15 +205,10 @@ class ObservationsTableView(QTableView):
 
     def _paint_rows(self, painter: QPainter, model: ObservationTableModel, dirty: QRect) -> None:
         """Every row crossing ``dirty``: backgrounds, texts, badges and projects."""
-        first = self.rowAt(dirty.top())
-        if first < 0:
+        crossed = rows_in(self, dirty)
+        if crossed is None:
             return
-        last = self.rowAt(dirty.bottom())
-        if last < 0:
-            last = model.rowCount() - 1
-        columns = columns_in(self, dirty)
-        if not columns:
-            return
+        first, last, columns = crossed
         paint = self._paint_context(model, columns, first, last)
         for row in range(first, last + 1):
             top = self.rowViewportPosition(row)
@@ -271,7 +256,7 @@ class ObservationsTableView(QTableView):
         for column, x, width in paint.columns:
             rect = QRect(x, top, width, paint.height)
             chosen = column in row_selection
-            self._paint_by_style(painter, paint.option, row, column, rect, alternate, chosen)
+            self._paint_by_style(painter, paint, row, column, rect, alternate, chosen)
 
     def _paint_row(
         self,
@@ -289,7 +274,7 @@ class ObservationsTableView(QTableView):
         row_selection = paint.selected.get(row, ())
         colours = paint.colours
         height = paint.height
-        self._fill_row(painter, paint.columns, top, height, colours, row_selection, alternate, mark)
+        fill_row(painter, paint.columns, top, height, colours, row_selection, alternate, mark)
         forgotten = record.forgotten
         row_font, font_key = paint.fonts[forgotten]
         painter.setFont(row_font)
@@ -350,37 +335,12 @@ class ObservationsTableView(QTableView):
         self.painted_fast += fast
         for column, x, width, chosen in slow:
             rect = QRect(x, top, width, height)
-            self._paint_by_style(painter, paint.option, row, column, rect, alternate, chosen)
-
-    def _fill_row(
-        self,
-        painter: QPainter,
-        columns: list[tuple[int, int, int]],
-        top: int,
-        height: int,
-        colours: _Colours,
-        row_selection: frozenset[int] | tuple,
-        alternate: bool,
-        mark: QBrush | None,
-    ) -> None:
-        """One fill per run of cells with the same background (most rows: one or none)."""
-        run_start = run_end = 0
-        run: tuple[QBrush, ...] = ()
-        for column, x, width in columns:
-            brushes = colours.background(column in row_selection, alternate, mark)
-            if brushes is run and x == run_end:
-                run_end = x + width
-                continue
-            for brush in run:
-                painter.fillRect(QRect(run_start, top, run_end - run_start, height), brush)
-            run_start, run_end, run = x, x + width, brushes
-        for brush in run:
-            painter.fillRect(QRect(run_start, top, run_end - run_start, height), brush)
+            self._paint_by_style(painter, paint, row, column, rect, alternate, chosen)
 
     def _paint_by_style(
         self,
         painter: QPainter,
-        base: QStyleOptionViewItem,
+        paint: _Paint,
         row: int,
         column: int,
         rect: QRect,
@@ -388,23 +348,19 @@ class ObservationsTableView(QTableView):
         selected: bool,
     ) -> None:
         """One cell as ``QTableView::drawCell`` paints it: the row panel, then the delegate."""
-        option = QStyleOptionViewItem(base)
-        option.rect = rect
-        if alternate:
-            option.features |= _ALTERNATE
-        else:
-            option.features &= ~_ALTERNATE
-        if selected:
-            option.state |= _SELECTED
-        index = self.model().index(row, column)
-        if index == self.currentIndex() and (self.hasFocus() or self.viewport().hasFocus()):
-            option.state |= _FOCUSED
-        if option.state & _ENABLED:
-            option.palette.setCurrentColorGroup(QPalette.ColorGroup.Normal)
-        self.style().drawPrimitive(_ROW_STYLE, option, painter, self)
-        painter.save()
-        self.itemDelegateForIndex(index).paint(painter, option, index)
-        painter.restore()
+        focused = paint.focus == (row, column)
+        paint_cell_by_style(
+            self,
+            painter,
+            paint.option,
+            paint.style,
+            row,
+            column,
+            rect,
+            alternate,
+            focused,
+            selected,
+        )
         self.painted_by_style += 1
 
     # -- what a paint works out once -------------------------------------------------------
@@ -439,31 +395,13 @@ class ObservationsTableView(QTableView):
 class _Colours(CellColours):
     """The palette's colours for one paint (see :class:`CellColours`), with the Normal
     group's text colours the badge and project delegates read (``QTableView::drawCell``
-    sets an enabled cell's palette to Normal), and a mark's translucent fill."""
+    sets an enabled cell's palette to Normal)."""
 
     def __init__(self, option: QStyleOptionViewItem, enabled: bool) -> None:
         super().__init__(option, enabled)
         palette, normal = option.palette, QPalette.ColorGroup.Normal
         self.normal_text = palette.color(normal, _TEXT)
         self.normal_highlighted_text = palette.color(normal, _HIGHLIGHTED_TEXT)
-        self._backgrounds: dict[tuple, tuple[QBrush, ...]] = {}
-
-    def background(
-        self, selected: bool, alternate: bool, mark: QBrush | None = None
-    ) -> tuple[QBrush, ...]:
-        """The brushes the style fills a cell with, in order (none: the viewport's base
-        shows): the selection; else the alternate row's, then a mark's translucent one."""
-        key = (selected, alternate, None if selected else id(mark) if mark is not None else 0)
-        known = self._backgrounds.get(key)
-        if known is None:
-            if selected:
-                known = (self.highlight,)
-            else:
-                known = ((self.alternate,) if alternate else ()) + (
-                    (mark,) if mark is not None else ()
-                )
-            self._backgrounds[key] = known
-        return known
 
 
 @dataclass(frozen=True, slots=True)

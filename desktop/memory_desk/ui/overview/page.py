@@ -36,8 +36,6 @@ from memory_desk.core.observations.overview import (
 from memory_desk.core.persona import PersonaFolder
 from memory_desk.ui import i18n, theme
 from memory_desk.ui.i18n import number, plural, translate
-from memory_desk.ui.observations.background import BackgroundCall
-from memory_desk.ui.observations.filters import scope_label
 from memory_desk.ui.overview.charts import DailyChart
 from memory_desk.ui.overview.tables import (
     ID_ROLE,
@@ -48,6 +46,8 @@ from memory_desk.ui.overview.tables import (
 )
 from memory_desk.ui.sources.registry import folder_label
 from memory_desk.ui.view_page import ViewPage
+from memory_desk.ui.widgets.display import scope_label
+from memory_desk.ui.workers.background import BackgroundCall
 
 _Answer = tuple[Overview | None, tuple[FolderOverview, ...]]
 

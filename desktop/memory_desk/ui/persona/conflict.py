@@ -1,7 +1,7 @@
 """When the open entry's file moved under the editor: what the shared banner says here.
 
 A save that meets a newer file, or a change on disk while the editor holds edits, shows
-:class:`memory_desk.ui.conflict.ConflictBanner` with Compare / Keep mine / Reload theirs; a
+:class:`memory_desk.ui.widgets.conflict.ConflictBanner` with Compare / Keep mine / Reload theirs; a
 deleted file shows Keep (saving writes it back) / Close. :class:`DiskConflict` records what
 the person chose, so a kept version never overwrites a later change unseen.
 """
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from PySide6.QtWidgets import QWidget
 
-from memory_desk.ui.conflict import CompareDialog, ConflictBanner, unified_diff
 from memory_desk.ui.i18n import translate
+from memory_desk.ui.widgets.conflict import CompareDialog, ConflictBanner, unified_diff
 
 CHANGED = "changed"
 DELETED = "deleted"

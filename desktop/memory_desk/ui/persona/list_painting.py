@@ -5,13 +5,13 @@ style: about 17 ms of main-thread CPU for a screen of 30 rows × 4 columns, at e
 saved entry moves to the top, so every visible row repaints) and every filter keystroke.
 
 What it paints is what the delegate and the style paint (the same pixels, tested in both
-themes): per row, one fill for each run of cells with the same background (selection,
-alternate row); per cell, its text elided and aligned as the style does, from a
-``QStaticText`` kept between paints (``memory_desk.ui.painting``); the problem icon where the
-style puts it; the type badge by the delegate's own drawing function. A few cells still go
-through the delegate and the style as before: the dividers (a labelled rule across the row),
-the name of the entry with unsaved edits (italic), the current cell while the list has focus
-(the style's focus frame), a text with line breaks, control characters or right-to-left runs.
+themes): per row, one fill for each run of cells with the same background (selection, alternate
+row); per cell, its text elided and aligned as the style does, from a ``QStaticText`` kept
+between paints (``memory_desk.ui.widgets.painting``); the problem icon where the style puts it;
+the type badge by the delegate's own drawing function. A few cells still go through the
+delegate and the style as before: the dividers (a labelled rule across the row), the name of
+the entry with unsaved edits (italic), the current cell while the list has focus (the style's
+focus frame), a text with line breaks, control characters or right-to-left runs.
 
 It checks itself: before painting with a style, palette, font or state it has not seen, it
 paints sample cells both ways and compares the pixels; a style that draws items its own way
@@ -27,17 +27,6 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QTableView
 
 from memory_desk.ui import theme
-from memory_desk.ui.painting import (
-    SLOW,
-    CellColours,
-    StyleChecks,
-    TextCache,
-    base_option,
-    blank_image,
-    columns_in,
-    focus_cell,
-    selected_columns,
-)
 from memory_desk.ui.persona.model import (
     COLUMNS,
     NAME,
@@ -46,13 +35,24 @@ from memory_desk.ui.persona.model import (
     Separator,
 )
 from memory_desk.ui.persona.problems import severity_icon
+from memory_desk.ui.widgets.painting import (
+    SLOW,
+    CellColours,
+    StyleChecks,
+    TextCache,
+    base_option,
+    blank_image,
+    fill_row,
+    focus_cell,
+    paint_cell_by_style,
+    rows_in,
+    sample_by_style,
+    selected_columns,
+)
 
 BADGE_PADDING = 12  # the pill's width beyond its text
 
-_ROW_STYLE = QStyle.PrimitiveElement.PE_PanelItemViewRow
-_ITEM = QStyle.ControlElement.CE_ItemViewItem
 _SELECTED = QStyle.StateFlag.State_Selected
-_FOCUSED = QStyle.StateFlag.State_HasFocus
 _ENABLED = QStyle.StateFlag.State_Enabled
 _ALTERNATE = QStyleOptionViewItem.ViewItemFeature.Alternate
 _HAS_DISPLAY = QStyleOptionViewItem.ViewItemFeature.HasDisplay
@@ -160,11 +160,7 @@ class EntryRowPainter:
         rect = QRect(0, 0, _SAMPLE.width(), _SAMPLE.height())
         for text, sample_icon, alternate, selected in samples:
             sample = self._sample_option(option, rect, text, sample_icon, alternate, selected)
-            by_style = blank_image(_SAMPLE, option.palette)
-            painter = QPainter(by_style)
-            style.drawPrimitive(_ROW_STYLE, sample, painter, self.view)
-            style.drawControl(_ITEM, sample, painter, self.view)
-            painter.end()
+            by_style = sample_by_style(style, sample, self.view, option.palette)
             ours = blank_image(_SAMPLE, option.palette)
             painter = QPainter(ours)
             for brush in colours.background(selected, alternate):
@@ -221,15 +217,10 @@ class EntryRowPainter:
     def paint(self, painter: QPainter, model: PersonaListModel, dirty: QRect) -> None:
         """Every row crossing ``dirty``: backgrounds, texts, icons, badges and dividers."""
         view = self.view
-        first = view.rowAt(dirty.top())
-        if first < 0:
+        crossed = rows_in(view, dirty)
+        if crossed is None:
             return
-        last = view.rowAt(dirty.bottom())
-        if last < 0:
-            last = model.rowCount() - 1
-        columns = columns_in(self.view, dirty)
-        if not columns:
-            return
+        first, last, columns = crossed
         paint = self._paint_context(model, columns, first, last)
         painter.setFont(paint.font)
         for row in range(first, last + 1):
@@ -289,7 +280,7 @@ class EntryRowPainter:
         chosen_columns = paint.selected.get(row, ())
         colours = paint.colours
         height = paint.height
-        self._fill_row(painter, paint, top, chosen_columns, alternate)
+        fill_row(painter, paint.columns, top, height, colours, chosen_columns, alternate)
         slow: list[tuple[int, int, int]] = []
         texts = self.texts
         fast = 0
@@ -341,56 +332,14 @@ class EntryRowPainter:
             rect = QRect(x, top, width, height)
             self._paint_by_style(painter, paint, row, column, rect, alternate)
 
-    def _fill_row(
-        self,
-        painter: QPainter,
-        paint: _Paint,
-        top: int,
-        chosen_columns: frozenset[int] | tuple,
-        alternate: bool,
-    ) -> None:
-        """One fill per run of cells with the same background (most rows: one or none)."""
-        run_start = run_end = 0
-        run: tuple = ()
-        height = paint.height
-        for column, x, width in paint.columns:
-            brushes = paint.colours.background(column in chosen_columns, alternate)
-            if brushes == run and x == run_end:
-                run_end = x + width
-                continue
-            for brush in run:
-                painter.fillRect(QRect(run_start, top, run_end - run_start, height), brush)
-            run_start, run_end, run = x, x + width, brushes
-        for brush in run:
-            painter.fillRect(QRect(run_start, top, run_end - run_start, height), brush)
-
     def _paint_by_style(
         self, painter: QPainter, paint: _Paint, row: int, column: int, rect: QRect, alternate: bool
     ) -> None:
         """One cell as ``QTableView::drawCell`` paints it: the row panel, then the delegate."""
-        view = self.view
-        model = view.model()
-        option = QStyleOptionViewItem(paint.option)
-        option.rect = rect
-        if alternate:
-            option.features |= _ALTERNATE
-        else:
-            option.features &= ~_ALTERNATE
-        index = model.index(row, column)
-        if view.selectionModel().isSelected(index):
-            option.state |= _SELECTED
-        if option.state & _ENABLED:
-            if model.flags(index) & Qt.ItemFlag.ItemIsEnabled:
-                option.palette.setCurrentColorGroup(QPalette.ColorGroup.Normal)
-            else:
-                option.state &= ~_ENABLED
-                option.palette.setCurrentColorGroup(QPalette.ColorGroup.Disabled)
-        if paint.focus == (row, column):
-            option.state |= _FOCUSED
-        paint.style.drawPrimitive(_ROW_STYLE, option, painter, view)
-        painter.save()
-        view.itemDelegateForIndex(index).paint(painter, option, index)
-        painter.restore()
+        focused = paint.focus == (row, column)
+        paint_cell_by_style(
+            self.view, painter, paint.option, paint.style, row, column, rect, alternate, focused
+        )
         self.painted_by_style += 1
 
     # -- what a paint works out once -------------------------------------------------------

@@ -73,10 +73,8 @@ from memory_desk.core.persona import (
     suggest_name,
     validate_name,
 )
-from memory_desk.ui.conflict import CompareDialog
 from memory_desk.ui.export import start_persona_export
 from memory_desk.ui.i18n import number, plural, shown, translate
-from memory_desk.ui.observations.background import BackgroundCall
 from memory_desk.ui.persona.agent_view import AgentView
 from memory_desk.ui.persona.commands import FolderFixCommand, ForgetCommand, RenameCommand
 from memory_desk.ui.persona.conflict import CHANGED, DELETED, DiskConflict, compare_dialog
@@ -96,6 +94,8 @@ from memory_desk.ui.persona.model import ENTRY_ROLE, PersonaListModel, made_hays
 from memory_desk.ui.persona.preview import PREVIEW_CHARS, SafePreview
 from memory_desk.ui.persona.rename import ask_new_name
 from memory_desk.ui.plain import as_shown
+from memory_desk.ui.widgets.conflict import CompareDialog
+from memory_desk.ui.workers.background import BackgroundCall
 
 PREVIEW_DELAY_MS = 150
 MAX_FILTER_DELAY_MS = 100  # the filter's wait for a pause in typing: what it costs, at most this

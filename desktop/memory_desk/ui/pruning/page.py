@@ -5,7 +5,7 @@ The page searches the shown source (a database or a persona folder) off the main
 the groups (:mod:`.tree`), and forgets the checked rows in one step with one undo:
 
 - a database: one ``store.forget(ids)`` (one transaction, a soft delete, never a hard one)
-  through a :class:`~memory_desk.ui.observations.write_runner.WriteRunner`, so the window never
+  through a :class:`~memory_desk.ui.workers.write_runner.WriteRunner`, so the window never
   waits for the agent's write lock; it is the observations page's own ForgetCommand, whose
   undo is ``store.put_back_deleted_at`` (asking about a topic the agent re-used meanwhile);
 - a persona folder: every checked entry goes to Memory Desk's trash, and back on undo
@@ -52,15 +52,15 @@ from memory_desk.core.pruning import (
 )
 from memory_desk.ui import i18n
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.observations.commands import ForgetCommand, step_back_later
-from memory_desk.ui.observations.topic import TopicAction, ask_topic_choice
-from memory_desk.ui.observations.write_banner import WriteWaitBanner
-from memory_desk.ui.observations.write_runner import Outcome, WriteRunner
 from memory_desk.ui.progress_task import ProgressTask
 from memory_desk.ui.pruning.persona_command import ForgetEntriesCommand
 from memory_desk.ui.pruning.tree import CandidatesTree
 from memory_desk.ui.undo_focus import has_own_undo
 from memory_desk.ui.view_page import ViewPage
+from memory_desk.ui.widgets.topic import TopicAction, ask_topic_choice
+from memory_desk.ui.widgets.write_banner import WriteWaitBanner
+from memory_desk.ui.workers.commands import ForgetCommand, step_back_later
+from memory_desk.ui.workers.write_runner import Outcome, WriteRunner
 
 Source = ObservationStore | PersonaFolder
 

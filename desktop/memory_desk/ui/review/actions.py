@@ -32,15 +32,6 @@ from memory_desk.core.observations import Observation, ObservationStore
 from memory_desk.core.persona import PersonaFolder
 from memory_desk.ui import i18n
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.observations.commands import (
-    EditCommand,
-    ForgetCommand,
-    PinCommand,
-    RecreateCommand,
-    RestoreCommand,
-)
-from memory_desk.ui.observations.write_banner import WriteWaitBanner
-from memory_desk.ui.observations.write_runner import WriteRunner
 from memory_desk.ui.review.model import ReviewListModel
 from memory_desk.ui.review.runner import JournalRunner
 from memory_desk.ui.review.writes import (
@@ -50,6 +41,15 @@ from memory_desk.ui.review.writes import (
     deleted_row,
     observation_matches,
 )
+from memory_desk.ui.widgets.write_banner import WriteWaitBanner
+from memory_desk.ui.workers.commands import (
+    EditCommand,
+    ForgetCommand,
+    PinCommand,
+    RecreateCommand,
+    RestoreCommand,
+)
+from memory_desk.ui.workers.write_runner import WriteRunner
 
 StoreResolver = Callable[[Change], object | None]  # the open store a change belongs to
 GONE = (ChangeKind.DELETED, ChangeKind.REMOVED)

@@ -21,7 +21,7 @@ from memory_desk.core.kinds import StoreKind
 from memory_desk.core.word_diff import ADDED, EQUAL, REMOVED, Segment, word_diff
 from memory_desk.ui import theme
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.observations.background import BackgroundCall
+from memory_desk.ui.workers.background import BackgroundCall
 
 FIELDS = ("title", "description", "type", "body")
 

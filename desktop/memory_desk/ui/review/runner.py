@@ -33,7 +33,7 @@ from memory_desk.core.journal import Change, Journal, JournalLimits
 from memory_desk.core.journal.chats import first_prompts
 from memory_desk.core.kinds import SourceKind, StoreKind
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.observations.background import BackgroundCall
+from memory_desk.ui.workers.background import BackgroundCall
 
 LIST_LIMIT = 1000
 

@@ -1,7 +1,7 @@
 """The review page's writes: the observations page's own commands, and a persona rollback.
 
 Pin, forget and an observation's rollback are the observations page's commands
-(:mod:`memory_desk.ui.observations.commands`: conflict checks, the topic question) run
+(:mod:`memory_desk.ui.workers.commands`: conflict checks, the topic question) run
 through :class:`ReviewWriteHost`, which runs them one at a time on the review page's own
 write thread (so the wait for the agent's lock, and its Cancel, show on the review page),
 asks the topic question over the review page, puts them on the review page's own undo stack
@@ -28,9 +28,9 @@ from memory_desk.core.observations import Observation, ObservationStore
 from memory_desk.core.persona import PersonaEntry, PersonaFolder
 from memory_desk.core.persona.reading import sha256
 from memory_desk.ui.i18n import shown, translate
-from memory_desk.ui.observations.commands import step_back_later
-from memory_desk.ui.observations.topic import TopicAction, ask_topic_choice
-from memory_desk.ui.observations.write_runner import Outcome, WriteRunner
+from memory_desk.ui.widgets.topic import TopicAction, ask_topic_choice
+from memory_desk.ui.workers.commands import step_back_later
+from memory_desk.ui.workers.write_runner import Outcome, WriteRunner
 
 
 class ReviewWriteHost:

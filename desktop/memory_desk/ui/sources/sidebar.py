@@ -37,9 +37,9 @@ from memory_desk.core.observations import Totals
 from memory_desk.ui import i18n, theme
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.observations.background import BackgroundCall
 from memory_desk.ui.plain import as_shown, from_shown
 from memory_desk.ui.sources.registry import Source
+from memory_desk.ui.workers.background import BackgroundCall
 
 SOURCE_ROLE = Qt.ItemDataRole.UserRole
 GONE_ROLE = Qt.ItemDataRole.UserRole + 1  # True while the source's path holds nothing

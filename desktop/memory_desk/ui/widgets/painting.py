@@ -10,7 +10,9 @@ right-to-left), which go through the style as before.
 
 The entry list (``ui/persona/entry_list.py``) paints with all of it; the observations table
 (``ui/observations/table_view.py``) with its text layout and checks, and a two-generation
-text cache of its own, inlined in its paint loop (the hottest loop of the table).
+text cache of its own, inlined in its paint loop (the hottest loop of the table). Both fill
+their rows' backgrounds (:func:`fill_row`) and paint the cells they leave to the style
+(:func:`paint_cell_by_style`) with the same two functions.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from PySide6.QtGui import (
     QFontMetrics,
     QFontMetricsF,
     QImage,
+    QPainter,
     QPalette,
     QStaticText,
 )
@@ -40,6 +43,11 @@ SLOW = object()  # a text the style lays out differently (line breaks, controls)
 TEXTS_KEPT = 4096  # laid-out texts kept: more than ten screens
 
 _ACTIVE = QStyle.StateFlag.State_Active
+_SELECTED = QStyle.StateFlag.State_Selected
+_FOCUSED = QStyle.StateFlag.State_HasFocus
+_ALTERNATE = QStyleOptionViewItem.ViewItemFeature.Alternate
+_ROW_STYLE = QStyle.PrimitiveElement.PE_PanelItemViewRow
+_ITEM = QStyle.ControlElement.CE_ItemViewItem
 _ENABLED = QStyle.StateFlag.State_Enabled
 _FOCUS_MARGIN = QStyle.PixelMetric.PM_FocusFrameHMargin
 _RIGHT = Qt.AlignmentFlag.AlignRight.value
@@ -160,15 +168,94 @@ class CellColours:
         self.alternate = palette.brush(panel, QPalette.ColorRole.AlternateBase)
         self.text = palette.color(text, QPalette.ColorRole.Text)
         self.highlighted_text = palette.color(text, QPalette.ColorRole.HighlightedText)
+        self._backgrounds: dict[tuple, tuple[QBrush, ...]] = {}
 
-    def background(self, selected: bool, alternate: bool) -> tuple[QBrush, ...]:
-        """The brushes the style fills a cell with (none: the viewport's base shows)."""
-        if selected:
-            return (self.highlight,)
-        return (self.alternate,) if alternate else ()
+    def background(
+        self, selected: bool, alternate: bool, mark: QBrush | None = None
+    ) -> tuple[QBrush, ...]:
+        """The brushes the style fills a cell with, in order (none: the viewport's base
+        shows): the selection; else the alternate row's, then a mark's translucent one. The
+        same answer is the same tuple, so :func:`fill_row` tells runs apart with ``is``."""
+        key = (selected, alternate, None if selected else id(mark) if mark is not None else 0)
+        known = self._backgrounds.get(key)
+        if known is None:
+            if selected:
+                known = (self.highlight,)
+            else:
+                known = ((self.alternate,) if alternate else ()) + (
+                    (mark,) if mark is not None else ()
+                )
+            self._backgrounds[key] = known
+        return known
 
     def ink(self, selected: bool) -> QColor:
         return self.highlighted_text if selected else self.text
+
+
+def fill_row(
+    painter: QPainter,
+    columns: list[tuple[int, int, int]],
+    top: int,
+    height: int,
+    colours: CellColours,
+    chosen_columns: frozenset[int] | tuple,
+    alternate: bool,
+    mark: QBrush | None = None,
+) -> None:
+    """A row's backgrounds: one fill per run of cells with the same brushes (most rows: one
+    or none), over ``columns`` as :func:`columns_in` gives them."""
+    run_start = run_end = 0
+    run: tuple[QBrush, ...] = ()
+    for column, x, width in columns:
+        brushes = colours.background(column in chosen_columns, alternate, mark)
+        if brushes is run and x == run_end:
+            run_end = x + width
+            continue
+        for brush in run:
+            painter.fillRect(QRect(run_start, top, run_end - run_start, height), brush)
+        run_start, run_end, run = x, x + width, brushes
+    for brush in run:
+        painter.fillRect(QRect(run_start, top, run_end - run_start, height), brush)
+
+
+def paint_cell_by_style(
+    view: QTableView,
+    painter: QPainter,
+    base: QStyleOptionViewItem,
+    style: QStyle,
+    row: int,
+    column: int,
+    rect: QRect,
+    alternate: bool,
+    focused: bool,
+    selected: bool | None = None,
+) -> None:
+    """One cell as ``QTableView::drawCell`` paints it: the row panel, then the delegate
+    (``selected``: None asks the view's selection model)."""
+    model = view.model()
+    option = QStyleOptionViewItem(base)
+    option.rect = rect
+    if alternate:
+        option.features |= _ALTERNATE
+    else:
+        option.features &= ~_ALTERNATE
+    index = model.index(row, column)
+    if selected is None:
+        selected = view.selectionModel().isSelected(index)
+    if selected:
+        option.state |= _SELECTED
+    if option.state & _ENABLED:
+        if model.flags(index) & Qt.ItemFlag.ItemIsEnabled:
+            option.palette.setCurrentColorGroup(QPalette.ColorGroup.Normal)
+        else:
+            option.state &= ~_ENABLED
+            option.palette.setCurrentColorGroup(QPalette.ColorGroup.Disabled)
+    if focused:
+        option.state |= _FOCUSED
+    style.drawPrimitive(_ROW_STYLE, option, painter, view)
+    painter.save()
+    view.itemDelegateForIndex(index).paint(painter, option, index)
+    painter.restore()
 
 
 def blank_image(size: QSize, palette: QPalette) -> QImage:
@@ -176,6 +263,35 @@ def blank_image(size: QSize, palette: QPalette) -> QImage:
     image = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(palette.color(QPalette.ColorRole.Base))
     return image
+
+
+def sample_by_style(
+    style: QStyle, sample: QStyleOptionViewItem, view: QWidget, palette: QPalette
+) -> QImage:
+    """A sample cell as the style paints it (the row panel, then the item), on an image of
+    the sample's size filled with ``palette``'s base: what a view's own painting of the same
+    cell is compared with before the view trusts it."""
+    image = blank_image(sample.rect.size(), palette)
+    painter = QPainter(image)
+    style.drawPrimitive(_ROW_STYLE, sample, painter, view)
+    style.drawControl(_ITEM, sample, painter, view)
+    painter.end()
+    return image
+
+
+def rows_in(view: QTableView, dirty: QRect) -> tuple[int, int, list[tuple[int, int, int]]] | None:
+    """(first row, last row, shown columns) of ``view`` crossing ``dirty``; None when it
+    crosses no row or no column (nothing to paint)."""
+    first = view.rowAt(dirty.top())
+    if first < 0:
+        return None
+    last = view.rowAt(dirty.bottom())
+    if last < 0:
+        last = view.model().rowCount() - 1
+    columns = columns_in(view, dirty)
+    if not columns:
+        return None
+    return first, last, columns
 
 
 def columns_in(view: QTableView, dirty: QRect) -> list[tuple[int, int, int]]:

@@ -35,7 +35,7 @@ from typing import TypeVar
 from PySide6.QtCore import QObject, Signal
 
 from memory_desk.core.observations import WriteWait
-from memory_desk.ui.observations.background import BackgroundCall
+from memory_desk.ui.workers.background import BackgroundCall
 
 _T = TypeVar("_T")
 

@@ -51,7 +51,7 @@ from memory_desk.core.observations import (
 )
 from memory_desk.ui import i18n
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.observations.topic import (
+from memory_desk.ui.widgets.topic import (
     EDIT,
     PUT_BACK,
     RECREATE,
@@ -61,7 +61,7 @@ from memory_desk.ui.observations.topic import (
     UNDO_FORGET,
     TopicAction,
 )
-from memory_desk.ui.observations.write_runner import Outcome
+from memory_desk.ui.workers.write_runner import Outcome
 
 _T = TypeVar("_T")
 

@@ -1,4 +1,5 @@
-"""How an observation's values read on screen: the pin glyph and the content's sections.
+"""How an observation's values read on screen: the pin glyph, the content's sections and
+the scope's name.
 
 Dates come from :mod:`memory_desk.ui.dates` (one style for the whole window) and colours from
 :mod:`memory_desk.ui.theme` at paint time; this module keeps what is particular to
@@ -13,6 +14,8 @@ import time
 from functools import cache
 
 from PySide6.QtGui import QFontDatabase
+
+from memory_desk.ui.i18n import translate
 
 PIN_EMOJI = "📌"
 PIN_FALLBACK = "★"  # in every common font, for systems without an emoji font
@@ -45,3 +48,12 @@ def sectioned_markdown(content: str) -> str:
             lines.append("")
         lines.append(line)
     return "\n".join(lines)
+
+
+def scope_label(scope: str) -> str:
+    """A scope as the filter names it; the stored value stays what the query uses."""
+    if scope == "project":
+        return translate("FilterBar", "Project")
+    if scope == "personal":
+        return translate("FilterBar", "Personal")
+    return scope  # a scope from a newer plugin: its own name (data)
