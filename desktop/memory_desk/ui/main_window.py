@@ -39,6 +39,7 @@ from memory_desk.ui.live import MODE_POLLING, FolderWatcher
 from memory_desk.ui.live.indicator import LiveIndicator
 from memory_desk.ui.message_bar import MessageBar
 from memory_desk.ui.observations.page import ObservationsPage
+from memory_desk.ui.pages import Router, fill_menu, make_action
 from memory_desk.ui.sources.registry import (
     Source,
     SourceRegistry,
@@ -152,6 +153,8 @@ class MainWindow(QMainWindow):
 
         self.pages = QStackedWidget(self)
         self.pages.setObjectName("pages")
+        # One page showing something of another goes through the router, not the window.
+        self.router = Router(self.show_page, self._page_named, self)
         self.welcome_page = WelcomePage(self)
         self._page_undo: dict[QWidget, QUndoStack] = {}
         self.observations_page = ObservationsPage(self._new_undo_stack("observations"), self)
@@ -221,8 +224,8 @@ class MainWindow(QMainWindow):
             self._connect_page_messages(page)
         self.observations_page.status_changed.connect(self._on_observations_status)
         # One page asks another to show something: the window only routes.
-        self.observations_page.open_chat_requested.connect(self.show_chat)
-        self.observations_page.timeline_requested.connect(self.show_timeline)
+        self.observations_page.open_chat_requested.connect(self.router.show_chat)
+        self.observations_page.timeline_requested.connect(self.router.show_timeline)
         self.pages.currentChanged.connect(self._on_page_changed)
         self._connect_unsaved(self.observations_page)
 
@@ -262,8 +265,8 @@ class MainWindow(QMainWindow):
                 self.observations_page,
                 persona_page,
                 self._new_undo_stack("review"),
-                self.show_page,
-                self.show_observation,
+                self.router.show_page,
+                self.router.show_observation,
                 self,
             )
             self._review = desk
@@ -302,8 +305,7 @@ class MainWindow(QMainWindow):
             page.status_changed.connect(self._on_persona_status)
             page.file_written.connect(self.registry.expect_own_write)
             self._connect_unsaved(page)
-            for action in page.entry_actions.values():
-                self._entry_menu.addAction(action)
+            fill_menu(self._entry_menu, page.menu_actions())
             self._add_late_page(page)
         return self._persona_page
 
@@ -320,14 +322,14 @@ class MainWindow(QMainWindow):
     def _watch_first_paint(self) -> None:
         """Hold back what the first screen does not need until the table paints its first
         rows (see the class docstring)."""
-        table = self.observations_page.findChild(QTableView, "observationsTable")
+        table = self.observations_page.rows_view()
         self._first_paint_watch = _FirstRowsPainted(table, self._after_first_paint_soon)
         self.observations_page.refreshed.connect(self._on_first_answer)
         QTimer.singleShot(AFTER_FIRST_PAINT_LATEST_MS, self, self._after_first_paint)
 
     def _on_first_answer(self) -> None:
         """An answer without rows paints no rows: the wait is over all the same."""
-        if self.observations_page.model.rowCount() == 0:
+        if self.observations_page.rows_view().model().rowCount() == 0:
             self._after_first_paint_soon()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
@@ -415,7 +417,7 @@ class MainWindow(QMainWindow):
 
             page = ChatsPage(self)
             self._chats_page = page
-            page.observation_requested.connect(self.show_observation)
+            page.observation_requested.connect(self.router.show_observation)
             self._add_built_page(page)
             if self._db_store is not None:
                 page.set_store(self._db_store)
@@ -431,8 +433,8 @@ class MainWindow(QMainWindow):
 
             page = OverviewPage(self)
             self._overview_page = page
-            page.observation_requested.connect(self.show_observation)
-            page.day_requested.connect(self.show_day)
+            page.observation_requested.connect(self.router.show_observation)
+            page.day_requested.connect(self.router.show_day)
             self._add_built_page(page)
             if self._db_store is not None:
                 page.set_store(self._db_store)
@@ -593,23 +595,12 @@ class MainWindow(QMainWindow):
 
     # -- building -----------------------------------------------------------------------------
 
-    def _action(self, name: str, text: str, shortcut, slot, tip: str) -> QAction:
-        action = QAction(text, self)
-        action.setObjectName(name)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
-        action.setToolTip(f"{tip} ({keys})" if keys else tip)
-        action.setStatusTip(tip)
-        action.triggered.connect(slot)
-        self.addAction(action)
-        return action
-
     def _build_menus(self) -> None:
         menu = self.menuBar().addMenu(translate("MainWindow", "&File"))
         menu.setObjectName("fileMenu")
         menu.addAction(
-            self._action(
+            make_action(
+                self,
                 "openDatabaseAction",
                 translate("MainWindow", "Open &database…"),
                 QKeySequence.StandardKey.Open,
@@ -618,7 +609,8 @@ class MainWindow(QMainWindow):
             )
         )
         menu.addAction(
-            self._action(
+            make_action(
+                self,
                 "openFolderAction",
                 translate("MainWindow", "Open &folder…"),
                 "Ctrl+Shift+O",
@@ -627,7 +619,8 @@ class MainWindow(QMainWindow):
             )
         )
         menu.addAction(
-            self._action(
+            make_action(
+                self,
                 "openDemoAction",
                 translate("MainWindow", "Open the d&emo"),
                 None,
@@ -639,7 +632,8 @@ class MainWindow(QMainWindow):
         )
         menu.addSeparator()
         menu.addAction(
-            self._action(
+            make_action(
+                self,
                 "quitAction",
                 translate("MainWindow", "&Quit"),
                 QKeySequence.StandardKey.Quit,
@@ -653,25 +647,13 @@ class MainWindow(QMainWindow):
         edit.addAction(self.redo_action)
         observation = self.menuBar().addMenu(translate("MainWindow", "&Observation"))
         observation.setObjectName("observationMenu")
-        page = self.observations_page
-        for action in (page.pin_action, page.forget_action, page.restore_action, page.edit_action):
-            observation.addAction(action)
-        observation.addSeparator()
-        observation.addAction(page.delete_action)
-        observation.addSeparator()
-        observation.addAction(page.open_chat_action)
-        observation.addAction(page.timeline_action)
-        observation.addAction(page.agent_search_action)
-        observation.addSeparator()
-        export_menu = observation.addMenu(translate("MainWindow", "E&xport"))
-        export_menu.setObjectName("exportObservationsMenu")
-        for action in page.export_actions.values():
-            export_menu.addAction(action)
+        fill_menu(observation, self.observations_page.menu_actions())
         self._build_entry_menu()
         tools = self.menuBar().addMenu(translate("MainWindow", "&Tools"))
         tools.setObjectName("toolsMenu")
         tools.addAction(
-            self._action(
+            make_action(
+                self,
                 "checkDatabaseAction",
                 translate("MainWindow", "&Check database"),
                 None,
@@ -685,7 +667,8 @@ class MainWindow(QMainWindow):
         view = self.menuBar().addMenu(translate("MainWindow", "&View"))
         view.setObjectName("viewMenu")
         view.addAction(
-            self._action(
+            make_action(
+                self,
                 "showObservationsAction",
                 translate("MainWindow", "&Observations"),
                 "Ctrl+1",
@@ -694,7 +677,8 @@ class MainWindow(QMainWindow):
             )
         )
         view.addAction(
-            self._action(
+            make_action(
+                self,
                 "showPersonaAction",
                 translate("MainWindow", "&Memory of the person"),
                 "Ctrl+2",
@@ -729,10 +713,11 @@ class MainWindow(QMainWindow):
             ),
         ):
             view.addAction(
-                self._action(name, text, key, lambda _=False, p=page: self.show_page(p), tip)
+                make_action(self, name, text, key, lambda _=False, p=page: self.show_page(p), tip)
             )
         view.addAction(
-            self._action(
+            make_action(
+                self,
                 "showReviewAction",
                 translate("MainWindow", "Since you last &looked"),
                 "Ctrl+6",
@@ -745,7 +730,8 @@ class MainWindow(QMainWindow):
         help_menu = self.menuBar().addMenu(translate("MainWindow", "&Help"))
         help_menu.setObjectName("helpMenu")
         help_menu.addAction(
-            self._action(
+            make_action(
+                self,
                 "shortcutsAction",
                 translate("MainWindow", "&Keyboard shortcuts"),
                 QKeySequence.StandardKey.HelpContents,
@@ -754,7 +740,8 @@ class MainWindow(QMainWindow):
             )
         )
         help_menu.addAction(
-            self._action(
+            make_action(
+                self,
                 "aboutAction",
                 translate("MainWindow", "&About Memory Desk"),
                 None,
@@ -937,7 +924,7 @@ class MainWindow(QMainWindow):
             self._set_db_store(store)
             self._set_pruning_source(store)
             if store is None:
-                self.observations_page.index_banner.show_problem(
+                self.observations_page.show_store_problem(
                     problem
                     or translate(
                         "MainWindow", "{what}. Nothing is shown until a database is at that path."
@@ -1066,24 +1053,16 @@ class MainWindow(QMainWindow):
     # -- one page showing something of another -------------------------------------------------
 
     def show_chat(self, session_id: str) -> None:
-        """The Chats page, with this chat selected."""
-        self.show_page("chats")
-        self.chats_page.show_chat(session_id)
+        self.router.show_chat(session_id)
 
     def show_timeline(self, observation_id: int) -> None:
-        """The Chats page, with this observation's chronological neighbours in its chat."""
-        self.show_page("chats")
-        self.chats_page.show_timeline(observation_id)
+        self.router.show_timeline(observation_id)
 
     def show_observation(self, observation_id: int) -> None:
-        """The observations table, with this row selected."""
-        self.show_page("observations")
-        self.observations_page.show_observation_id(observation_id)
+        self.router.show_observation(observation_id)
 
-    def show_day(self, day) -> None:
-        """The observations table, showing only what was saved on ``day`` (a date)."""
-        self.show_page("observations")
-        self.observations_page.show_saved_on(day)
+    def show_day(self, day) -> None:  # noqa: ANN001 - a datetime.date
+        self.router.show_day(day)
 
     # -- person's actions ---------------------------------------------------------------------
 
@@ -1307,7 +1286,7 @@ class MainWindow(QMainWindow):
     # -- closing ------------------------------------------------------------------------------
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
-        if self._persona_page is not None and not self._persona_page.maybe_close():
+        if not all(page.may_close() for page in self.content_pages):
             event.ignore()
             return
         self.save_ui_state()
