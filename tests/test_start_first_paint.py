@@ -4,7 +4,7 @@ A start on a database shows the observations table: the persona page, the review
 its journal (with numpy's id lists and the persona core behind them), the folder watcher's
 observer thread (watchdog's observers), the export code and the "Search as the agent"
 dialog cost a third of a start and show nothing there. The window builds them right after
-the table first paints rows (``MainWindow._after_first_paint``), or when something asks for
+the table first paints rows (``StartUp.after_first_paint`` in ui/startup.py), or when something asks for
 them earlier. These tests prove it in a process of its own (a person's start imports
 everything afresh): which modules are loaded when the first rows are painted, and that
 everything held back is there right after, working (the Entry menu's actions, the review
@@ -44,8 +44,8 @@ import json, sys, time
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication, QTableView, QMenu
 app = QApplication([])
-from memory_desk.ui import main_window
-main_window.AFTER_FIRST_PAINT_LATEST_MS = 600_000
+from memory_desk.ui import startup
+startup.AFTER_FIRST_PAINT_LATEST_MS = 600_000
 from memory_desk.app import create_main_window
 window = create_main_window(sys.argv[1:])
 view = window.findChild(QTableView, "observationsTable")
@@ -191,18 +191,18 @@ def test_the_held_back_parts_come_one_per_turn_of_the_event_loop(qtbot, db) -> N
     window = create_main_window(["--db", str(db)])
     try:
         states = []  # what was built when each step began
-        real_step = window._build_next_held_back
+        real_step = window.startup.build_next
 
         def step() -> None:
             built = window._persona_page, window._review
             states.append((*(part is not None for part in built), window.folder_watcher.mode))
             real_step()
 
-        window._build_next_held_back = step  # (the timers look the step up when they fire)
-        window._after_first_paint()  # what the first paint triggers
+        window.startup.build_next = step  # (the timers look the step up when they fire)
+        window.startup.after_first_paint()  # what the first paint triggers
         assert window._persona_page is None and states == []  # the imports come first
         qtbot.waitUntil(lambda: window.folder_watcher.mode != "off", timeout=10_000)
-        qtbot.waitUntil(lambda: not window._held_back, timeout=5_000)
+        qtbot.waitUntil(lambda: not window.startup.held_back, timeout=5_000)
         assert states[:3] == [(False, False, "off"), (True, False, "off"), (True, True, "off")]
     finally:
         window.close()
@@ -254,10 +254,10 @@ def test_a_start_on_a_persona_folder_builds_the_held_back_parts_once_its_listing
     took its time, in one interpreter); an agent's write made while they waited is reported
     all the same (the watcher's first look after its start)."""
     from memory_desk.app import create_main_window
-    from memory_desk.ui import main_window
+    from memory_desk.ui import startup
     from memory_desk.ui.persona.listing import SMALL_FOLDER
 
-    monkeypatch.setattr(main_window, "AFTER_FIRST_PAINT_LATEST_MS", 600_000)
+    monkeypatch.setattr(startup, "AFTER_FIRST_PAINT_LATEST_MS", 600_000)
     folder = make_persona_folder(
         tmp_path / "memory", [f"entry-{n}" for n in range(SMALL_FOLDER + 50)]
     )
@@ -275,7 +275,7 @@ def test_a_start_on_a_persona_folder_builds_the_held_back_parts_once_its_listing
         window.show()
         qtbot.waitUntil(lambda: bool(seen), timeout=20_000)
         assert seen == {"watcher": "off", "review": False}
-        qtbot.waitUntil(lambda: window._first_paint_done and not window._held_back, timeout=20_000)
+        qtbot.waitUntil(lambda: window.startup.done and not window.startup.held_back, timeout=20_000)
         assert window._review is not None and window.folder_watcher.mode != "off"
         page = window.persona_page
         qtbot.waitUntil(

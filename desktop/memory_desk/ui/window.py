@@ -3,12 +3,10 @@ menus and the status bar; the sources themselves live in a SourceRegistry."""
 
 from __future__ import annotations
 
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
@@ -19,20 +17,17 @@ from PySide6.QtGui import (
     QUndoStack,
 )
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QLabel,
     QMainWindow,
     QSplitter,
     QStackedWidget,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
 
 from memory_desk import __version__
-from memory_desk.core import StoreError, lazy_numpy
 from memory_desk.core.kinds import SourceKind
-from memory_desk.ui import heap, i18n, theme
+from memory_desk.ui import i18n, theme
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.live import MODE_POLLING, FolderWatcher
@@ -49,8 +44,15 @@ from memory_desk.ui.sources.registry import (
     folder_label,
 )
 from memory_desk.ui.sources.sidebar import SourceSidebar
+from memory_desk.ui.startup import (
+    DemoOpener,
+    StartUp,
+    handle_arguments,
+    restore_widget_state,
+    restore_window_state,
+    save_window_state,
+)
 from memory_desk.ui.undo_focus import UndoKeyRouter
-from memory_desk.ui.warm_up import WarmUp
 from memory_desk.ui.welcome import WelcomePage
 
 if TYPE_CHECKING:
@@ -76,18 +78,6 @@ __all__ = ["MainWindow", "Source", "alisio_info", "file_id", "folder_label"]
 DB_PAGE_NAMES = ("observations", "chats", "overview")
 PAGE_SOURCE_KINDS = {"persona": SourceKind.PERSONA, **dict.fromkeys(DB_PAGE_NAMES, SourceKind.DB)}
 LAZY_PAGE_NAMES = ("chats", "overview", "pruning")
-# The latest the pages held back for the first paint are built after the window is made,
-# should no first rows come to trigger it (an unreadable table, a hidden window).
-AFTER_FIRST_PAINT_LATEST_MS = 2000
-
-
-# What the held-back parts import (their first use would otherwise import it on this thread).
-HELD_BACK_MODULES = (
-    "memory_desk.ui.persona.page",
-    "memory_desk.ui.review.desk",
-    "numpy",
-    "watchdog.observers",  # (the folder watcher's thread, started last)
-)
 
 
 class MainWindow(QMainWindow):
@@ -100,11 +90,8 @@ class MainWindow(QMainWindow):
     (shown, or asked to show something): until then the window only remembers what it would
     have told them (store, plugin settings, source) and gives it to them when they are built.
 
-    The start shows the first rows before anything else: the persona page and the review
-    desk (the journal) are built, and the folder watcher started, right after the table first
-    paints rows (:meth:`_after_first_paint`), or, when the window opens on a persona folder
-    being listed, once the listing is shown; at once when something asks for them earlier
-    (the ``persona_page`` and ``review`` properties build on first use).
+    The start (what the first screen does without, the state saved at the last close, the
+    demo) is :mod:`memory_desk.ui.startup`'s.
     """
 
     def __init__(self) -> None:
@@ -116,9 +103,9 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self._title_base + "[*]")
         self.resize(1280, 800)
         self.setAcceptDrops(True)
-        self._demo_dir: tempfile.TemporaryDirectory | None = None
-        self._demo: Demo | None = None
         self._shut_down = False
+        self.startup = StartUp(self)
+        self._demo_opener = DemoOpener(self)
 
         # Each page keeps its own undo history; Edit ▸ Undo acts on the current page's.
         self.undo_group = QUndoGroup(self)
@@ -162,10 +149,6 @@ class MainWindow(QMainWindow):
         # Built after the first paint, or on first use: the persona_page and review properties.
         self._persona_page: PersonaPage | None = None
         self._review: ReviewDesk | None = None
-        self._first_paint_done = False
-        self._first_listing: PersonaPage | None = None  # the listing the held-back parts wait for
-        self._first_paint_watch: _FirstRowsPainted | None = None
-        self._held_back: list[Callable[[], object]] = []  # the steps still to build
         # Built on first need: the chats_page, overview_page and pruning_page properties.
         self._chats_page: ChatsPage | None = None
         self._overview_page: OverviewPage | None = None
@@ -213,7 +196,7 @@ class MainWindow(QMainWindow):
         self._show_live_state()
         self.pages.setCurrentWidget(self.welcome_page)
         self._on_page_changed(self.pages.currentIndex())
-        self._watch_first_paint()
+        self.startup.watch_first_paint()
 
     def _connect_signals(self) -> None:
         """Every wire between the sources, the sidebar, the pages and the window, in one place."""
@@ -315,79 +298,16 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(page)
         page.set_current(page is self.pages.currentWidget())
         if self._ui_state_restored:
-            self._restore_widget_state(page)
+            restore_widget_state(page)
 
     # -- the first paint ----------------------------------------------------------------------
 
-    def _watch_first_paint(self) -> None:
-        """Hold back what the first screen does not need until the table paints its first
-        rows (see the class docstring)."""
-        table = self.observations_page.rows_view()
-        self._first_paint_watch = _FirstRowsPainted(table, self._after_first_paint_soon)
-        self.observations_page.refreshed.connect(self._on_first_answer)
-        QTimer.singleShot(AFTER_FIRST_PAINT_LATEST_MS, self, self._after_first_paint)
-
-    def _on_first_answer(self) -> None:
-        """An answer without rows paints no rows: the wait is over all the same."""
-        if self.observations_page.rows_view().model().rowCount() == 0:
-            self._after_first_paint_soon()
-
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
         super().showEvent(event)
-        front = self.pages.currentWidget()
-        if front is self.observations_page:
-            return
-        if front is self._persona_page and self._persona_page.is_listing():
-            # Its whole listing first: built during it, the review desk, the watcher's start
-            # and numpy took 30-50 ms of a 20,000-entry listing's 500 (one interpreter), and
-            # the watcher's rescan ran beside the window taking the rows.
-            self._first_listing = self._persona_page
-            self._first_listing.listed.connect(self._after_first_paint_soon)
-            return
-        self._after_first_paint(at_once=True)  # no rows to wait for: build now
+        self.startup.on_window_shown(self.pages.currentWidget())
 
-    def _after_first_paint_soon(self) -> None:
-        """Once the event being handled (the paint) is done."""
-        if not self._first_paint_done:
-            QTimer.singleShot(0, self, self._after_first_paint)
-
-    def _after_first_paint(self, *, at_once: bool = False) -> None:
-        """Build what the first screen did without: the persona page, the review desk and
-        its journal, the folder watcher's thread, numpy. Once; their modules imported on a
-        thread first, then one step per turn of the event loop (13-22 ms each at 100,000
-        rows), so the window answers in between; all at once with ``at_once``."""
-        if self._first_paint_done or self._shut_down:
-            return
-        self._first_paint_done = True
-        if self._first_paint_watch is not None:
-            self._first_paint_watch.stop()
-            self._first_paint_watch = None
-        self.observations_page.refreshed.disconnect(self._on_first_answer)
-        if self._first_listing is not None:
-            self._first_listing.listed.disconnect(self._after_first_paint_soon)
-            self._first_listing = None
-        self._held_back = [
-            lambda: self.persona_page,
-            lambda: self.review,
-            self.registry.start_watching,
-            lazy_numpy.load,  # the table's id arrays next (its first answer did without)
-        ]
-        if at_once:
-            while self._held_back:
-                self._build_next_held_back()
-        else:  # their modules imported off this thread first (see ui/warm_up.py)
-            warm_up = WarmUp(HELD_BACK_MODULES, self)
-            warm_up.done.connect(self._build_next_held_back)
-            warm_up.start()
-
-    def _build_next_held_back(self) -> None:
-        if self._shut_down or not self._held_back:
-            return
-        self._held_back.pop(0)()
-        if self._held_back:
-            QTimer.singleShot(0, self, self._build_next_held_back)
-        else:
-            heap.freeze_the_start()  # later full collections skip it: no 50 ms scroll frames
+    def is_shut_down(self) -> bool:
+        return self._shut_down
 
     def _show_waiting_changes(self, count: int) -> None:
         self._waiting_changes = count
@@ -463,7 +383,7 @@ class MainWindow(QMainWindow):
         page.status_changed.connect(lambda text, p=page: self._on_page_status(p, text))
         self.pages.addWidget(page)
         if self._ui_state_restored:
-            self._restore_widget_state(page)
+            restore_widget_state(page)
 
     @property
     def db_pages(self) -> tuple[QWidget, ...]:
@@ -781,52 +701,16 @@ class MainWindow(QMainWindow):
 
     def open_demo(self) -> bool:
         """Build the demo in a temporary folder (removed on close) and open it."""
-        from memory_desk.core.locate import locate_alisio
-        from memory_desk.demo import build_demo
-
-        if self._demo is None:
-            self._demo_dir = tempfile.TemporaryDirectory(prefix="memory-desk-demo-")
-            try:
-                self._demo = build_demo(Path(self._demo_dir.name))
-            except (OSError, StoreError) as exc:
-                self._demo_dir.cleanup()
-                self._demo_dir = None
-                self.message_bar.show_error(
-                    translate("MainWindow", "The demo could not be built: {reason}").format(
-                        reason=i18n.shown(exc)
-                    )
-                )
-                return False
-            if not self.registry.sources():
-                self._show_demo_changes(self._demo)
-        demo = self._demo
-        for folder in demo.persona_folders:
-            label = translate("MainWindow", "demo: {folder}").format(folder=folder_label(folder))
-            self.open_persona_folder(folder, label=label, found=True)
-        # The demo's home has its own Alisio config: show its settings as for a real one.
-        info = {**alisio_info(locate_alisio(env={}, home=demo.home)), "demo": True}
-        opened = self.open_database(demo.db_path, info=info)
-        self._title_base = translate("MainWindow", "Memory Desk — demo")
-        self._show_title()
+        opened = self._demo_opener.open()
+        if self._demo_opener.demo is not None:
+            self._title_base = translate("MainWindow", "Memory Desk — demo")
+            self._show_title()
         return opened
 
-    def _show_demo_changes(self, demo) -> None:  # noqa: ANN001 - a memory_desk.demo.Demo
-        """A demo on its own gets a history of its own, in its folder, holding what its agents
-        changed since its person last looked: the review page has something to show, and the
-        person's own history is left alone."""
-        from memory_desk.demo_changes import add_recent_changes
-
-        path = demo.folder / "journal.sqlite"
-        if not self.review.use_journal_at(path):
-            return
-        try:
-            add_recent_changes(demo, path, settings_module.journal_limits())
-        except (OSError, StoreError) as exc:
-            self.message_bar.show_error(
-                translate("MainWindow", "The demo's changes could not be made: {reason}").format(
-                    reason=i18n.shown(exc)
-                )
-            )
+    @property
+    def demo(self) -> Demo | None:
+        """The demo opened (None: none)."""
+        return self._demo_opener.demo
 
     def open_found_sources(self) -> bool:
         """Open what the agents keep on this machine; False when nothing was found."""
@@ -1009,6 +893,10 @@ class MainWindow(QMainWindow):
             "review": None if self._review is None else self._review.page,
         }
 
+    def page_if_built(self, name: str) -> QWidget | None:
+        """The page called ``name`` if it was built (None: not yet, or no such page)."""
+        return self._page_names().get(name)
+
     def _page_named(self, name: str) -> QWidget | None:
         """The page called ``name``, built now if it was not yet (None: no such page)."""
         if name in (*LAZY_PAGE_NAMES, "persona", "review"):
@@ -1105,22 +993,7 @@ class MainWindow(QMainWindow):
 
     def handle_arguments(self, args: list[str]) -> None:
         """Arguments handed over by a second start: open what they name and come forward."""
-        from memory_desk.cli import parse_args
-
-        try:
-            options = parse_args(args)
-        except SystemExit:
-            return
-        if options.demo:
-            self.open_demo()
-        for folder in options.persona:
-            self.open_persona_folder(folder)
-        if options.db is not None:
-            self.open_database(options.db)
-        self.setWindowState(self.windowState() & ~Qt.WindowState.WindowMinimized)
-        self.show()
-        self.raise_()
-        self.activateWindow()
+        handle_arguments(self, args)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt override)
         if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
@@ -1240,48 +1113,11 @@ class MainWindow(QMainWindow):
 
     def restore_ui_state(self) -> None:
         """Geometry, splitters, table columns and sort, last page and source."""
-        state = settings_module.ui_state()
-        geometry = state.value("window/geometry")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
-        self._restore_widget_state(self)
+        restore_window_state(self)
         self._ui_state_restored = True  # a page built later restores its own part
-        last = state.value("window/source")
-        if last:
-            kind, _, path = str(last).partition(":")
-            known = kind in SourceKind.__members__.values()
-            source = self.registry.find(SourceKind(kind), Path(path)) if known else None
-            if source is not None:
-                self.sidebar.select(source)
-
-    @staticmethod
-    def _restore_widget_state(root: QWidget) -> None:
-        """The saved splitters and table columns of ``root`` and the widgets inside it."""
-        state = settings_module.ui_state()
-        for splitter in root.findChildren(QSplitter):
-            value = state.value(f"splitters/{splitter.objectName()}")
-            if splitter.objectName() and isinstance(value, QByteArray):
-                splitter.restoreState(value)
-        for view in root.findChildren(QAbstractItemView):
-            header = getattr(view, "horizontalHeader", None) or getattr(view, "header", None)
-            value = state.value(f"headers/{view.objectName()}")
-            if header is not None and view.objectName() and isinstance(value, QByteArray):
-                header().restoreState(value)
 
     def save_ui_state(self) -> None:
-        state = settings_module.ui_state()
-        state.setValue("window/geometry", self.saveGeometry())
-        for splitter in self.findChildren(QSplitter):
-            if splitter.objectName():
-                state.setValue(f"splitters/{splitter.objectName()}", splitter.saveState())
-        for view in self.findChildren(QAbstractItemView):
-            header = getattr(view, "horizontalHeader", None) or getattr(view, "header", None)
-            if header is not None and view.objectName():
-                state.setValue(f"headers/{view.objectName()}", header().saveState())
-        source = self.current_source()
-        if source is not None:
-            state.setValue("window/source", f"{source.kind}:{source.path}")
-        settings_module.sync_private(state)
+        save_window_state(self)
 
     # -- closing ------------------------------------------------------------------------------
 
@@ -1305,31 +1141,9 @@ class MainWindow(QMainWindow):
         if self._review is not None:
             self._review.shutdown()
         self.registry.close_stores()
-        if self._demo_dir is not None:
-            self._demo_dir.cleanup()
-            self._demo_dir = None
+        self._demo_opener.cleanup()
 
 
 def _has_unsaved_edits(page: QWidget) -> bool:
     has_unsaved = getattr(page, "has_unsaved_edits", None)
     return bool(has_unsaved()) if has_unsaved is not None else False
-
-
-class _FirstRowsPainted(QObject):
-    """Calls ``then`` when the table's viewport is about to paint its first rows (the call
-    should post its work: the paint runs right after it)."""
-
-    def __init__(self, table: QTableView, then) -> None:  # noqa: ANN001 - a callable
-        super().__init__(table)
-        self._table = table
-        self._then = then
-        table.viewport().installEventFilter(self)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() == QEvent.Type.Paint and self._table.model().rowCount() > 0:
-            self._then()
-        return False
-
-    def stop(self) -> None:
-        self._table.viewport().removeEventFilter(self)
-        self.deleteLater()
