@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtGui import (
     QAction,
-    QActionGroup,
     QCloseEvent,
     QKeySequence,
     QShowEvent,
@@ -25,16 +24,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memory_desk import __version__
 from memory_desk.core.kinds import SourceKind
-from memory_desk.ui import i18n, theme
+from memory_desk.ui import i18n, window_menus
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.live import MODE_POLLING, FolderWatcher
 from memory_desk.ui.live.indicator import LiveIndicator
 from memory_desk.ui.message_bar import MessageBar
 from memory_desk.ui.observations.page import ObservationsPage
-from memory_desk.ui.pages import Router, fill_menu, make_action
+from memory_desk.ui.pages import Router, fill_menu
 from memory_desk.ui.sources.registry import (
     Source,
     SourceRegistry,
@@ -191,7 +189,7 @@ class MainWindow(QMainWindow):
         self._bar_message: tuple[QWidget, str, str] | None = None  # (page, kind, text)
         self._shown_page: QWidget | None = None
 
-        self._build_menus()
+        self._entry_menu = window_menus.build_menus(self)
         self._connect_signals()
         self._show_live_state()
         self.pages.setCurrentWidget(self.welcome_page)
@@ -417,81 +415,15 @@ class MainWindow(QMainWindow):
         if self._pruning_page is not None:
             self._pruning_page.set_source(source)
 
-    def _build_appearance_menus(self, view) -> None:
-        """View ▸ Theme (applies at once) and View ▸ Language (from the next start)."""
-        theme_menu = view.addMenu(translate("MainWindow", "&Theme"))
-        theme_menu.setObjectName("themeMenu")
-        themes = QActionGroup(self)
-        chosen_theme = theme.current_choice()
-        for name, text, tip in (
-            (
-                "system",
-                translate("MainWindow", "Follow the &system"),
-                translate("MainWindow", "Light or dark as the desktop is"),
-            ),
-            ("light", translate("MainWindow", "&Light"), translate("MainWindow", "Always light")),
-            ("dark", translate("MainWindow", "&Dark"), translate("MainWindow", "Always dark")),
-        ):
-            action = QAction(text, themes)
-            action.setObjectName(f"theme{name.capitalize()}Action")
-            action.setCheckable(True)
-            action.setChecked(name == chosen_theme)
-            action.setStatusTip(tip)
-            action.triggered.connect(lambda _checked=False, n=name: self.set_theme(n))
-            theme_menu.addAction(action)
-        language_menu = view.addMenu(translate("MainWindow", "&Language"))
-        language_menu.setObjectName("languageMenu")
-        languages = QActionGroup(self)
-        saved = settings_module.app_settings().value(i18n.LANGUAGE_KEY) or "system"
-        for name, object_name, text, tip in (
-            (
-                "system",
-                "languageSystemAction",
-                translate("MainWindow", "Follow the &system"),
-                translate("MainWindow", "The desktop's language when it is Spanish, else English"),
-            ),
-            (
-                "en",
-                "languageEnglishAction",
-                # a language's own name, so the person finds theirs whatever is shown now
-                translate("MainWindow", "&English"),
-                translate("MainWindow", "Show Memory Desk in English from the next start"),
-            ),
-            (
-                "es",
-                "languageSpanishAction",
-                translate("MainWindow", "E&spañol"),
-                translate("MainWindow", "Show Memory Desk in Spanish from the next start"),
-            ),
-        ):
-            action = QAction(text, languages)
-            action.setObjectName(object_name)
-            action.setCheckable(True)
-            action.setChecked(name == saved)
-            action.setStatusTip(tip)
-            action.triggered.connect(lambda _checked=False, n=name: self.set_language(n))
-            language_menu.addAction(action)
-
     def set_theme(self, name: str) -> None:
         """Use this theme now and from now on (``system``, ``light`` or ``dark``)."""
-        theme.apply_theme(name)
-        settings = settings_module.app_settings()
-        settings.setValue(theme.THEME_KEY, name)
-        settings_module.sync_private(settings)
+        window_menus.set_theme(name)
 
     def set_language(self, name: str) -> None:
         """Keep this language (``system``, ``en``, ``es``) for the next start, and say so."""
-        settings = settings_module.app_settings()
-        settings.setValue(i18n.LANGUAGE_KEY, name)
-        settings_module.sync_private(settings)
-        wanted = i18n.choose_language(None, settings)
-        if wanted == i18n.current_language():
-            return
-        text = {
-            "es": "Memory Desk se mostrará en español la próxima vez que se abra.",
-            "en": "Memory Desk will be in English the next time it starts.",
-        }[wanted]  # said in the language chosen, which the person is sure to read
-        self.message_bar.show_info(text)
+        text = window_menus.set_language(name)
+        if text is not None:
+            self.message_bar.show_info(text)
 
     def _new_undo_stack(self, name: str) -> QUndoStack:
         stack = QUndoStack(self)
@@ -512,169 +444,6 @@ class MainWindow(QMainWindow):
     @property
     def _sources(self) -> list[Source]:
         return self.registry.sources()
-
-    # -- building -----------------------------------------------------------------------------
-
-    def _build_menus(self) -> None:
-        menu = self.menuBar().addMenu(translate("MainWindow", "&File"))
-        menu.setObjectName("fileMenu")
-        menu.addAction(
-            make_action(
-                self,
-                "openDatabaseAction",
-                translate("MainWindow", "Open &database…"),
-                QKeySequence.StandardKey.Open,
-                self.on_open_database,
-                translate("MainWindow", "Open an Alisio memory.sqlite"),
-            )
-        )
-        menu.addAction(
-            make_action(
-                self,
-                "openFolderAction",
-                translate("MainWindow", "Open &folder…"),
-                "Ctrl+Shift+O",
-                self.on_open_folder,
-                translate("MainWindow", "Open an agent's memory folder"),
-            )
-        )
-        menu.addAction(
-            make_action(
-                self,
-                "openDemoAction",
-                translate("MainWindow", "Open the d&emo"),
-                None,
-                self.open_demo,
-                translate(
-                    "MainWindow", "Open a made-up memory to explore; your own files are not touched"
-                ),
-            )
-        )
-        menu.addSeparator()
-        menu.addAction(
-            make_action(
-                self,
-                "quitAction",
-                translate("MainWindow", "&Quit"),
-                QKeySequence.StandardKey.Quit,
-                self.close,
-                translate("MainWindow", "Quit Memory Desk"),
-            )
-        )
-        edit = self.menuBar().addMenu(translate("MainWindow", "&Edit"))
-        edit.setObjectName("editMenu")
-        edit.addAction(self.undo_action)
-        edit.addAction(self.redo_action)
-        observation = self.menuBar().addMenu(translate("MainWindow", "&Observation"))
-        observation.setObjectName("observationMenu")
-        fill_menu(observation, self.observations_page.menu_actions())
-        self._build_entry_menu()
-        tools = self.menuBar().addMenu(translate("MainWindow", "&Tools"))
-        tools.setObjectName("toolsMenu")
-        tools.addAction(
-            make_action(
-                self,
-                "checkDatabaseAction",
-                translate("MainWindow", "&Check database"),
-                None,
-                self.check_database,
-                translate(
-                    "MainWindow",
-                    "Check the shown Alisio database and its search index again (after a repair)",
-                ),
-            )
-        )
-        view = self.menuBar().addMenu(translate("MainWindow", "&View"))
-        view.setObjectName("viewMenu")
-        view.addAction(
-            make_action(
-                self,
-                "showObservationsAction",
-                translate("MainWindow", "&Observations"),
-                "Ctrl+1",
-                lambda: self.show_page("observations"),
-                translate("MainWindow", "Show Alisio's observations"),
-            )
-        )
-        view.addAction(
-            make_action(
-                self,
-                "showPersonaAction",
-                translate("MainWindow", "&Memory of the person"),
-                "Ctrl+2",
-                lambda: self.show_page("persona"),
-                translate("MainWindow", "Show the agent's memory of the person"),
-            )
-        )
-        for name, text, key, page, tip in (
-            (
-                "showChatsAction",
-                translate("MainWindow", "&Chats"),
-                "Ctrl+3",
-                "chats",
-                translate(
-                    "MainWindow",
-                    "Show Alisio's chats: what each saved, its summary and the context it was given",
-                ),
-            ),
-            (
-                "showOverviewAction",
-                translate("MainWindow", "O&verview"),
-                "Ctrl+4",
-                "overview",
-                translate("MainWindow", "Show counts and charts of what the agents remember"),
-            ),
-            (
-                "showPruningAction",
-                translate("MainWindow", "&Pruning assistant"),
-                "Ctrl+5",
-                "pruning",
-                translate("MainWindow", "Find duplicates, stale and oversized memories to forget"),
-            ),
-        ):
-            view.addAction(
-                make_action(self, name, text, key, lambda _=False, p=page: self.show_page(p), tip)
-            )
-        view.addAction(
-            make_action(
-                self,
-                "showReviewAction",
-                translate("MainWindow", "Since you last &looked"),
-                "Ctrl+6",
-                lambda: self.show_page("review"),
-                translate("MainWindow", "Show what the agents changed since you last looked"),
-            )
-        )
-        view.addSeparator()
-        self._build_appearance_menus(view)
-        help_menu = self.menuBar().addMenu(translate("MainWindow", "&Help"))
-        help_menu.setObjectName("helpMenu")
-        help_menu.addAction(
-            make_action(
-                self,
-                "shortcutsAction",
-                translate("MainWindow", "&Keyboard shortcuts"),
-                QKeySequence.StandardKey.HelpContents,
-                self.show_shortcuts,
-                translate("MainWindow", "List every keyboard shortcut"),
-            )
-        )
-        help_menu.addAction(
-            make_action(
-                self,
-                "aboutAction",
-                translate("MainWindow", "&About Memory Desk"),
-                None,
-                self._on_about,
-                translate("MainWindow", "About Memory Desk"),
-            )
-        )
-
-    def _build_entry_menu(self) -> None:
-        """The persona page's own entry actions (the page enables them); they are added when
-        the page is built (the ``persona_page`` property)."""
-        self._entry_menu = self.menuBar().addMenu(translate("MainWindow", "E&ntry"))
-        self._entry_menu.setObjectName("entryMenu")
 
     # -- opening sources ----------------------------------------------------------------------
 
@@ -1024,18 +793,6 @@ class MainWindow(QMainWindow):
         dialog.raise_()
         dialog.activateWindow()
         return dialog
-
-    def _on_about(self) -> None:
-        from PySide6.QtWidgets import QMessageBox
-
-        QMessageBox.about(
-            self,
-            translate("MainWindow", "About Memory Desk"),
-            translate(
-                "MainWindow",
-                "<b>Memory Desk {version}</b><p>Review, prune and hand-edit the memories your AI agents keep.</p>",
-            ).format(version=__version__),
-        )
 
     # -- status -------------------------------------------------------------------------------
 
