@@ -32,6 +32,7 @@ from memory_desk.ui.live import MODE_POLLING, FolderWatcher
 from memory_desk.ui.live.indicator import LiveIndicator
 from memory_desk.ui.message_bar import MessageBar
 from memory_desk.ui.observations.page import ObservationsPage
+from memory_desk.ui.page_status import PageStatus
 from memory_desk.ui.pages import Router, fill_menu
 from memory_desk.ui.sources.registry import (
     Source,
@@ -182,12 +183,8 @@ class MainWindow(QMainWindow):
         self.live_indicator = LiveIndicator(self)
         self.statusBar().addPermanentWidget(self.live_indicator)
 
-        # Each page's status text and last message are its own: shown while it is current,
-        # kept for when it comes back (see _on_page_changed).
-        self._page_status: dict[QWidget, str] = {}
-        self._waiting_messages: dict[QWidget, tuple[str, str]] = {}
-        self._bar_message: tuple[QWidget, str, str] | None = None  # (page, kind, text)
-        self._shown_page: QWidget | None = None
+        # Each page's status text and messages are its own (ui/page_status.py).
+        self.page_status = PageStatus(self.pages, self.status_label, self.message_bar, self)
 
         self._entry_menu = window_menus.build_menus(self)
         self._connect_signals()
@@ -202,7 +199,7 @@ class MainWindow(QMainWindow):
         self.welcome_page.open_database_requested.connect(self.on_open_database)
         self.welcome_page.open_folder_requested.connect(self.on_open_folder)
         for page in self.content_pages:
-            self._connect_page_messages(page)
+            self.page_status.connect_messages(page)
         self.observations_page.status_changed.connect(self._on_observations_status)
         # One page asks another to show something: the window only routes.
         self.observations_page.open_chat_requested.connect(self.router.show_chat)
@@ -225,10 +222,6 @@ class MainWindow(QMainWindow):
         unsaved = getattr(page, "unsaved_changed", None)  # a page that edits says so
         if unsaved is not None:
             unsaved.connect(self._show_unsaved)
-
-    def _connect_page_messages(self, page: QWidget) -> None:
-        page.error_raised.connect(lambda text, p=page: self._on_page_message(p, "error", text))
-        page.info_raised.connect(lambda text, p=page: self._on_page_message(p, "info", text))
 
     # -- since you last looked (the journal) -------------------------------------------------------
 
@@ -253,8 +246,7 @@ class MainWindow(QMainWindow):
             self._review = desk
             page = desk.page
             self._page_undo[page] = page.undo_stack
-            self._connect_page_messages(page)
-            page.status_changed.connect(lambda text: self._on_page_status(page, text))
+            self.page_status.connect_page(page)
             desk.pending_changed.connect(self._show_waiting_changes)
             desk.error_raised.connect(self.message_bar.show_error)
             desk.info_raised.connect(self.message_bar.show_info)
@@ -282,7 +274,7 @@ class MainWindow(QMainWindow):
             page = PersonaPage(self._new_undo_stack("persona"), self)
             self._persona_page = page
             self._page_undo[page] = page.undo_stack
-            self._connect_page_messages(page)
+            self.page_status.connect_messages(page)
             page.status_changed.connect(self._on_persona_status)
             page.file_written.connect(self.registry.expect_own_write)
             self._connect_unsaved(page)
@@ -377,8 +369,7 @@ class MainWindow(QMainWindow):
     def _add_built_page(self, page) -> None:
         """Wire a page built late as the window wires those built at start, and give it the
         widget state (splitters, columns) saved at the last close."""
-        self._connect_page_messages(page)
-        page.status_changed.connect(lambda text, p=page: self._on_page_status(p, text))
+        self.page_status.connect_page(page)
         self.pages.addWidget(page)
         if self._ui_state_restored:
             restore_widget_state(page)
@@ -807,21 +798,7 @@ class MainWindow(QMainWindow):
         stack = self._page_undo.get(page)
         holds = getattr(page, "holds_undo", None)
         self.undo_group.setActiveStack(None if holds is not None and holds() else stack)
-        self.status_label.setText(self._page_status.get(page, ""))
-        left = self._shown_page
-        self._shown_page = page
-        if (
-            self._bar_message is not None
-            and self._bar_message[0] is left
-            and self.message_bar.isVisible()
-            and self.message_bar.text() == self._bar_message[2]
-        ):
-            self._waiting_messages[left] = self._bar_message[1:]
-            self.message_bar.hide()
-        self._bar_message = None
-        waiting = self._waiting_messages.pop(page, None)
-        if waiting is not None:
-            self._on_page_message(page, *waiting)
+        self.page_status.on_page_changed(page)
 
     def _show_unsaved(self, *_args) -> None:
         """The title's mark (``[*]``): some page holds edits not yet saved. Any page, not
@@ -830,25 +807,12 @@ class MainWindow(QMainWindow):
         pages = (self.observations_page, *self._built(self._persona_page))
         self.setWindowModified(any(_has_unsaved_edits(page) for page in pages))
 
-    def _on_page_message(self, page: QWidget, kind: str, text: str) -> None:
-        """Show a page's message if the page is in front; otherwise keep it for its return."""
-        if self.pages.currentWidget() is not page:
-            self._waiting_messages[page] = (kind, text)
-            return
-        (self.message_bar.show_error if kind == "error" else self.message_bar.show_info)(text)
-        self._bar_message = (page, kind, text)
-
-    def _on_page_status(self, page: QWidget, text: str) -> None:
-        self._page_status[page] = text
-        if self.pages.currentWidget() is page:
-            self.status_label.setText(text)
-
     def _on_observations_status(self, text: str) -> None:
-        self._on_page_status(self.observations_page, text)
+        self.page_status.set_status(self.observations_page, text)
         self._update_current_item(totals=self.observations_page.totals)
 
     def _on_persona_status(self, text: str) -> None:
-        self._on_page_status(self.persona_page, text)
+        self.page_status.set_status(self.persona_page, text)
         counts = self.persona_page.counts()
         if counts is not None:  # (None while the page reads: the sidebar keeps its count,
             self._update_current_item(folder_counts=counts)  # not list 20,000 names again)
