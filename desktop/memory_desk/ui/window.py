@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QSplitter,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -32,6 +31,7 @@ from memory_desk.ui.live import MODE_POLLING, FolderWatcher
 from memory_desk.ui.live.indicator import LiveIndicator
 from memory_desk.ui.message_bar import MessageBar
 from memory_desk.ui.observations.page import ObservationsPage
+from memory_desk.ui.page_stack import DB_PAGE_NAMES, PageStack
 from memory_desk.ui.page_status import PageStatus
 from memory_desk.ui.pages import Router, fill_menu
 from memory_desk.ui.sources.registry import (
@@ -47,7 +47,6 @@ from memory_desk.ui.startup import (
     DemoOpener,
     StartUp,
     handle_arguments,
-    restore_widget_state,
     restore_window_state,
     save_window_state,
 )
@@ -74,7 +73,6 @@ __all__ = ["MainWindow", "Source", "alisio_info", "file_id", "folder_label"]
 # The pages that show the current database (the one last chosen comes back with it), and the
 # pages built only when first needed: most people start on the observations or the persona
 # page, and building (and importing) the others cost a third of the start.
-DB_PAGE_NAMES = ("observations", "chats", "overview")
 PAGE_SOURCE_KINDS = {"persona": SourceKind.PERSONA, **dict.fromkeys(DB_PAGE_NAMES, SourceKind.DB)}
 LAZY_PAGE_NAMES = ("chats", "overview", "pruning")
 
@@ -137,31 +135,24 @@ class MainWindow(QMainWindow):
         self.sources = self.sidebar.tree
         self.source_info = self.sidebar.info
 
-        self.pages = QStackedWidget(self)
-        self.pages.setObjectName("pages")
+        self.pages = PageStack(self)
         # One page showing something of another goes through the router, not the window.
         self.router = Router(self.show_page, self._page_named, self)
         self.welcome_page = WelcomePage(self)
         self._page_undo: dict[QWidget, QUndoStack] = {}
         self.observations_page = ObservationsPage(self._new_undo_stack("observations"), self)
         self._page_undo[self.observations_page] = self.observations_page.undo_stack
-        # Built after the first paint, or on first use: the persona_page and review properties.
-        self._persona_page: PersonaPage | None = None
+        # The other pages are built after the first paint (the persona_page and review
+        # properties) or on first need (chats_page, overview_page, pruning_page).
         self._review: ReviewDesk | None = None
-        # Built on first need: the chats_page, overview_page and pruning_page properties.
-        self._chats_page: ChatsPage | None = None
-        self._overview_page: OverviewPage | None = None
-        self._pruning_page: PruningPage | None = None
         # What the window last told the database pages and the pruning page, for a page
         # built later.
         self._db_store: ObservationStore | None = None
         self._plugin_settings: dict | None = None
         self._pruning_source: ObservationStore | PersonaFolder | None = None
-        self._ui_state_restored = False
         self._db_page: QWidget = self.observations_page
         self.pages.addWidget(self.welcome_page)
-        for page in self.content_pages:
-            self.pages.addWidget(page)
+        self.pages.place("observations", self.observations_page)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("mainSplitter")
@@ -250,7 +241,7 @@ class MainWindow(QMainWindow):
             desk.pending_changed.connect(self._show_waiting_changes)
             desk.error_raised.connect(self.message_bar.show_error)
             desk.info_raised.connect(self.message_bar.show_info)
-            self._add_late_page(page)
+            self.pages.place("review", page)
             desk.connect_window()  # after the window's slots: its own run after them
             if self.observations_page.store is not None and not self.observations_page.is_busy():
                 desk.start()  # the first rows came before the desk: it missed ``refreshed``
@@ -268,27 +259,18 @@ class MainWindow(QMainWindow):
     def persona_page(self) -> PersonaPage:
         """The persona page, built (and its modules imported) after the first paint or on
         first use; its entry actions fill the Entry menu then."""
-        if self._persona_page is None:
+        if self.pages.built("persona") is None:
             from memory_desk.ui.persona.page import PersonaPage
 
             page = PersonaPage(self._new_undo_stack("persona"), self)
-            self._persona_page = page
             self._page_undo[page] = page.undo_stack
             self.page_status.connect_messages(page)
             page.status_changed.connect(self._on_persona_status)
             page.file_written.connect(self.registry.expect_own_write)
             self._connect_unsaved(page)
             fill_menu(self._entry_menu, page.menu_actions())
-            self._add_late_page(page)
-        return self._persona_page
-
-    def _add_late_page(self, page: QWidget) -> None:
-        """A page built after the window: in the stack, told whether it is in front, and
-        given the widget state saved at the last close."""
-        self.pages.addWidget(page)
-        page.set_current(page is self.pages.currentWidget())
-        if self._ui_state_restored:
-            restore_widget_state(page)
+            self.pages.place("persona", page)
+        return self.pages.built("persona")
 
     # -- the first paint ----------------------------------------------------------------------
 
@@ -322,77 +304,59 @@ class MainWindow(QMainWindow):
     @property
     def chats_page(self) -> ChatsPage:
         """The Chats page, built (and its modules imported) on first use."""
-        if self._chats_page is None:
+        if self.pages.built("chats") is None:
             from memory_desk.ui.chats.page import ChatsPage
 
             page = ChatsPage(self)
-            self._chats_page = page
             page.observation_requested.connect(self.router.show_observation)
-            self._add_built_page(page)
+            self.page_status.connect_page(page)
+            self.pages.place("chats", page)
             if self._db_store is not None:
                 page.set_store(self._db_store)
             if self._plugin_settings is not None:
                 page.set_plugin_settings(self._plugin_settings)
-        return self._chats_page
+        return self.pages.built("chats")
 
     @property
     def overview_page(self) -> OverviewPage:
         """The Overview page, built (and its modules imported) on first use."""
-        if self._overview_page is None:
+        if self.pages.built("overview") is None:
             from memory_desk.ui.overview.page import OverviewPage
 
             page = OverviewPage(self)
-            self._overview_page = page
             page.observation_requested.connect(self.router.show_observation)
             page.day_requested.connect(self.router.show_day)
-            self._add_built_page(page)
+            self.page_status.connect_page(page)
+            self.pages.place("overview", page)
             if self._db_store is not None:
                 page.set_store(self._db_store)
             self._update_overview_folders()
-        return self._overview_page
+        return self.pages.built("overview")
 
     @property
     def pruning_page(self) -> PruningPage:
         """The Pruning assistant, built (and its modules imported) on first use."""
-        if self._pruning_page is None:
+        if self.pages.built("pruning") is None:
             from memory_desk.ui.pruning.page import PruningPage
 
             page = PruningPage(self._new_undo_stack("pruning"), self)
-            self._pruning_page = page
             self._page_undo[page] = page.undo_stack
             page.file_written.connect(self.registry.expect_own_write)
-            self._add_built_page(page)
+            self.page_status.connect_page(page)
+            self.pages.place("pruning", page)
             if self._pruning_source is not None:
                 page.set_source(self._pruning_source)
-        return self._pruning_page
-
-    def _add_built_page(self, page) -> None:
-        """Wire a page built late as the window wires those built at start, and give it the
-        widget state (splitters, columns) saved at the last close."""
-        self.page_status.connect_page(page)
-        self.pages.addWidget(page)
-        if self._ui_state_restored:
-            restore_widget_state(page)
+        return self.pages.built("pruning")
 
     @property
     def db_pages(self) -> tuple[QWidget, ...]:
         """The pages of the current database built so far (the others read when built)."""
-        built = (self._chats_page, self._overview_page)
-        return (self.observations_page, *(page for page in built if page is not None))
+        return self.pages.built_pages(DB_PAGE_NAMES)
 
     @property
     def content_pages(self) -> tuple[QWidget, ...]:
         """Every page that shows a source, among those built so far."""
-        return (
-            *self.db_pages,
-            *self._built(self._persona_page),
-            *self._built(self._pruning_page),
-            *self._built(None if self._review is None else self._review.page),
-        )
-
-    @staticmethod
-    def _built(page: QWidget | None) -> tuple[QWidget, ...]:
-        return () if page is None else (page,)
+        return self.pages.built_pages()
 
     def _set_db_store(self, store: ObservationStore | None) -> None:
         """Show this database (None: none) on every database page built; remembered for
@@ -403,8 +367,9 @@ class MainWindow(QMainWindow):
 
     def _set_pruning_source(self, source: ObservationStore | PersonaFolder | None) -> None:
         self._pruning_source = source
-        if self._pruning_page is not None:
-            self._pruning_page.set_source(source)
+        pruning = self.pages.built("pruning")
+        if pruning is not None:
+            pruning.set_source(source)
 
     def set_theme(self, name: str) -> None:
         """Use this theme now and from now on (``system``, ``light`` or ``dark``)."""
@@ -522,15 +487,18 @@ class MainWindow(QMainWindow):
                     page.refresh()  # a page not in front only notes it, and reads on return
             else:
                 self.persona_page.reload()
-            if self._pruning_page is not None:  # one built later searches when shown
-                self._pruning_page.refresh()
-            if source.kind == SourceKind.PERSONA and self._overview_page is not None:
-                self._overview_page.refresh()  # its persona folders' numbers
+            pruning = self.pages.built("pruning")
+            if pruning is not None:  # one built later searches when shown
+                pruning.refresh()
+            overview = self.pages.built("overview")
+            if source.kind == SourceKind.PERSONA and overview is not None:
+                overview.refresh()  # its persona folders' numbers
             return
         if source.kind == SourceKind.PERSONA:
             source.stale = True
-            if self._overview_page is not None:
-                self._overview_page.refresh()  # in front, it shows every folder's numbers
+            overview = self.pages.built("overview")
+            if overview is not None:
+                overview.refresh()  # in front, it shows every folder's numbers
         self.sidebar.recount(source)
 
     def _show_live_state(self) -> None:
@@ -603,14 +571,13 @@ class MainWindow(QMainWindow):
         if leaving_dirty_entry:
             self.sidebar.select(previous, quietly=True)
             return
-        pruning = (
-            self._pruning_page is not None and self.pages.currentWidget() is self._pruning_page
-        )
+        pruning = self.pages.current_name() == "pruning"
         if source.kind == SourceKind.DB:
             self._set_db_store(source.store)
             self._plugin_settings = source.info or None
-            if self._chats_page is not None:
-                self._chats_page.set_plugin_settings(self._plugin_settings)
+            chats = self.pages.built("chats")
+            if chats is not None:
+                chats.set_plugin_settings(self._plugin_settings)
             shown = self._db_page
         else:
             self._show_folder(source)
@@ -634,34 +601,22 @@ class MainWindow(QMainWindow):
     def _persona_page_lists(self, source: Source) -> bool:
         """Whether the persona page is listing ``source``'s folder now (the sidebar's count
         of it then waits for the page's)."""
-        page = self._persona_page
+        page = self.pages.built("persona")
         return page is not None and page.is_listing() and page.folder() is source.store
 
     def persona_page_folder(self):
-        if self._persona_page is None:
-            return None  # a page not built yet holds no folder
-        return getattr(self._persona_page, "folder", lambda: None)()
-
-    def _page_names(self) -> dict[str, QWidget | None]:
-        """The content pages by name; None for one not built yet."""
-        return {
-            "observations": self.observations_page,
-            "chats": self._chats_page,
-            "overview": self._overview_page,
-            "persona": self._persona_page,
-            "pruning": self._pruning_page,
-            "review": None if self._review is None else self._review.page,
-        }
+        page = self.pages.built("persona")
+        return None if page is None else page.folder()  # a page not built holds no folder
 
     def page_if_built(self, name: str) -> QWidget | None:
         """The page called ``name`` if it was built (None: not yet, or no such page)."""
-        return self._page_names().get(name)
+        return self.pages.built(name)
 
     def _page_named(self, name: str) -> QWidget | None:
         """The page called ``name``, built now if it was not yet (None: no such page)."""
         if name in (*LAZY_PAGE_NAMES, "persona", "review"):
             return getattr(self, f"{name}_page")
-        return self._page_names().get(name)
+        return self.pages.built(name)
 
     def show_page(self, name: str) -> None:
         """Show the page named ``observations``, ``chats``, ``overview``, ``persona``,
@@ -685,16 +640,12 @@ class MainWindow(QMainWindow):
         self.pages.setCurrentWidget(page)
 
     def current_page_name(self) -> str:
-        widget = self.pages.currentWidget()
-        for name, page in self._page_names().items():
-            if page is not None and widget is page:
-                return name
-        return "welcome"
+        return self.pages.current_name()
 
     def _update_overview_folders(self) -> None:
-        if self._overview_page is None:
+        if self.pages.built("overview") is None:
             return  # it reads the folders when built
-        self._overview_page.set_persona_folders(
+        self.pages.built("overview").set_persona_folders(
             [source.store for source in self._sources if source.kind == SourceKind.PERSONA]
         )
 
@@ -804,7 +755,7 @@ class MainWindow(QMainWindow):
         """The title's mark (``[*]``): some page holds edits not yet saved. Any page, not
         only the one in front: a draft left on a hidden page is still unsaved, and closing
         the window asks about it."""
-        pages = (self.observations_page, *self._built(self._persona_page))
+        pages = self.pages.built_pages(("observations", "persona"))
         self.setWindowModified(any(_has_unsaved_edits(page) for page in pages))
 
     def _on_observations_status(self, text: str) -> None:
@@ -835,7 +786,7 @@ class MainWindow(QMainWindow):
     def restore_ui_state(self) -> None:
         """Geometry, splitters, table columns and sort, last page and source."""
         restore_window_state(self)
-        self._ui_state_restored = True  # a page built later restores its own part
+        self.pages.state_restored = True  # a page built later restores its own part
 
     def save_ui_state(self) -> None:
         save_window_state(self)
