@@ -56,8 +56,6 @@ from memory_desk.ui.welcome import WelcomePage
 if TYPE_CHECKING:
     from PySide6.QtGui import QDragEnterEvent, QDropEvent
 
-    from memory_desk.core.observations import ObservationStore
-    from memory_desk.core.persona import PersonaFolder
     from memory_desk.demo import Demo
     from memory_desk.ui.chats.page import ChatsPage
     from memory_desk.ui.overview.page import OverviewPage
@@ -147,9 +145,6 @@ class MainWindow(QMainWindow):
         self._review: ReviewDesk | None = None
         # What the window last told the database pages and the pruning page, for a page
         # built later.
-        self._db_store: ObservationStore | None = None
-        self._plugin_settings: dict | None = None
-        self._pruning_source: ObservationStore | PersonaFolder | None = None
         self._db_page: QWidget = self.observations_page
         self.pages.addWidget(self.welcome_page)
         self.pages.place("observations", self.observations_page)
@@ -311,10 +306,6 @@ class MainWindow(QMainWindow):
             page.observation_requested.connect(self.router.show_observation)
             self.page_status.connect_page(page)
             self.pages.place("chats", page)
-            if self._db_store is not None:
-                page.set_store(self._db_store)
-            if self._plugin_settings is not None:
-                page.set_plugin_settings(self._plugin_settings)
         return self.pages.built("chats")
 
     @property
@@ -328,8 +319,6 @@ class MainWindow(QMainWindow):
             page.day_requested.connect(self.router.show_day)
             self.page_status.connect_page(page)
             self.pages.place("overview", page)
-            if self._db_store is not None:
-                page.set_store(self._db_store)
             self._update_overview_folders()
         return self.pages.built("overview")
 
@@ -344,8 +333,6 @@ class MainWindow(QMainWindow):
             page.file_written.connect(self.registry.expect_own_write)
             self.page_status.connect_page(page)
             self.pages.place("pruning", page)
-            if self._pruning_source is not None:
-                page.set_source(self._pruning_source)
         return self.pages.built("pruning")
 
     @property
@@ -357,19 +344,6 @@ class MainWindow(QMainWindow):
     def content_pages(self) -> tuple[QWidget, ...]:
         """Every page that shows a source, among those built so far."""
         return self.pages.built_pages()
-
-    def _set_db_store(self, store: ObservationStore | None) -> None:
-        """Show this database (None: none) on every database page built; remembered for
-        those built later."""
-        self._db_store = store
-        for page in self.db_pages:
-            page.set_store(store)
-
-    def _set_pruning_source(self, source: ObservationStore | PersonaFolder | None) -> None:
-        self._pruning_source = source
-        pruning = self.pages.built("pruning")
-        if pruning is not None:
-            pruning.set_source(source)
 
     def set_theme(self, name: str) -> None:
         """Use this theme now and from now on (``system``, ``light`` or ``dark``)."""
@@ -526,15 +500,15 @@ class MainWindow(QMainWindow):
     def _on_source_replacing(self, source: Source) -> None:
         """The store is about to close: the page showing it lets go first."""
         if self.current_source() is source:
-            self._set_db_store(None)
-            self._set_pruning_source(None)
+            self.pages.show_database(None)
+            self.pages.show_pruning_source(None)
 
     def _on_source_replaced(self, source: Source, message: str, problem: str) -> None:
         """The source reads the file now at its path (or none): the page shows that."""
         if self.current_source() is source:
             store = source.store if source.file_id is not None else None
-            self._set_db_store(store)
-            self._set_pruning_source(store)
+            self.pages.show_database(store)
+            self.pages.show_pruning_source(store)
             if store is None:
                 self.observations_page.show_store_problem(
                     problem
@@ -573,16 +547,13 @@ class MainWindow(QMainWindow):
             return
         pruning = self.pages.current_name() == "pruning"
         if source.kind == SourceKind.DB:
-            self._set_db_store(source.store)
-            self._plugin_settings = source.info or None
-            chats = self.pages.built("chats")
-            if chats is not None:
-                chats.set_plugin_settings(self._plugin_settings)
+            self.pages.show_database(source.store)
+            self.pages.show_plugin_settings(source.info or None)
             shown = self._db_page
         else:
             self._show_folder(source)
             shown = self.persona_page
-        self._set_pruning_source(source.store)
+        self.pages.show_pruning_source(source.store)
         # The assistant stays in front: it prunes whichever source the person picks.
         self.pages.setCurrentWidget(self.pruning_page if pruning else shown)
         self.sidebar.show_info(source)
