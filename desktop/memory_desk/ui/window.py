@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
 
 from memory_desk.core.kinds import SourceKind
 from memory_desk.ui import i18n, window_menus
-from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.live import MODE_POLLING, FolderWatcher
 from memory_desk.ui.live.indicator import LiveIndicator
@@ -41,6 +40,7 @@ from memory_desk.ui.sources.registry import (
     alisio_info,
     file_id,
     folder_label,
+    remember_added_folder,
 )
 from memory_desk.ui.sources.sidebar import SourceSidebar
 from memory_desk.ui.startup import (
@@ -665,12 +665,7 @@ class MainWindow(QMainWindow):
         """Open a folder the person picked or dropped, and remember it for the next start."""
         if not self.open_persona_folder(path):
             return False
-        path = Path(path).expanduser().absolute()
-        added = self.added_folders()
-        if path not in added:
-            settings = settings_module.app_settings()
-            settings.setValue("persona/added", [str(p) for p in [*added, path]])
-            settings_module.sync_private(settings)
+        remember_added_folder(path)
         return True
 
     def handle_arguments(self, args: list[str]) -> None:
