@@ -1514,10 +1514,6 @@
         <translation>&amp;Observación</translation>
     </message>
     <message>
-        <source>E&amp;xport</source>
-        <translation>E&amp;xportar</translation>
-    </message>
-    <message>
         <source>&amp;Tools</source>
         <translation>&amp;Herramientas</translation>
     </message>
@@ -2560,6 +2556,10 @@ Chat: {session}</translation>
         <translation>Exportar todo a Mar&amp;kdown…</translation>
     </message>
     <message>
+        <source>E&amp;xport</source>
+        <translation>E&amp;xportar</translation>
+    </message>
+    <message>
         <source>No database open</source>
         <translation>Ninguna base de datos abierta</translation>
     </message>
@@ -3435,10 +3435,6 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     <message>
         <source>Forget the entry; Ctrl+Z undoes it (Delete in the list)</source>
         <translation>Olvida la entrada; Ctrl+Z lo deshace (Supr en la lista)</translation>
-    </message>
-    <message>
-        <source>Delete in the list</source>
-        <translation>Supr en la lista</translation>
     </message>
     <message>
         <source>E&amp;xport folder…</source>
