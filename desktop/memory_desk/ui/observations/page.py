@@ -372,28 +372,28 @@ class ObservationsPage(QWidget):
             ),
             self.on_delete,
         )
-        find = QAction(translate("ObservationsPage", "Find"), self)
-        find.setObjectName("findAction")
-        find.setWhatsThis(translate("ObservationsPage", "Go to the search box"))
-        find.setShortcut(QKeySequence.StandardKey.Find)
-        find.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        find.triggered.connect(self._focus_search)
-        self.addAction(find)
-        self.agent_search_action = QAction(
-            translate("ObservationsPage", "Search as the agent…"), self
+        find = make_action(
+            self,
+            "findAction",
+            translate("ObservationsPage", "Find"),
+            QKeySequence.StandardKey.Find,
+            self._focus_search,
+            translate("ObservationsPage", "Go to the search box"),
         )
-        self.agent_search_action.setObjectName("agentSearchAction")
-        self.agent_search_action.setShortcut(QKeySequence("Ctrl+Shift+F"))
-        self.agent_search_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self.agent_search_action.setToolTip(
+        find.setWhatsThis(find.statusTip())
+        find.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.agent_search_action = make_action(
+            self,
+            "agentSearchAction",
+            translate("ObservationsPage", "Search as the agent…"),
+            "Ctrl+Shift+F",
+            self.on_agent_search,
             translate(
                 "ObservationsPage",
-                "See what the agent's memory_search would return for the search text"
-                " (Ctrl+Shift+F)",
-            )
+                "See what the agent's memory_search would return for the search text",
+            ),
         )
-        self.agent_search_action.triggered.connect(self.on_agent_search)
-        self.addAction(self.agent_search_action)
+        self.agent_search_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.page_actions.addAction(self.agent_search_action)
         self.open_chat_action = self._table_action(
             translate("ObservationsPage", "Open its chat"),
