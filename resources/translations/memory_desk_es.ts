@@ -2520,8 +2520,8 @@ Chat: {session}</translation>
         <translation>Buscar como el agente…</translation>
     </message>
     <message>
-        <source>See what the agent&apos;s memory_search would return for the search text (Ctrl+Shift+F)</source>
-        <translation>Ver qué devolvería memory_search del agente para el texto buscado (Ctrl+Shift+F)</translation>
+        <source>See what the agent&apos;s memory_search would return for the search text</source>
+        <translation>Ver qué devolvería memory_search del agente para el texto buscado</translation>
     </message>
     <message>
         <source>Open its chat</source>
