@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import memory_desk.ui.main_window as main_window
 import memory_desk.ui.review as review
+import memory_desk.ui.window as window
 
 LIMIT = 600
 
@@ -19,6 +19,6 @@ def test_every_review_module_stays_under_the_split_limit() -> None:
 
 def test_the_window_holds_no_journal_wiring() -> None:
     """The journal's ownership (open, witness, scans, limits, clear) is the ReviewDesk's."""
-    source = Path(main_window.__file__).read_text(encoding="utf-8")
+    source = Path(window.__file__).read_text(encoding="utf-8")
     for word in ("core.journal", "witness", "StoreToScan", "scan_all", "JournalLimits"):
         assert word not in source, word

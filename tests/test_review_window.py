@@ -407,7 +407,7 @@ def test_the_demo_has_its_own_history_with_its_agents_changes(qtbot, open_window
     revised = next(r for r in range(model.rowCount()) if "#309" in model.index(r, 2).data())
     assert model.index(revised, 4).data() == f"“{CHAT_PROMPT}”"
     assert CHAT_ID in model.index(revised, 4).data(Qt.ItemDataRole.ToolTipRole)
-    assert window.journal_runner.journal.path.parent == window._demo.folder
+    assert window.journal_runner.journal.path.parent == window.demo.folder
     assert "7" in window.windowTitle()
     own = Journal(Journal.default_path())  # the person's history holds nothing of the demo
     try:

@@ -4,7 +4,7 @@ A start on a database shows the observations table: the persona page, the review
 its journal (with numpy's id lists and the persona core behind them), the folder watcher's
 observer thread (watchdog's observers), the export code and the "Search as the agent"
 dialog cost a third of a start and show nothing there. The window builds them right after
-the table first paints rows (``MainWindow._after_first_paint``), or when something asks for
+the table first paints rows (``StartUp.after_first_paint`` in ui/startup.py), or when something asks for
 them earlier. These tests prove it in a process of its own (a person's start imports
 everything afresh): which modules are loaded when the first rows are painted, and that
 everything held back is there right after, working (the Entry menu's actions, the review
@@ -44,8 +44,8 @@ import json, sys, time
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication, QTableView, QMenu
 app = QApplication([])
-from memory_desk.ui import main_window
-main_window.AFTER_FIRST_PAINT_LATEST_MS = 600_000
+from memory_desk.ui import startup
+startup.AFTER_FIRST_PAINT_LATEST_MS = 600_000
 from memory_desk.app import create_main_window
 window = create_main_window(sys.argv[1:])
 view = window.findChild(QTableView, "observationsTable")
@@ -56,7 +56,7 @@ class Watch(QObject):
         if event.type() == QEvent.Type.Paint and view.model().rowCount() and not seen:
             seen["loaded"] = sorted(m for m in %(held)r if m in sys.modules)
             seen["rows"] = view.model().rowCount()
-            seen["persona_page_built"] = window._persona_page is not None
+            seen["persona_page_built"] = window.pages.built("persona") is not None
             seen["watcher"] = window.folder_watcher.mode
             seen["entry_actions"] = len(window.findChild(QMenu, "entryMenu").actions())
         return False
@@ -66,7 +66,7 @@ view.viewport().installEventFilter(watch)
 window.show()
 deadline = time.monotonic() + 60
 def after() -> bool:
-    return bool(seen) and window._persona_page is not None and window.folder_watcher.mode != "off"
+    return bool(seen) and window.pages.built("persona") is not None and window.folder_watcher.mode != "off"
 while not after() and time.monotonic() < deadline:
     app.processEvents()
     time.sleep(0.002)
@@ -151,10 +151,10 @@ def test_asking_for_a_held_back_page_builds_it_at_once(qtbot, db) -> None:
 
     window = create_main_window(["--db", str(db)])
     try:
-        assert window._persona_page is None and window._review is None
+        assert window.pages.built("persona") is None and window._review is None
         window.show_page("review")
         assert window.pages.currentWidget() is window.review_page
-        assert window._persona_page is not None  # the desk marks its entries
+        assert window.pages.built("persona") is not None  # the desk marks its entries
         window.show_page("persona")
         assert window.current_page_name() == "persona"
     finally:
@@ -191,18 +191,18 @@ def test_the_held_back_parts_come_one_per_turn_of_the_event_loop(qtbot, db) -> N
     window = create_main_window(["--db", str(db)])
     try:
         states = []  # what was built when each step began
-        real_step = window._build_next_held_back
+        real_step = window.startup.build_next
 
         def step() -> None:
-            built = window._persona_page, window._review
+            built = window.pages.built("persona"), window._review
             states.append((*(part is not None for part in built), window.folder_watcher.mode))
             real_step()
 
-        window._build_next_held_back = step  # (the timers look the step up when they fire)
-        window._after_first_paint()  # what the first paint triggers
-        assert window._persona_page is None and states == []  # the imports come first
+        window.startup.build_next = step  # (the timers look the step up when they fire)
+        window.startup.after_first_paint()  # what the first paint triggers
+        assert window.pages.built("persona") is None and states == []  # the imports come first
         qtbot.waitUntil(lambda: window.folder_watcher.mode != "off", timeout=10_000)
-        qtbot.waitUntil(lambda: not window._held_back, timeout=5_000)
+        qtbot.waitUntil(lambda: not window.startup.held_back, timeout=5_000)
         assert states[:3] == [(False, False, "off"), (True, False, "off"), (True, True, "off")]
     finally:
         window.close()
@@ -254,10 +254,10 @@ def test_a_start_on_a_persona_folder_builds_the_held_back_parts_once_its_listing
     took its time, in one interpreter); an agent's write made while they waited is reported
     all the same (the watcher's first look after its start)."""
     from memory_desk.app import create_main_window
-    from memory_desk.ui import main_window
+    from memory_desk.ui import startup
     from memory_desk.ui.persona.listing import SMALL_FOLDER
 
-    monkeypatch.setattr(main_window, "AFTER_FIRST_PAINT_LATEST_MS", 600_000)
+    monkeypatch.setattr(startup, "AFTER_FIRST_PAINT_LATEST_MS", 600_000)
     folder = make_persona_folder(
         tmp_path / "memory", [f"entry-{n}" for n in range(SMALL_FOLDER + 50)]
     )
@@ -275,7 +275,9 @@ def test_a_start_on_a_persona_folder_builds_the_held_back_parts_once_its_listing
         window.show()
         qtbot.waitUntil(lambda: bool(seen), timeout=20_000)
         assert seen == {"watcher": "off", "review": False}
-        qtbot.waitUntil(lambda: window._first_paint_done and not window._held_back, timeout=20_000)
+        qtbot.waitUntil(
+            lambda: window.startup.done and not window.startup.held_back, timeout=20_000
+        )
         assert window._review is not None and window.folder_watcher.mode != "off"
         page = window.persona_page
         qtbot.waitUntil(

@@ -238,7 +238,7 @@ window = create_main_window(sys.argv[1:])
 window.show()
 deadline = time.monotonic() + 30
 def built():
-    return window._first_paint_done and not window._held_back
+    return window.startup.done and not window.startup.held_back
 while not built() and time.monotonic() < deadline:
     app.processEvents()
     time.sleep(0.005)
@@ -252,13 +252,13 @@ window.shutdown()
 def test_the_held_back_parts_modules_are_imported_off_the_windows_thread(tmp_path: Path) -> None:
     """The persona page, the review desk and numpy cost 69 + 201 ms of the window's thread
     right after the first paint when imported there; a thread imports them first."""
-    from memory_desk.ui import main_window, warm_up
+    from memory_desk.ui import startup, warm_up
 
     # (modules that the held-back ones import with an import statement: the audit event
     # "import" comes from those, not from importlib.import_module)
     watched = ("memory_desk.ui.persona.editor", "memory_desk.ui.review.page", "numpy")
     held_back = ("memory_desk.ui.persona.page", "memory_desk.ui.review.desk", "numpy")
-    assert set(held_back) <= set(main_window.HELD_BACK_MODULES)
+    assert set(held_back) <= set(startup.HELD_BACK_MODULES)
     db = make_database(tmp_path / "alisio" / "memory.sqlite")
     started = run_python_json(WARM_UP % (watched,), ["--db", str(db)])
     assert started["built"] and started["review"]

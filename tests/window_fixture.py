@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator, Sequence
 import pytest
 
 from memory_desk.app import create_main_window
-from memory_desk.ui.main_window import MainWindow
+from memory_desk.ui.window import MainWindow
 
 
 @pytest.fixture

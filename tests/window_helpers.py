@@ -14,7 +14,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QTableView, QTreeWidget, QTreeWidgetItem
 
 from memory_desk.core import alisio
-from memory_desk.ui.main_window import MainWindow
+from memory_desk.ui.window import MainWindow
 
 NOW = 1_790_000_000_000
 

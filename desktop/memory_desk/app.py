@@ -23,7 +23,7 @@ def create_main_window(args: Sequence[str]):
     call this many times in one process, so it holds no process-wide state
     (single-instance handling lives in :func:`main`).
     """
-    from memory_desk.ui.main_window import MainWindow
+    from memory_desk.ui.window import MainWindow
 
     options = parse_args(args)
     if options.lang:

@@ -1514,10 +1514,6 @@
         <translation>&amp;Observación</translation>
     </message>
     <message>
-        <source>E&amp;xport</source>
-        <translation>E&amp;xportar</translation>
-    </message>
-    <message>
         <source>&amp;Tools</source>
         <translation>&amp;Herramientas</translation>
     </message>
@@ -2524,8 +2520,8 @@ Chat: {session}</translation>
         <translation>Buscar como el agente…</translation>
     </message>
     <message>
-        <source>See what the agent&apos;s memory_search would return for the search text (Ctrl+Shift+F)</source>
-        <translation>Ver qué devolvería memory_search del agente para el texto buscado (Ctrl+Shift+F)</translation>
+        <source>See what the agent&apos;s memory_search would return for the search text</source>
+        <translation>Ver qué devolvería memory_search del agente para el texto buscado</translation>
     </message>
     <message>
         <source>Open its chat</source>
@@ -2558,6 +2554,10 @@ Chat: {session}</translation>
     <message>
         <source>Export all to Mar&amp;kdown…</source>
         <translation>Exportar todo a Mar&amp;kdown…</translation>
+    </message>
+    <message>
+        <source>E&amp;xport</source>
+        <translation>E&amp;xportar</translation>
     </message>
     <message>
         <source>No database open</source>
@@ -3435,10 +3435,6 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     <message>
         <source>Forget the entry; Ctrl+Z undoes it (Delete in the list)</source>
         <translation>Olvida la entrada; Ctrl+Z lo deshace (Supr en la lista)</translation>
-    </message>
-    <message>
-        <source>Delete in the list</source>
-        <translation>Supr en la lista</translation>
     </message>
     <message>
         <source>E&amp;xport folder…</source>

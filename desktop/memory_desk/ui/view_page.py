@@ -1,4 +1,6 @@
-"""What the window expects of a page that shows a store, and the lazy reading it shares.
+"""A page that reads its store only while in front: the lazy reading three pages share.
+
+It implements the Page contract of :mod:`memory_desk.ui.pages`.
 
 The window arranges pages; each page owns its actions (``page_actions``, enabled only while
 it is in front) and reports through ``status_changed``, ``error_raised`` and ``info_raised``.
@@ -58,6 +60,14 @@ class ViewPage(QWidget):
             self.load()
         else:
             self._stale = True
+
+    def menu_actions(self) -> list:
+        """What the page adds to the window's menus (see ui/pages.py): none by default."""
+        return []
+
+    def may_close(self) -> bool:
+        """Whether the window may close: a page without edits of its own always may."""
+        return True
 
     def load(self) -> None:
         """Start reading what the page shows (off the main thread)."""

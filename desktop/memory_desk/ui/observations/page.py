@@ -70,6 +70,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
     QHeaderView,
+    QMenu,
     QMessageBox,
     QPushButton,
     QSplitter,
@@ -104,6 +105,7 @@ from memory_desk.ui.observations.model import (
 from memory_desk.ui.observations.query import Query, QueryResult, QueryRunner
 from memory_desk.ui.observations.row_diff import IdIndex
 from memory_desk.ui.observations.table_view import ObservationsTableView
+from memory_desk.ui.pages import MenuItem, make_action
 from memory_desk.ui.undo_focus import has_own_undo
 from memory_desk.ui.widgets.topic import TopicAction, ask_topic_choice
 from memory_desk.ui.widgets.write_banner import WriteWaitBanner
@@ -370,28 +372,28 @@ class ObservationsPage(QWidget):
             ),
             self.on_delete,
         )
-        find = QAction(translate("ObservationsPage", "Find"), self)
-        find.setObjectName("findAction")
-        find.setWhatsThis(translate("ObservationsPage", "Go to the search box"))
-        find.setShortcut(QKeySequence.StandardKey.Find)
-        find.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        find.triggered.connect(self._focus_search)
-        self.addAction(find)
-        self.agent_search_action = QAction(
-            translate("ObservationsPage", "Search as the agent…"), self
+        find = make_action(
+            self,
+            "findAction",
+            translate("ObservationsPage", "Find"),
+            QKeySequence.StandardKey.Find,
+            self._focus_search,
+            translate("ObservationsPage", "Go to the search box"),
         )
-        self.agent_search_action.setObjectName("agentSearchAction")
-        self.agent_search_action.setShortcut(QKeySequence("Ctrl+Shift+F"))
-        self.agent_search_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self.agent_search_action.setToolTip(
+        find.setWhatsThis(find.statusTip())
+        find.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.agent_search_action = make_action(
+            self,
+            "agentSearchAction",
+            translate("ObservationsPage", "Search as the agent…"),
+            "Ctrl+Shift+F",
+            self.on_agent_search,
             translate(
                 "ObservationsPage",
-                "See what the agent's memory_search would return for the search text"
-                " (Ctrl+Shift+F)",
-            )
+                "See what the agent's memory_search would return for the search text",
+            ),
         )
-        self.agent_search_action.triggered.connect(self.on_agent_search)
-        self.addAction(self.agent_search_action)
+        self.agent_search_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.page_actions.addAction(self.agent_search_action)
         self.open_chat_action = self._table_action(
             translate("ObservationsPage", "Open its chat"),
@@ -448,15 +450,9 @@ class ObservationsPage(QWidget):
             self.export_actions[(which, fmt)] = action
 
     def _table_action(self, text: str, shortcut, tip: str, slot) -> QAction:
-        action = QAction(text, self)
-        sequence = QKeySequence(shortcut)
-        action.setShortcut(sequence)
+        action = make_action(self, "", text, shortcut, slot, tip)  # its shortcut, page-wide
         action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        keys = sequence.toString(QKeySequence.SequenceFormat.NativeText)
-        action.setToolTip(f"{tip} ({keys})")  # the keys' names are Qt's, in the person's language
-        action.triggered.connect(slot)
         self.table.addAction(action)  # its context menu
-        self.addAction(action)  # its shortcut, from the search box or the detail too
         self.page_actions.addAction(action)
         return action
 
@@ -465,6 +461,30 @@ class ObservationsPage(QWidget):
         page's actions work only while it is current; each keeps its own enabled state, which
         comes back with the page."""
         self.page_actions.setEnabled(current)
+
+    def menu_actions(self) -> list[MenuItem]:
+        """The window's Observation menu: the row actions, then the exports."""
+        export_menu = QMenu(translate("ObservationsPage", "E&xport"), self)
+        export_menu.setObjectName("exportObservationsMenu")
+        export_menu.addActions(list(self.export_actions.values()))
+        return [
+            self.pin_action,
+            self.forget_action,
+            self.restore_action,
+            self.edit_action,
+            None,
+            self.delete_action,
+            None,
+            self.open_chat_action,
+            self.timeline_action,
+            self.agent_search_action,
+            None,
+            export_menu,
+        ]
+
+    def may_close(self) -> bool:
+        """The edit form saves or drops its edits itself: the window may always close."""
+        return True
 
     def _build_layout(self) -> None:
         buttons = QHBoxLayout()
@@ -619,6 +639,14 @@ class ObservationsPage(QWidget):
         else:
             self.index_banner.clear()
         self._update_actions()
+
+    def show_store_problem(self, message: str) -> None:
+        """Say why no database is shown (the file at its path went away or is not one)."""
+        self.index_banner.show_problem(message)
+
+    def rows_view(self) -> QTableView:
+        """The table whose first painted rows end the start (see ui/startup.py)."""
+        return self.table
 
     def check_database(self) -> None:
         """Check the shown database again (Tools ▸ Check database), e.g. after a repair."""

@@ -75,6 +75,7 @@ from memory_desk.core.persona import (
 )
 from memory_desk.ui.export import start_persona_export
 from memory_desk.ui.i18n import number, plural, shown, translate
+from memory_desk.ui.pages import make_action
 from memory_desk.ui.persona.agent_view import AgentView
 from memory_desk.ui.persona.commands import FolderFixCommand, ForgetCommand, RenameCommand
 from memory_desk.ui.persona.conflict import CHANGED, DELETED, DiskConflict, compare_dialog
@@ -305,19 +306,15 @@ class PersonaPage(QWidget):
         self.page_actions.setExclusionPolicy(QActionGroup.ExclusionPolicy.None_)
         for name, text, keys, what, tip, slot in spec:
             button = self._button(name, text, slot)
-            shortcut = QShortcut(QKeySequence(keys), self)
-            shortcut.activated.connect(button.click)
-            shortcut.setWhatsThis(what)  # Help ▸ Keyboard shortcuts lists it
-            key_text = shortcut.key().toString(_KEYS)
-            button.setToolTip(tip.format(keys=key_text))
-            self.entry_actions[name] = self._menu_action(name, button, key_text)
+            # The action holds the keys (Qt shows them in the Entry menu) and presses the
+            # button, so both follow the button's enabled state.
+            action = self._entry_action(name, button, keys, what)
+            button.setToolTip(tip.format(keys=action.shortcut().toString(_KEYS)))
         forget = self._button("personaForget", translate("PersonaPage", "Forget"), self._forget)
         forget.setToolTip(
             translate("PersonaPage", "Forget the entry; Ctrl+Z undoes it (Delete in the list)")
         )
-        self.entry_actions["personaForget"] = self._menu_action(
-            "personaForget", forget, translate("PersonaPage", "Delete in the list")
-        )
+        self._entry_action("personaForget", forget, None, forget.toolTip())
         export = QAction(translate("PersonaPage", "E&xport folder…"), self)
         export.setObjectName("exportPersonaAction")
         export.setStatusTip(
@@ -348,16 +345,16 @@ class PersonaPage(QWidget):
         self.buttons[name] = button
         return button
 
-    def _menu_action(self, name: str, button: QPushButton, keys: str) -> QAction:
-        """The button as an action for the window's Entry menu. The page's own QShortcuts
-        press the buttons; giving the action the same keys would make every shortcut
-        ambiguous, so the menu only shows them (after a tab). It follows the button's enabled
-        state and, through ``page_actions``, is off while another page is current."""
-        action = QAction(f"{button.text()}\t{keys}" if keys else button.text(), self)
-        action.setObjectName(f"{name}Action")
-        action.setStatusTip(button.toolTip())
-        action.triggered.connect(button.click)
+    def _entry_action(self, name: str, button: QPushButton, keys, what: str) -> QAction:
+        """The button as an action of the Entry menu, holding its keys (None: none; the list's
+        Delete is a key of the list alone). Through ``page_actions`` it is off while another
+        page is current."""
+        action = make_action(
+            self, f"{name}Action", button.text(), keys, lambda _=False: button.click(), what
+        )
+        action.setWhatsThis(what)  # Help ▸ Keyboard shortcuts lists it
         self.page_actions.addAction(action)
+        self.entry_actions[name] = action
         return action
 
     def set_current(self, current: bool) -> None:
@@ -365,6 +362,14 @@ class PersonaPage(QWidget):
         Entry menu acts only on the page the person sees."""
         self.page_actions.setEnabled(current)
         self._in_front = current
+
+    def menu_actions(self) -> list[QAction | None]:
+        """The window's Entry menu: the entry's actions, then the folder's export."""
+        return list(self.entry_actions.values())
+
+    def may_close(self) -> bool:
+        """Unsaved edits ask first (see :meth:`maybe_close`)."""
+        return self.maybe_close()
 
     def holds_undo(self) -> bool:
         """True while Undo and Redo must wait: the folder's listing is being read on a

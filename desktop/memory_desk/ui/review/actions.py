@@ -32,6 +32,7 @@ from memory_desk.core.observations import Observation, ObservationStore
 from memory_desk.core.persona import PersonaFolder
 from memory_desk.ui import i18n
 from memory_desk.ui.i18n import translate
+from memory_desk.ui.pages import make_action
 from memory_desk.ui.review.model import ReviewListModel
 from memory_desk.ui.review.runner import JournalRunner
 from memory_desk.ui.review.writes import (
@@ -170,10 +171,7 @@ class ReviewActions(QObject):
         self, name: str, text: str, keys, tip: str, slot, *, on_list: bool = False
     ) -> QAction:
         page = self._page
-        action = QAction(text, page)
-        action.setObjectName(name)
-        sequence = QKeySequence(keys)
-        action.setShortcut(sequence)
+        action = make_action(page, name, text, keys, slot, tip)
         # Space belongs to the list (a checkbox or a spin box keeps its own); the others work
         # anywhere on the page.
         action.setShortcutContext(
@@ -181,13 +179,9 @@ class ReviewActions(QObject):
             if on_list
             else Qt.ShortcutContext.WidgetWithChildrenShortcut
         )
-        native = sequence.toString(QKeySequence.SequenceFormat.NativeText)
-        action.setToolTip(f"{tip} ({native})")
-        action.setStatusTip(tip)
-        action.triggered.connect(slot)
         page.list.addAction(action)
-        if not on_list:
-            page.addAction(action)
+        if on_list:
+            page.removeAction(action)
         self.group.addAction(action)
         return action
 

@@ -24,7 +24,7 @@ import dataclasses
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, Signal
-from PySide6.QtGui import QUndoStack
+from PySide6.QtGui import QActionGroup, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -208,6 +208,19 @@ class ReviewPage(QWidget):
         self.actions.group.setEnabled(current)
         if current:
             self.actions.update()
+
+    @property
+    def page_actions(self) -> QActionGroup:
+        """The page's actions, on only while it is in front."""
+        return self.actions.group
+
+    def menu_actions(self) -> list:
+        """The review's actions live on its buttons and keys: no menu of their own."""
+        return []
+
+    def may_close(self) -> bool:
+        """Marks and restores are written as they are made: nothing waits to be saved."""
+        return True
 
     def shutdown(self) -> None:
         self.actions.stop()

@@ -364,6 +364,16 @@ def added_folders() -> list[Path]:
     return [Path(v) for v in value or []]
 
 
+def remember_added_folder(path: Path) -> None:
+    """Find this folder again at every start (see :func:`added_folders`)."""
+    path = Path(path).expanduser().absolute()
+    added = added_folders()
+    if path not in added:
+        settings = settings_module.app_settings()
+        settings.setValue("persona/added", [str(p) for p in [*added, path]])
+        settings_module.sync_private(settings)
+
+
 def file_id(path: Path) -> tuple[int, int] | None:
     """Which file is at ``path`` (device, inode); None when there is none."""
     try:
