@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer
-from PySide6.QtWidgets import QAbstractItemView, QSplitter, QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QMainWindow, QSplitter, QTableView, QWidget
 
 from memory_desk.core import StoreError, lazy_numpy
 from memory_desk.core.kinds import SourceKind
@@ -29,7 +29,11 @@ from memory_desk.ui.warm_up import WarmUp
 if TYPE_CHECKING:
     from memory_desk.demo import Demo
     from memory_desk.ui.persona.page import PersonaPage
-    from memory_desk.ui.window import MainWindow
+
+
+# The window (ui/window.py) is typed by its Qt base here: these parts are imported by the
+# window, never the other way round.
+MainWindow = QMainWindow
 
 # The latest the pages held back for the first paint are built after the window is made,
 # should no first rows come to trigger it (an unreadable table, a hidden window).

@@ -4,10 +4,8 @@ theme and language choices."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QMenu, QWidget
+from PySide6.QtWidgets import QMainWindow, QMenu, QWidget
 
 from memory_desk import __version__
 from memory_desk.ui import i18n, theme
@@ -15,8 +13,9 @@ from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.pages import fill_menu, make_action
 
-if TYPE_CHECKING:
-    from memory_desk.ui.window import MainWindow
+# The window (ui/window.py) is typed by its Qt base here: these parts are imported by the
+# window, never the other way round.
+MainWindow = QMainWindow
 
 
 def build_menus(window: MainWindow) -> QMenu:
