@@ -223,9 +223,7 @@ def test_the_chat_list_search_and_project_filter(qtbot, open_window, db) -> None
     settled(qtbot, page)
 
 
-def test_sorting_by_a_column_keeps_the_chosen_chat(
-    qtbot, qtmodeltester, open_window, db
-) -> None:
+def test_sorting_by_a_column_keeps_the_chosen_chat(qtbot, qtmodeltester, open_window, db) -> None:
     path, _ids = db
     window, page = open_chats(qtbot, open_window, path, rows=4)
     qtmodeltester.check(chats_table(window).model())  # and every signal the sort sends
