@@ -54,6 +54,11 @@ class GiveWay:
         return (used - before) / 1e9 > BUSY_SHARE * (when - then)
 
     def __call__(self) -> None:
+        # A span of a few microseconds says nothing of the window (a step called right after
+        # the mark): measure over one step at least.
+        short = self.step_s - (self.clock() - self._mark[0])
+        if short > 0:
+            time.sleep(short)
         if not self._busy():
             return
         began = quiet_since = self.clock()
