@@ -191,8 +191,14 @@ class StoredPreviewPanel(QObject):
 
     def set_base(self, content: str | None, stored_hash: str) -> None:
         """The edited row's content and stored hash: while the form keeps that content, a
-        hash Memory Desk cannot reproduce is flagged (:func:`hash_note`)."""
-        differs = content is not None and not reproduces_hash(content, stored_hash)
+        hash Memory Desk cannot reproduce is flagged (:func:`hash_note`). Not for a content
+        whose note comes from its length alone (:data:`COUNTED_ONLY_ABOVE`): the note could
+        not tell it unchanged, and hashing megabytes held the window about 80 ms."""
+        differs = (
+            content is not None
+            and len(content) <= COUNTED_ONLY_ABOVE
+            and not reproduces_hash(content, stored_hash)
+        )
         self._base_content = content if differs else None
 
     def refresh(self, content: str | None = None, stored_hash: str = "") -> None:
