@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QCheckBox, QLineEdit, QTableView, QWidget
 
 from heartbeat import Heartbeat
 from memory_desk.core import alisio
+from window_helpers import run_events
 
 AGENT = Path(__file__).parent / "agents" / "alisio_agent.py"
 AGENT_PROJECT = "agent-0badc0de"
@@ -94,7 +95,7 @@ def wait_until(condition: Callable[[], bool], timeout_s: float = 20.0) -> None:
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {condition}")
-        QTest.qWait(2)
+        run_events(2)
 
 
 class Person:
@@ -259,7 +260,7 @@ def run_load(
     while agent.poll() is None:
         person.step(n)
         n += 1
-        QTest.qWait(pause_ms)
+        run_events(pause_ms)
     report.seconds = time.monotonic() - started
     person.settle()
     report.longest_stall_s = heartbeat.stop()

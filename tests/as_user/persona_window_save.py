@@ -13,8 +13,7 @@ import json
 import sys
 import time
 
-from PySide6.QtCore import Qt
-from PySide6.QtTest import QTest
+from PySide6.QtCore import QEventLoop, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -33,7 +32,9 @@ def wait_for(condition, what: str, timeout_s: float = 30.0) -> None:
     while not condition():
         if time.monotonic() > deadline:
             raise TimeoutError(f"timed out waiting for {what}")
-        QTest.qWait(20)
+        loop = QEventLoop()  # (not QTest.qWait: it holds the interpreter's lock asleep)
+        QTimer.singleShot(20, loop.quit)
+        loop.exec()
 
 
 def main() -> None:
