@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from memory_desk.core.persona import PersonaFolder
+from memory_desk.ui.persona import listing as persona_listing
+from memory_desk.ui.persona import page as persona_page
 from test_live_window_persona import (
     WAIT_MS,
     banner,
@@ -140,3 +142,48 @@ def test_the_persons_edit_survives_an_agent_rewriting_the_folder_20_times_a_seco
     assert set(editor_texts) <= {mine, again, agent_body(EDITED, 2)}, editor_texts
     for text in descriptions:
         assert AGENT_DESCRIPTION.fullmatch(text) or text.startswith("About "), text
+
+
+def test_a_folder_opened_in_the_middle_of_the_agents_writes_shows_no_torn_file(
+    qtbot, open_window, memory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The listing that opens the folder catches the agent between its truncate and its first
+    write (an empty file) and between its two halves (a file cut short): neither read is shown,
+    as a reload would not show it; each entry comes in once its file is whole."""
+    # the agent is taken as still writing however slow the machine (and for as many rechecks)
+    monkeypatch.setattr(persona_listing, "HALF_WRITTEN_QUIET_NS", 600 * 10**9)
+    monkeypatch.setattr(persona_page, "MAX_RECHECKS", 10**6)
+    emptied, cut = OTHERS[0], OTHERS[1]
+    whole = {name: entry_bytes(name, agent_body(name, 1)) for name in (emptied, cut)}
+    (memory / f"{emptied}.md").write_bytes(b"")
+    (memory / f"{cut}.md").write_bytes(whole[cut][: len(whole[cut]) // 2])
+
+    window = open_window(["--persona", str(memory)])
+    page = window.persona_page
+    seen: list[tuple[str, str, str]] = []  # (name, description, body) of every row shown
+
+    def note(*_args) -> None:
+        for name, description in descriptions_in_list(page).items():
+            seen.append((name, description, page.model.entry(name).body))
+
+    note()
+    for signal in (page.model.dataChanged, page.model.rowsInserted, page.model.modelReset):
+        signal.connect(note)
+    qtbot.waitUntil(lambda: not page.is_listing(), timeout=WAIT_MS)
+    note()
+    for name, data in whole.items():  # the agent's writes end
+        (memory / f"{name}.md").write_bytes(data)
+
+    def shown_body(name: str) -> str | None:
+        entry = page.model.entry(name)
+        return None if entry is None else entry.body
+
+    qtbot.waitUntil(
+        lambda: all(shown_body(name) == agent_body(name, 1) for name in whole), timeout=WAIT_MS
+    )
+    note()
+    torn = [row for row in seen if row[0] in whole and row[2] != agent_body(row[0], 1)]
+    assert torn == [], torn
+    assert {n: d for n, d in descriptions_in_list(page).items() if n in whole} == {
+        name: f"About {name}" for name in whole
+    }

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +30,9 @@ from memory_desk.core.persona.scan import Progress, has_at_most
 
 FIRST_SCREEN = 300  # entries the page shows before the rest are read
 SMALL_FOLDER = 300  # a folder with at most this many entry files is listed at once, in place
+# A file that looks half-written but was left alone this long is taken as it is (a person may
+# leave a file that way); changed more recently, its read is not shown (see half_written).
+HALF_WRITTEN_QUIET_NS = 1_000_000_000
 
 # file name: (stat key, or None when it could not be taken; whether it was changed so recently
 # that the same key may hide a newer version; (size, mtime_ns))
@@ -51,12 +55,15 @@ class Listed:
     ``stat_keys`` gives the stat keys of the folder's files as the listing saw them; they are
     made the first time they are asked for (by the page's first scan, on its worker), not
     before the listing is shown. ``unsure``: a file was not read in the version its key says
-    (see :func:`list_folder`): the page scans again at once."""
+    (see :func:`list_folder`): the page scans again at once. ``held``: the names of the
+    entries whose read caught the agent in the middle of a write: the page does not show them
+    until a later read finds them whole."""
 
     entries: list[PersonaEntry]
     problems: list[FolderProblem]
     stat_keys: Callable[[], StatKeys] = field(repr=False)
     unsure: bool = False
+    held: frozenset[str] = frozenset()  # entries read half-written (:func:`half_written`)
 
     @property
     def keys(self) -> StatKeys:
@@ -116,7 +123,8 @@ def list_folder(folder: PersonaFolder, report: Callable[[FirstScreen], None] | N
     the pass saw, or that the pass saw but the listing left out, is marked as changed, so the
     next reload reads it again. The filter's texts are not made here
     (:func:`~memory_desk.ui.persona.model.haystacks`): the page has them made once the listing
-    is shown.
+    is shown. Entries read half-written are left out of the first screen and named in
+    ``Listed.held``.
 
     The worker holds the folder's reading lock to the end (what is made of the entries
     included): a rescan's pass waits, instead of running beside it. It takes the lock at once
@@ -131,7 +139,8 @@ def list_folder(folder: PersonaFolder, report: Callable[[FirstScreen], None] | N
 
         def progress(read: int, total: int, entries: list[PersonaEntry]) -> None:
             nonlocal held
-            report(FirstScreen(read, total, entries))
+            cut = half_written(entries)  # (not shown: the whole listing reads them again)
+            report(FirstScreen(read, total, [e for e in entries if e.name not in cut]))
             if not held:
                 lock.acquire()
                 held = True
@@ -150,11 +159,45 @@ def _list_whole(folder: PersonaFolder, real: str, progress: Progress | None) -> 
         listing = None  # (the folder's own listing says what is wrong)
     unsure: set[str] = set()
     entries = folder.entries(progress=progress, first=FIRST_SCREEN, stats=listing, unsure=unsure)
+    held = half_written(entries)
     if listing is None:
         keys = scan_keys(folder.path)
-        return Listed(entries, folder.problems(), lambda: keys, True)
+        return Listed(entries, folder.problems(), lambda: keys, True, held)
     problems = listing_problems(folder.path, listing, readable=_ReadWhole(unsure))
-    return Listed(entries, problems, LazyKeys(listing, frozenset(unsure)), bool(unsure))
+    return Listed(entries, problems, LazyKeys(listing, frozenset(unsure)), bool(unsure), held)
+
+
+def looks_half_written(entry: PersonaEntry) -> bool:
+    """Whether the read may have caught the agent in the middle of rewriting the file.
+
+    The agent truncates the file and writes it whole, always ending with a line break: an empty
+    file, a last line without its break, or a header never closed is what a reader sees between
+    the truncation and the last write (or a file a person left that way, which a second read
+    then confirms). The text is looked at first: the hash of an entry read the short way is
+    made only for one that looks cut.
+    """
+    text = entry.source
+    cut = (
+        not text
+        or not text.endswith(("\n", "\r"))
+        or any(p.code == "header-unclosed" for p in entry.problems)
+    )
+    return cut and entry.fingerprint.sha256 is not None and entry.link_target is None
+
+
+def half_written(entries: Iterable[PersonaEntry | None]) -> frozenset[str]:
+    """The names of ``entries`` (None: an entry gone, skipped) whose read may have caught the
+    agent in the middle of a write: they look half-written (:func:`looks_half_written`) and
+    their file changed within ``HALF_WRITTEN_QUIET_NS``. Shown, such a read would put a torn
+    file on screen (an empty description, a body cut short)."""
+    now = time.time_ns()
+    return frozenset(
+        e.name
+        for e in entries
+        if e is not None
+        and looks_half_written(e)
+        and now - e.fingerprint.mtime_ns < HALF_WRITTEN_QUIET_NS
+    )
 
 
 def scan_keys(path: Path) -> StatKeys:

@@ -87,8 +87,10 @@ from memory_desk.ui.persona.listing import (
     FirstScreen,
     Listed,
     StatKeys,
+    half_written,
     is_small,
     list_folder,
+    looks_half_written,  # noqa: F401 (tests import it from here)
     scan_changes,
 )
 from memory_desk.ui.persona.model import ENTRY_ROLE, PersonaListModel, made_haystacks
@@ -101,12 +103,11 @@ from memory_desk.ui.workers.background import BackgroundCall
 PREVIEW_DELAY_MS = 150
 MAX_FILTER_DELAY_MS = 100  # the filter's wait for a pause in typing: what it costs, at most this
 FRAME_MS = 16  # a filter that takes less follows every key at once (the keys already queued)
-# A read that caught a file half-written is held back and the folder read again this much later,
-# at most this many times in a row (a writer that never stops must not freeze the page). A file
-# that looks half-written but was left alone for HALF_WRITTEN_QUIET_NS is taken as it is.
+# A read that caught a file half-written (listing.half_written) is held back and the folder read
+# again this much later, at most this many times in a row (a writer that never stops must not
+# freeze the page).
 RECHECK_MS = 250
 MAX_RECHECKS = 6
-HALF_WRITTEN_QUIET_NS = 1_000_000_000
 # A big listing's filter texts are made on a worker this long after it is shown (at 20,000
 # entries they take 30 ms of the interpreter's lock, which the window needs to show the list).
 HAYSTACKS_AFTER_MS = 250
@@ -589,7 +590,9 @@ class PersonaPage(QWidget):
             self._open_row(0)
 
     def _on_listed(self, _generation: int, listed: object) -> None:
-        """Every entry is in: show them all, and let the person edit."""
+        """Every entry is in: show them all, and let the person edit. An entry read
+        half-written is held back, as a reload holds it (:meth:`_on_scanned`): it comes in once
+        read whole."""
         if not self._listing or not isinstance(listed, Listed):
             return
         self._listing = False
@@ -597,13 +600,19 @@ class PersonaPage(QWidget):
         self.reading.hide()
         self._keys = listed.stat_keys
         self._folder_problems = listed.problems
-        self._show(listed.entries)
-        if len(listed.entries) > SMALL_FOLDER:  # (a small one's are made when first needed)
-            self._hays_for = listed.entries
+        held, entries = listed.held, listed.entries
+        if held:
+            entries = [e for e in entries if e.name not in held]
+            self._unshown.update(held)  # (the folder holds them; the list does not yet)
+            self._rechecks = 1
+            self._recheck_timer.start()
+        self._show(entries)
+        if len(entries) > SMALL_FOLDER:  # (a small one's are made when first needed)
+            self._hays_for = entries
             self._hay_timer.start()
         if self._current is None and self.model.rowCount():
             self._open_row(0)
-        elif self._current is not None:
+        elif self._current is not None and self._current not in held:
             self._open(self._current)  # from the final listing, editable now
             self._select(self._current)
         if self._pending_names:
@@ -643,19 +652,26 @@ class PersonaPage(QWidget):
         """Bring the page up to date after a change to these entries only: the folder is not
         listed again, and only their files are looked at (``names`` read again, ``written``
         taken as written; ``file_names`` for the folder's problems, by default the entries'
-        files). The list, the counts and the agent's view are patched, not made again."""
+        files). The list, the counts and the agent's view are patched, not made again. The
+        entries held back as half-written are read again, and stay held back if still so."""
         if self._folder is None:
             return
         if self._listing:  # (an undo of this folder's change, while it is listed)
             self._pending_names.update(names, (e.name for e in written))
             return
-        touched = (*names, *self._unshown)
+        unshown = self._unshown - {*names, *(e.name for e in written)}
+        touched = (*names, *unshown)
         self._unshown.clear()
         try:
             listing = self._folder.refresh(touched, written)
         except StoreError as exc:
             self.error_raised.emit(shown(exc))
             return
+        held = half_written(_listed_entry(listing, name) for name in unshown)
+        if held:
+            self._unshown.update(held)
+            touched = tuple(name for name in touched if name not in held)
+            self._recheck_timer.start()
         if file_names is None:
             file_names = [f"{name}.md" for name in (*touched, *(e.name for e in written))]
         self._update_folder_problems(file_names)
@@ -728,29 +744,26 @@ class PersonaPage(QWidget):
         """Read again only the files that changed since the last scan, and show them, unless
         one looks caught in the middle of a write.
 
-        A file that looks half-written and changed within ``HALF_WRITTEN_QUIET_NS`` holds the
-        page as it was; the folder is scanned again after ``RECHECK_MS`` (and the file read
-        again). Once the file is complete, or has held still that long (a person may leave a
-        file that way), the read is shown; after ``MAX_RECHECKS`` in a row, whatever it holds.
+        A read of a file that looks half-written (:func:`half_written`: the files held back
+        before are read again too) holds the page as it was; the folder is scanned again after
+        ``RECHECK_MS`` (and the file read again). Once the file is complete, or has held still
+        long enough (a person may leave a file that way), the read is shown; after
+        ``MAX_RECHECKS`` in a row, whatever it holds.
         """
         if self._folder is None or self._listing or not isinstance(scanned, tuple):
             return
         keys, changed = scanned
         names = tuple(n[:-3] for n in changed)
-        if not changed:
+        if not changed and not self._unshown:
             self._recheck_timer.stop()
             return
+        reread = (*names, *self._unshown)
         try:
-            listing = self._folder.refresh((*names, *self._unshown))
+            listing = self._folder.refresh(reread)
         except StoreError as exc:
             self.error_raised.emit(shown(exc))
             return
-        now = time.time_ns()
-        torn = any(
-            looks_half_written(e) and now - e.fingerprint.mtime_ns < HALF_WRITTEN_QUIET_NS
-            for e in (_listed_entry(listing, name) for name in names)
-            if e is not None
-        )
+        torn = half_written(_listed_entry(listing, name) for name in reread)
         if torn and self._rechecks < MAX_RECHECKS:
             self._rechecks += 1
             self._unshown.update(names)  # (the folder holds them; the list does not yet)
@@ -1344,24 +1357,6 @@ def same_version(fresh: PersonaEntry, shown: PersonaEntry) -> bool:
         a, b = fresh.fingerprint, shown.fingerprint
         return (a.size, a.mtime_ns) == (b.size, b.mtime_ns)
     return fresh.fingerprint.sha256 == shown.fingerprint.sha256
-
-
-def looks_half_written(entry: PersonaEntry) -> bool:
-    """Whether the read may have caught the agent in the middle of rewriting the file.
-
-    The agent truncates the file and writes it whole, always ending with a line break: an empty
-    file, a last line without its break, or a header never closed is what a reader sees between
-    the truncation and the last write (or a file a person left that way, which a second read
-    then confirms).
-    """
-    if entry.fingerprint.sha256 is None or entry.link_target is not None:
-        return False
-    text = entry.source
-    return (
-        not text
-        or not text.endswith(("\n", "\r"))
-        or any(p.code == "header-unclosed" for p in entry.problems)
-    )
 
 
 def writer_name(folder: Path) -> str:
