@@ -187,3 +187,32 @@ def test_a_folder_opened_in_the_middle_of_the_agents_writes_shows_no_torn_file(
     assert {n: d for n, d in descriptions_in_list(page).items() if n in whole} == {
         name: f"About {name}" for name in whole
     }
+
+
+def test_a_save_while_a_torn_read_is_held_back_does_not_show_it(
+    qtbot, open_window, memory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent has truncated one entry and not written it yet when the person saves another:
+    the save reads the held-back file again and, finding it still empty, keeps holding it
+    back; its write shows once whole."""
+    monkeypatch.setattr(persona_listing, "HALF_WRITTEN_QUIET_NS", 600 * 10**9)
+    monkeypatch.setattr(persona_page, "MAX_RECHECKS", 10**6)
+    window = open_window(["--persona", str(memory)])
+    page = window.persona_page
+    select(page, EDITED)
+    emptied = OTHERS[0]
+    descriptions: list[str] = []
+    page.model.dataChanged.connect(
+        lambda *_: descriptions.append(descriptions_in_list(page)[emptied])
+    )
+    (memory / f"{emptied}.md").write_bytes(b"")  # the agent's truncate
+    qtbot.waitUntil(page.is_reading, timeout=WAIT_MS)  # held back: read again shortly
+    body(page).setPlainText("The person's own words about fish.")
+    with qtbot.waitSignal(page.info_raised, check_params_cb=lambda t: t.startswith("Saved")):
+        button(page, "personaSave").click()
+    assert descriptions_in_list(page)[emptied] == f"About {emptied}"
+    (memory / f"{emptied}.md").write_bytes(entry_bytes(emptied, agent_body(emptied, 1)))
+    qtbot.waitUntil(
+        lambda: page.model.entry(emptied).body == agent_body(emptied, 1), timeout=WAIT_MS
+    )
+    assert set(descriptions) == {f"About {emptied}"}, descriptions

@@ -27,6 +27,7 @@ from memory_desk.core.persona.entry import could_not_list
 from memory_desk.core.persona.folder_problems import listing_problems
 from memory_desk.core.persona.reading import is_entry_file_name, stat_key
 from memory_desk.core.persona.scan import Progress, has_at_most
+from memory_desk.ui.persona.model import order_key
 
 FIRST_SCREEN = 300  # entries the page shows before the rest are read
 SMALL_FOLDER = 300  # a folder with at most this many entry files is listed at once, in place
@@ -244,3 +245,41 @@ def changed_files(before: StatKeys, after: StatKeys) -> list[str]:
         if old is not None and (key is None or old[0] != key or old[1]):
             changed.add(name)
     return sorted(changed)
+
+
+def held_as_shown(
+    listing: list[PersonaEntry],
+    held: Iterable[str],
+    shown: Callable[[str], PersonaEntry | None],
+) -> list[PersonaEntry]:
+    """``listing`` (the folder's) with each entry named in ``held`` as the list shows it
+    (``shown(name)``; left out where the list shows none): what the list is brought up to while
+    those reads are held back as half-written, so that a change of the person's (a save, a
+    rename) does not show them with it."""
+    held = set(held)
+    if not held:
+        return listing
+    out = [e for e in listing if e.name not in held]
+    for name in held:
+        entry = shown(name)
+        if entry is not None:
+            out.insert(_place(out, entry), entry)
+    return out
+
+
+def _place(entries: list[PersonaEntry], entry: PersonaEntry) -> int:
+    """Where ``entry`` goes in a listing's order: the agent's entries first, newest first, then
+    the others by name."""
+    if entry.agent_visible:
+        updated, name = order_key(entry)
+        for at, other in enumerate(entries):
+            if not other.agent_visible:
+                return at
+            other_updated, other_name = order_key(other)
+            if other_updated < updated or (other_updated == updated and other_name > name):
+                return at
+        return len(entries)
+    return next(
+        (at for at, o in enumerate(entries) if not o.agent_visible and o.name > entry.name),
+        len(entries),
+    )

@@ -88,6 +88,7 @@ from memory_desk.ui.persona.listing import (
     Listed,
     StatKeys,
     half_written,
+    held_as_shown,
     is_small,
     list_folder,
     looks_half_written,  # noqa: F401 (tests import it from here)
@@ -671,6 +672,7 @@ class PersonaPage(QWidget):
         if held:
             self._unshown.update(held)
             touched = tuple(name for name in touched if name not in held)
+            listing = held_as_shown(listing, held, self.model.entry)
             self._recheck_timer.start()
         if file_names is None:
             file_names = [f"{name}.md" for name in (*touched, *(e.name for e in written))]
