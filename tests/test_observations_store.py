@@ -403,6 +403,16 @@ def test_forget_restore_and_put_back(store: ObservationStore, db: Path) -> None:
     assert fts_integrity_problem(db) is None
 
 
+def test_forget_keeping_pinned_rows_leaves_them_live(store: ObservationStore) -> None:
+    """The pruning assistant's forget: a row pinned since it was proposed stays live."""
+    live = store.search_ids()[:3]
+    store.pin([live[1]], pinned=True)
+    forgotten = store.forget(live, keep_pinned=True)
+    assert set(forgotten) == {live[0], live[2]}
+    assert store.get(live[1]).deleted_at is None
+    assert store.forget([live[1]]) == {live[1]: None}  # (without the flag, pinned goes too)
+
+
 def test_forget_uses_now_by_default(store: ObservationStore) -> None:
     id = store.search_ids()[0]
     before = alisio.now_ms()

@@ -1899,6 +1899,14 @@
         <translation>{n} observaciones olvidadas ({keys} las recupera)</translation>
     </message>
     <message>
+        <source>{n} checked observation changed since the search (pinned, forgotten or deleted) and stays as it is</source>
+        <translation>{n} observación marcada cambió desde la búsqueda (fijada, olvidada o eliminada) y se queda como está</translation>
+    </message>
+    <message>
+        <source>{n} checked observations changed since the search (pinned, forgotten or deleted) and stay as they are</source>
+        <translation>{n} observaciones marcadas cambiaron desde la búsqueda (fijadas, olvidadas o eliminadas) y se quedan como están</translation>
+    </message>
+    <message>
         <source>Restore {n} observation</source>
         <translation>Restaurar {n} observación</translation>
     </message>
@@ -3947,14 +3955,6 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     <message>
         <source>An earlier change is still being written; try again once it is</source>
         <translation>Aún se está escribiendo un cambio anterior; inténtelo de nuevo cuando termine</translation>
-    </message>
-    <message>
-        <source>{n} checked observation changed since the search (pinned, forgotten or deleted) and stays as it is</source>
-        <translation>{n} observación marcada cambió desde la búsqueda (fijada, olvidada o eliminada) y se queda como está</translation>
-    </message>
-    <message>
-        <source>{n} checked observations changed since the search (pinned, forgotten or deleted) and stay as they are</source>
-        <translation>{n} observaciones marcadas cambiaron desde la búsqueda (fijadas, olvidadas o eliminadas) y se quedan como están</translation>
     </message>
     <message>
         <source>Edit ▸ Undo</source>

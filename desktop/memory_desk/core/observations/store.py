@@ -267,14 +267,20 @@ class ObservationStore:
         """Set ``pinned`` (and nothing else); returns the previous state of each changed id."""
         return self._db.write(msg("DatabaseAction", "pin"), writes.pin, ids, pinned)
 
-    def forget(self, ids: Iterable[int], *, at: int | None = None) -> PreviousDeletedAt:
+    def forget(
+        self, ids: Iterable[int], *, at: int | None = None, keep_pinned: bool = False
+    ) -> PreviousDeletedAt:
         """Soft-delete live rows (``deleted_at = at or now``); returns their previous deleted_at.
+        With ``keep_pinned`` a pinned row stays live: the check is made in the write's own
+        transaction, so an agent that pins a row meanwhile is never overruled.
 
         Forgetting never gives a topic a second live row, so it never asks about topics;
         the result's ``topic_changes`` is always empty.
         """
         when = alisio.now_ms() if at is None else at
-        return self._db.write(msg("DatabaseAction", "forget"), writes.forget, ids, when)
+        return self._db.write(
+            msg("DatabaseAction", "forget"), writes.forget, ids, when, keep_pinned
+        )
 
     def restore(
         self, ids: Iterable[int], *, on_topic_conflict: str | None = None

@@ -121,9 +121,13 @@ def pin(conn: sqlite3.Connection, ids: Iterable[int], pinned: bool) -> dict[int,
     return previous
 
 
-def forget(conn: sqlite3.Connection, ids: Iterable[int], when: int) -> PreviousDeletedAt:
-    """Soft-delete the live rows among ``ids``; their previous deleted_at."""
-    return PreviousDeletedAt(_set_deleted_at(conn, ids, "deleted_at IS NULL", when))
+def forget(
+    conn: sqlite3.Connection, ids: Iterable[int], when: int, keep_pinned: bool = False
+) -> PreviousDeletedAt:
+    """Soft-delete the live rows among ``ids`` (not the pinned ones with ``keep_pinned``);
+    their previous deleted_at."""
+    condition = "deleted_at IS NULL AND pinned = 0" if keep_pinned else "deleted_at IS NULL"
+    return PreviousDeletedAt(_set_deleted_at(conn, ids, condition, when))
 
 
 def restore(conn: sqlite3.Connection, ids: Iterable[int], choice: str | None) -> PreviousDeletedAt:

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memory_desk.core import StoreError, TopicConflict
+from memory_desk.core import TopicConflict
 from memory_desk.core.give_way import GiveWay, thread_cpu
 from memory_desk.core.observations import ObservationStore
 from memory_desk.core.persona import PersonaFolder
@@ -409,10 +409,9 @@ class PruningPage(ViewPage):
         if not keys or source is None or self._shown_source is not source:
             return
         if isinstance(source, ObservationStore):
-            ids = self._still_proposable(source, [int(k) for k in keys])
-            if not ids:
-                return
-            command = ForgetCommand(self, source, ids)
+            # (rows pinned, forgotten or deleted since the search stay: checked in the write)
+            ids = [int(k) for k in keys]
+            command = ForgetCommand(self, source, ids, keep_pinned=True)
             if not command.start():
                 self.info_raised.emit(
                     translate(
@@ -429,35 +428,6 @@ class PruningPage(ViewPage):
                 source, names, lambda text: self._after_folder_write(text, written), self._report
             )
         )
-
-    def _still_proposable(self, store: ObservationStore, ids: list[int]) -> list[int]:
-        """The checked rows that are still live and not pinned: the agent may have pinned,
-        forgotten or deleted some since the search, and a pinned row is never forgotten from
-        here. The others stay as they are, and the person is told."""
-        try:
-            now = store.get_many(ids)
-        except StoreError as exc:
-            self.error_raised.emit(i18n.shown(exc))
-            return []
-        still = [i for i in ids if i in now and not now[i].pinned and not now[i].forgotten]
-        changed = len(ids) - len(still)
-        if changed:
-            self.info_raised.emit(
-                i18n.plural(
-                    changed,
-                    translate(
-                        "PruningPage",
-                        "{n} checked observation changed since the search (pinned, forgotten"
-                        " or deleted) and stays as it is",
-                    ),
-                    translate(
-                        "PruningPage",
-                        "{n} checked observations changed since the search (pinned, forgotten"
-                        " or deleted) and stay as they are",
-                    ),
-                )
-            )
-        return still
 
     def _after_folder_write(self, message: str, paths: list[str]) -> None:
         """The entries went to the trash (or came back): live reload hears that these writes

@@ -317,9 +317,18 @@ class PinCommand(StoreCommand):
 
 class ForgetCommand(StoreCommand):
     """Forget (soft delete); undo brings back the rows that were live, asking about their
-    topics if the agent gave one a new live row meanwhile."""
+    topics if the agent gave one a new live row meanwhile. With ``keep_pinned`` (the pruning
+    assistant's proposals) a row pinned, forgotten or deleted since it was proposed stays
+    as it is, and the message says how many did."""
 
-    def __init__(self, host: WriteHost, store: ObservationStore, ids: Sequence[int]) -> None:
+    def __init__(
+        self,
+        host: WriteHost,
+        store: ObservationStore,
+        ids: Sequence[int],
+        *,
+        keep_pinned: bool = False,
+    ) -> None:
         text = i18n.plural(
             len(ids),
             translate("ObservationCommands", "Forget {n} observation"),
@@ -327,22 +336,53 @@ class ForgetCommand(StoreCommand):
         )
         super().__init__(host, store, ids, text)
         self._previous = PreviousDeletedAt()
+        self._keep_pinned = keep_pinned
+        self._kept = 0  # rows the first run left as they were (keep_pinned), to say so once
 
     def _do(self) -> str:
         if self._done:
             self._previous = self._put_back(self._previous, PUT_BACK)
         else:
-            self._previous = self._store.forget(self._ids)
+            self._previous = self._store.forget(self._ids, keep_pinned=self._keep_pinned)
+            if self._keep_pinned:
+                self._kept = len(self._ids) - len(self._previous)
         return ""  # the message is made on the main thread (_announce)
 
     def _announce(self, value: object) -> str:
         """Says how to undo from where the person is now (Ctrl+Z, or Edit ▸ Undo)."""
-        return i18n.plural(
-            len(self._ids),
-            translate("ObservationCommands", "Forgot {n} observation ({keys} brings it back)"),
-            translate("ObservationCommands", "Forgot {n} observations ({keys} brings them back)"),
-            keys=self._host.undo_keys(),
-        )
+        kept, self._kept = self._kept, 0
+        forgot = len(self._ids) - kept
+        said = []
+        if forgot:
+            said.append(
+                i18n.plural(
+                    forgot,
+                    translate(
+                        "ObservationCommands", "Forgot {n} observation ({keys} brings it back)"
+                    ),
+                    translate(
+                        "ObservationCommands", "Forgot {n} observations ({keys} brings them back)"
+                    ),
+                    keys=self._host.undo_keys(),
+                )
+            )
+        if kept:
+            said.append(
+                i18n.plural(
+                    kept,
+                    translate(
+                        "ObservationCommands",
+                        "{n} checked observation changed since the search (pinned, forgotten or"
+                        " deleted) and stays as it is",
+                    ),
+                    translate(
+                        "ObservationCommands",
+                        "{n} checked observations changed since the search (pinned, forgotten"
+                        " or deleted) and stay as they are",
+                    ),
+                )
+            )
+        return ". ".join(said)
 
     def _undo(self) -> str:
         self._previous = self._put_back(self._previous, UNDO_FORGET)
