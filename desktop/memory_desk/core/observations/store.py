@@ -270,17 +270,12 @@ class ObservationStore:
     def forget(
         self, ids: Iterable[int], *, at: int | None = None, keep_pinned: bool = False
     ) -> PreviousDeletedAt:
-        """Soft-delete live rows (``deleted_at = at or now``); returns their previous deleted_at.
-        With ``keep_pinned`` a pinned row stays live: the check is made in the write's own
-        transaction, so an agent that pins a row meanwhile is never overruled.
-
-        Forgetting never gives a topic a second live row, so it never asks about topics;
-        the result's ``topic_changes`` is always empty.
-        """
+        """Soft-delete live rows (``deleted_at = at or now``; pinned ones stay live with
+        ``keep_pinned``, checked in the write's transaction); their previous deleted_at.
+        Forgetting never gives a topic a second live row: ``topic_changes`` stays empty."""
         when = alisio.now_ms() if at is None else at
-        return self._db.write(
-            msg("DatabaseAction", "forget"), writes.forget, ids, when, keep_pinned
-        )
+        args = (ids, when, keep_pinned)
+        return self._db.write(msg("DatabaseAction", "forget"), writes.forget, *args)
 
     def restore(
         self, ids: Iterable[int], *, on_topic_conflict: str | None = None
