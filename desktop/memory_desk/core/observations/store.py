@@ -273,8 +273,7 @@ class ObservationStore:
         """Soft-delete live rows (``deleted_at = at or now``; pinned ones stay live with
         ``keep_pinned``, checked in the write's transaction); their previous deleted_at.
         Forgetting never gives a topic a second live row: ``topic_changes`` stays empty."""
-        when = alisio.now_ms() if at is None else at
-        args = (ids, when, keep_pinned)
+        args = (ids, alisio.now_ms() if at is None else at, keep_pinned)
         return self._db.write(msg("DatabaseAction", "forget"), writes.forget, *args)
 
     def restore(
