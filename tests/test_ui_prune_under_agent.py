@@ -107,6 +107,7 @@ def prune_once(qtbot, window) -> None:
     qtbot.waitUntil(lambda: page.findings is not None and not page.is_writing(), timeout=WAIT_MS)
     stack = page.undo_stack
     index = stack.index()
+    press(qtbot, page, "pruningCheckAll")  # (nothing is checked until the person chooses)
     if page.tree.checked_keys():
         press(qtbot, page, "pruningApplyButton")
         qtbot.waitUntil(lambda: stack.index() == index + 1, timeout=WAIT_MS)

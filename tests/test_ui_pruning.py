@@ -63,9 +63,24 @@ def test_apply_forgets_checked_rows_in_one_transaction_and_undo_restores(
     _wait_found(qtbot, page)
     tree = page.findChild(QTreeWidget, "pruningCandidates")
     leaves = _proposed(tree)
-    assert leaves and all(checked for _, _, checked in leaves)
-    # Uncheck the near-duplicate: it stays live.
-    near = crafted.ids["near-old"]
+    assert leaves and not any(checked for _, _, checked in leaves)  # nothing until chosen
+    assert not page.findChild(QPushButton, "pruningApplyButton").isEnabled()
+    # Each group's own checkbox checks its candidates, never its kept row.
+    for g in range(tree.topLevelItemCount()):
+        branch = tree.topLevelItem(g)
+        assert branch.checkState(0) == Qt.CheckState.Unchecked
+        branch.setCheckState(0, Qt.CheckState.Checked)
+        kept = [
+            branch.child(r)
+            for r in range(branch.childCount())
+            if not branch.child(r).flags() & Qt.ItemFlag.ItemIsUserCheckable
+        ]
+        assert all(
+            leaf.data(0, Qt.ItemDataRole.UserRole) not in page.tree.checked_keys() for leaf in kept
+        )
+    assert all(checked for _, _, checked in _proposed(tree))
+    # Uncheck one copy: it stays live, and its group shows partly checked.
+    near = crafted.ids["dup-1"]  # (a candidate beside dup-0; dup-2 is the row kept)
     for g in range(tree.topLevelItemCount()):
         branch = tree.topLevelItem(g)
         for r in range(branch.childCount()):
@@ -73,6 +88,25 @@ def test_apply_forgets_checked_rows_in_one_transaction_and_undo_restores(
                 branch.child(r).setCheckState(0, Qt.CheckState.Unchecked)
     chosen = set(page.tree.checked_keys())
     assert near not in chosen and crafted.ids["dup-0"] in chosen
+    near_groups = [
+        tree.topLevelItem(g)
+        for g in range(tree.topLevelItemCount())
+        if any(
+            tree.topLevelItem(g).child(r).data(0, Qt.ItemDataRole.UserRole) == near
+            for r in range(tree.topLevelItem(g).childCount())
+        )
+    ]
+    assert near_groups
+    for branch in near_groups:
+        checkable = [
+            r
+            for r in range(branch.childCount())
+            if branch.child(r).flags() & Qt.ItemFlag.ItemIsUserCheckable
+        ]
+        expected = (
+            Qt.CheckState.Unchecked if len(checkable) == 1 else Qt.CheckState.PartiallyChecked
+        )
+        assert branch.checkState(0) == expected
     watcher = sqlite3.connect(crafted.path)
     version = watcher.execute("PRAGMA data_version").fetchone()[0]
     before = _live(crafted.path)
@@ -117,6 +151,7 @@ def test_persona_duplicates_go_to_the_trash_and_come_back(
         page.set_source(next(s.store for s in window.registry.sources() if s.path == folder))
     _wait_found(qtbot, page)
     assert [key for _, key, _ in _proposed(page.tree)] == ["likes-tea"]
+    page.findChild(QPushButton, "pruningCheckAll").click()
     original = (folder / "likes-tea.md").read_bytes()
     count = page.undo_stack.count()
     own_writes: list[str] = []
@@ -156,6 +191,7 @@ def test_a_row_the_agent_pinned_since_the_search_is_not_forgotten(
     window = open_window(["--db", str(crafted.path)])
     page = _page(window)
     _wait_found(qtbot, page)
+    page.findChild(QPushButton, "pruningCheckAll").click()
     chosen = set(page.tree.checked_keys())
     pinned_since = crafted.ids["dup-0"]
     assert pinned_since in chosen

@@ -4021,6 +4021,10 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Nota</translation>
     </message>
     <message>
+        <source>Check or uncheck this group&apos;s candidates</source>
+        <translation>Marca o desmarca los candidatos de este grupo</translation>
+    </message>
+    <message>
         <source>kept</source>
         <translation>se conserva</translation>
     </message>

@@ -1,8 +1,10 @@
 """The candidates as a tree: one branch per group (its reason), one checkable leaf per row.
 
-A kept row is shown, unchecked and not checkable, marked "kept", so the person sees what
-stays. A row may be proposed for several reasons (old and large): its leaves are checked and
-unchecked together. The person's unchecks survive a new search of the same source.
+Nothing is checked until the person chooses: a row, or a whole group by its own checkbox
+(its candidates, never the kept row; partly checked when some are). A kept row is shown, not
+checkable, marked "kept", so the person sees what stays. A row may be proposed for several
+reasons (old and large): its leaves are checked and unchecked together. The person's checks
+survive a new search of the same source.
 
 The page searches again at every commit of the agent, and most commits change no candidate:
 a group found again unchanged keeps its branch (its items, checks and scroll place), so only
@@ -74,7 +76,8 @@ def reason_text(group: Group, findings: Findings) -> str:
 
 
 class CandidatesTree(QTreeWidget):
-    """Groups and rows, with checkboxes on the rows proposed (module docstring).
+    """Groups and rows, with checkboxes on the groups and the rows proposed (module
+    docstring).
 
     Signals:
         selection_changed(): the checked rows changed
@@ -101,15 +104,15 @@ class CandidatesTree(QTreeWidget):
         self.setUniformRowHeights(True)
         self._leaves: dict[int | str, list[QTreeWidgetItem]] = {}
         self._branches: dict[Group, QTreeWidgetItem] = {}  # the groups shown, with their items
-        self._unchecked: set[int | str] = set()
+        self._checked: set[int | str] = set()  # the person's choices, kept across searches
         self._syncing = False
         self.itemChanged.connect(self._on_item_changed)
 
     def show_findings(self, findings: Findings | None, *, keep_choices: bool) -> None:
-        """Show these groups; with ``keep_choices`` the person's unchecks stay unchecked."""
+        """Show these groups; with ``keep_choices`` the person's checks stay checked."""
         groups = () if findings is None else findings.groups
         if not keep_choices:
-            self._unchecked.clear()
+            self._checked.clear()
             self._branches = {}
             self.clear()
         elif list(self._branches) == list(groups):
@@ -139,10 +142,28 @@ class CandidatesTree(QTreeWidget):
     def _sync_checks(self) -> None:
         """A row in a new branch and in a kept one takes the person's choice for it."""
         for key, items in self._leaves.items():
-            state = Qt.CheckState.Unchecked if key in self._unchecked else Qt.CheckState.Checked
+            state = Qt.CheckState.Checked if key in self._checked else Qt.CheckState.Unchecked
             for item in items:
                 if item.checkState(0) != state:
                     item.setCheckState(0, state)
+        for branch in self._branches.values():
+            self._sync_branch(branch)
+
+    def _sync_branch(self, branch: QTreeWidgetItem) -> None:
+        """The group's checkbox: checked when all its candidates are, partly when some are."""
+        states = {
+            branch.child(row).checkState(0)
+            for row in range(branch.childCount())
+            if branch.child(row).flags() & Qt.ItemFlag.ItemIsUserCheckable
+        }
+        if states == {Qt.CheckState.Checked}:
+            state = Qt.CheckState.Checked
+        elif Qt.CheckState.Checked in states:
+            state = Qt.CheckState.PartiallyChecked
+        else:
+            state = Qt.CheckState.Unchecked
+        if branch.checkState(0) != state:
+            branch.setCheckState(0, state)
 
     def checked_keys(self) -> list[int | str]:
         """The rows to forget, each once, in the order shown."""
@@ -157,16 +178,21 @@ class CandidatesTree(QTreeWidget):
 
     def set_all(self, checked: bool) -> None:
         """Check or uncheck every proposed row."""
-        for key in self._leaves:
-            self._set_key(key, checked)
-        self._unchecked = set() if checked else set(self._leaves)
+        self._checked = set(self._leaves) if checked else set()
+        self._syncing = True
+        try:
+            self._sync_checks()
+        finally:
+            self._syncing = False
         self.selection_changed.emit()
 
     def _add_group(self, group: Group, findings: Findings) -> QTreeWidgetItem:
         """A branch for the group, not yet in the tree."""
         branch = QTreeWidgetItem([reason_text(group, findings)])
         branch.setData(0, REASON_ROLE, group.reason)
-        branch.setFlags(Qt.ItemFlag.ItemIsEnabled)
+        branch.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
+        branch.setToolTip(0, translate("PruningPage", "Check or uncheck this group's candidates"))
+        branch.setCheckState(0, Qt.CheckState.Unchecked)  # (its box shows from the start)
         for row in group.rows:
             self._add_row(branch, row, group)
         return branch
@@ -195,28 +221,27 @@ class CandidatesTree(QTreeWidget):
             | Qt.ItemFlag.ItemIsSelectable
             | Qt.ItemFlag.ItemIsUserCheckable
         )
-        state = Qt.CheckState.Unchecked if row.key in self._unchecked else Qt.CheckState.Checked
+        state = Qt.CheckState.Checked if row.key in self._checked else Qt.CheckState.Unchecked
         leaf.setCheckState(0, state)
-
-    def _set_key(self, key: int | str, checked: bool) -> None:
-        state = Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked
-        self._syncing = True
-        try:
-            for item in self._leaves.get(key, ()):
-                item.setCheckState(0, state)
-        finally:
-            self._syncing = False
 
     def _on_item_changed(self, item: QTreeWidgetItem, column: int) -> None:
         if self._syncing or column != 0:
             return
-        key = item.data(0, KEY_ROLE)
-        if key not in self._leaves:
-            return
         checked = item.checkState(0) == Qt.CheckState.Checked
-        self._set_key(key, checked)
-        if checked:
-            self._unchecked.discard(key)
+        if item.parent() is None:  # a group's own checkbox: all its candidates
+            children = (item.child(row) for row in range(item.childCount()))
+            keys = {c.data(0, KEY_ROLE) for c in children if c.data(0, KEY_ROLE) in self._leaves}
         else:
-            self._unchecked.add(key)
+            keys = {item.data(0, KEY_ROLE)} & self._leaves.keys()
+        if not keys:
+            return
+        if checked:
+            self._checked |= keys
+        else:
+            self._checked -= keys
+        self._syncing = True
+        try:
+            self._sync_checks()
+        finally:
+            self._syncing = False
         self.selection_changed.emit()
