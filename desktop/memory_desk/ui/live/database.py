@@ -211,7 +211,8 @@ class DatabaseWatcher(QObject):
     # -- the connection ------------------------------------------------------------------
 
     def _open(self) -> bool:
-        """Open read-only; on failure say so once and retry no faster than every 2 s."""
+        """Open read-only; on failure say so once and retry no faster than every
+        :data:`_REOPEN_EVERY_S`."""
         now = time.monotonic()
         if now < self._next_open:
             return False

@@ -513,14 +513,13 @@ class FolderWatcher(QObject):
         """List the folder on the watcher's listing thread; :meth:`_on_rescanned` feeds the
         entries whose signature differs from the last report into the debounce.
 
-        Listing a big folder takes a while, and several times that while other threads run
-        Python (each ``lstat`` gives up the interpreter's lock): on the window's thread it
-        froze the window at every rescan, and at start held back the persona
-        page's first screen. The listing is taken after the rescan is asked for, so it sees
+        Listing a big folder takes a while, longer still while other threads run Python (each
+        ``lstat`` gives up the interpreter's lock), so it stays off the window's thread. The
+        listing is taken after the rescan is asked for, so it sees
         every change made before; a change concluded meanwhile is compared again with the
         file itself when it is concluded, so nothing is reported twice. A listing that reads
         the folder's files meanwhile (the persona page's) is waited for: the two side by side
-        were both several times slower (see ``folder_stats.reading_lock``)."""
+        slow each other down (see ``folder_stats.reading_lock``)."""
         if self._listings is None:
             self._listings = ThreadPoolExecutor(max_workers=1, thread_name_prefix="md-rescan")
         relay, path = self._relay, entry.path

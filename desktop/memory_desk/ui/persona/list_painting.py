@@ -1,8 +1,8 @@
 """The entry list paints its rows itself, in one Python call per paint.
 
-Why: through ``QTableView`` each cell went to the Python ``EntryDelegate`` and through the
-style: about 17 ms of main-thread CPU for a screen of 30 rows × 4 columns, at every save (the
-saved entry moves to the top, so every visible row repaints) and every filter keystroke.
+Why: through ``QTableView`` each cell goes to the Python ``EntryDelegate`` and through the
+style, which costs the window's thread at every save (the saved entry moves to the top, so
+every visible row repaints) and every filter keystroke.
 
 What it paints is what the delegate and the style paint (the same pixels, tested in both
 themes): per row, one fill for each run of cells with the same background (selection, alternate
