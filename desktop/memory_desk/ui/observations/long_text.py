@@ -132,9 +132,6 @@ class SlicedFill(QObject):
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._put_next)
 
-    def is_filling(self) -> bool:
-        return self._timer.isActive()
-
     def typed_in(self) -> bool:
         """Did the person change the text since it was filled in? (False while filling.)"""
         return self._touched and not self._timer.isActive()

@@ -22,7 +22,6 @@ from memory_desk.ui.plain import refused_resource
 
 PREVIEW_RESOURCE_LIMIT = 5 * 1024 * 1024
 PREVIEW_CHARS = 32 * 1024
-PREVIEW_CUT_NOTE = "*The preview shows only the first {kb} KB of the text.*"  # (English)
 _IMAGE = QTextDocument.ResourceType.ImageResource.value
 
 
