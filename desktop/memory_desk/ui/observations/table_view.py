@@ -11,8 +11,8 @@ themes): per row, one fill for each run of cells with the same background (selec
 alternate row, the mark of a row that just arrived); per cell, its text elided with "…" and
 aligned as the style does, from a ``QStaticText`` cached per (text, width, font, alignment)
 so a repaint lays out no text it laid out before; the type badge and the project cut drawn by
-the delegates' own painting functions. A few cells still go through the delegate and the style
-as before: the current cell while the table has focus (the style's focus frame), a cell whose
+the delegates' own painting functions. A few cells still go through the delegate and the
+style: the current cell while the table has focus (the style's focus frame), a cell whose
 text holds line breaks or control characters, a row that cannot be read.
 
 It checks itself: before painting with a style and palette it has not seen, it paints a few
@@ -86,7 +86,7 @@ _SAMPLE = QSize(120, 24)
 class ObservationsTableView(QTableView):
     """A ``QTableView`` that paints the observations model's rows in one Python call.
 
-    Every call of ``QTableView`` works as before; on another model, with a grid, spans, right
+    Every call of ``QTableView`` still works; on another model, with a grid, spans, right
     to left or a style that paints items its own way, it paints as a ``QTableView`` does.
 
     Signals:

@@ -9,7 +9,7 @@ themes): per row, one fill for each run of cells with the same background (selec
 row); per cell, its text elided and aligned as the style does, from a ``QStaticText`` kept
 between paints (``memory_desk.ui.widgets.painting``); the problem icon where the style puts it;
 the type badge by the delegate's own drawing function. A few cells still go through the
-delegate and the style as before: the dividers (a labelled rule across the row), the name of
+delegate and the style: the dividers (a labelled rule across the row), the name of
 the entry with unsaved edits (italic), the current cell while the list has focus (the style's
 focus frame), a text with line breaks, control characters or right-to-left runs.
 

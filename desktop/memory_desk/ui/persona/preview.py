@@ -4,7 +4,7 @@ A memory file is text someone (or an agent) wrote; rendering it must not fetch a
 follow a link, or read a file elsewhere on the disk. Links are reported, never opened; resources
 load only when they resolve to a file inside the folder.
 
-Rendering markdown takes about a millisecond per kilobyte, on the window's thread: a long text
+Rendering markdown takes time in proportion to the text, on the window's thread: a long text
 is rendered only up to ``PREVIEW_CHARS``, with a line that says so.
 """
 

@@ -2,10 +2,10 @@
 
 The agent may hold ``memory.sqlite``'s write lock for seconds (a long save, a migration,
 a checkpoint). So that the window never waits for it, each write runs on a private
-one-thread pool, inside a
-:class:`~memory_desk.core.observations.WriteWait`: it waits as long as the agent holds the
-lock, says so once (``waiting``, for the page's banner), and gives up with nothing written
-when the person cancels. Unlike the page's queries (:mod:`.background`), every write counts
+one-thread pool, inside a :class:`~memory_desk.core.observations.WriteWait`: it waits as
+long as the agent holds the lock, says so once (``waiting``, for the page's banner), and
+gives up with nothing written when the person cancels. Unlike the page's queries
+(:mod:`.background`), every write counts
 and none is skipped; there is at most one at a time, so a write's effect (the undo stack,
 the selection after a forget) is in place before the next is asked for.
 
