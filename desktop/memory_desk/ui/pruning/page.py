@@ -271,8 +271,8 @@ class PruningPage(ViewPage):
             else find_persona_duplicates
         )
 
-        # The search waits for a quiet moment of the window's thread: started at once, it ran
-        # beside what the person's own click set off there, and fought it for the interpreter.
+        # The search waits for a quiet moment of the window's thread: started at once, it would
+        # run beside what the person's own click set off there and fight it for the interpreter.
         give_way = GiveWay(thread_cpu(threading.get_ident()), quiet_s=QUIET_S, most_wait_s=1.0)
 
         def job(progress: Progress) -> tuple[Source, Findings]:
