@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def _entry(name: str, description: str, type_: str, updated: str, body: str) -> bytes:
+def agent_entry(name: str, description: str, type_: str, updated: str, body: str) -> bytes:
     """An entry exactly as agent-kit writes it: four keys, blank line, body, newline."""
     return (
         f"---\nname: {name}\ndescription: {description}\ntype: {type_}\n"
@@ -14,24 +14,22 @@ def _entry(name: str, description: str, type_: str, updated: str, body: str) -> 
     ).encode()
 
 
-agent_entry = _entry  # for the demo's later changes (memory_desk.demo_changes)
-
 MIYAGI_FILES: dict[str, bytes] = {
-    "preferred-name-carmen.md": _entry(
+    "preferred-name-carmen.md": agent_entry(
         "preferred-name-carmen",
         "Wants to be called Carmen, not Ms. Ortega",
         "user",
         "2026-11-20T08:12:44.105Z",
         "Carmen asked to be called by her first name in every reply.",
     ),
-    "teaches-physics.md": _entry(
+    "teaches-physics.md": agent_entry(
         "teaches-physics",
         "Teaches physics and chemistry to 15-16 year olds",
         "user",
         "2026-10-02T17:03:11.532Z",
         "Two physics groups and one chemistry group, fourth year of secondary school.",
     ),
-    "no-fish-puns.md": _entry(
+    "no-fish-puns.md": agent_entry(
         "no-fish-puns",
         "Dislikes puns about fish; avoid fish-themed jokes",
         "feedback",
@@ -40,7 +38,7 @@ MIYAGI_FILES: dict[str, bytes] = {
         ' stand puns about fish."\n\nApply: any light-hearted remark, including examples in'
         " worksheets.",
     ),
-    "short-answers.md": _entry(
+    "short-answers.md": agent_entry(
         "short-answers",
         "Keep answers under ten lines unless she asks for detail",
         "feedback",
@@ -48,7 +46,7 @@ MIYAGI_FILES: dict[str, bytes] = {
         "Rule: answer in ten lines or fewer.\n\nWhy: she reads between classes on her phone."
         "\n\nApply: offer a longer version at the end instead of writing it.",
     ),
-    "rubrics-as-tables.md": _entry(
+    "rubrics-as-tables.md": agent_entry(
         "rubrics-as-tables",
         "Present grading rubrics as tables with four levels",
         "feedback",
@@ -70,7 +68,7 @@ MIYAGI_FILES: dict[str, bytes] = {
         b"---\n\nNever use surnames in generated feedback for students.\n"
     ),
     # Problem: the agent ignores stems that are not kebab-case.
-    "Exam Ideas.md": _entry(
+    "Exam Ideas.md": agent_entry(
         "exam-ideas",
         "Exam question ideas for the optics unit",
         "user",
@@ -79,7 +77,7 @@ MIYAGI_FILES: dict[str, bytes] = {
     ),
     # Problem: a byte-order mark, so the agent sees no header at all.
     "uses-moodle.md": "\ufeff".encode()
-    + _entry(
+    + agent_entry(
         "uses-moodle",
         "Her school uses Moodle for assignments",
         "user",
@@ -91,7 +89,7 @@ MIYAGI_FILES: dict[str, bytes] = {
         b"# Lab safety\n\nCarmen wants every practical to start with a two-line safety note.\n"
     ),
     # Problem: the name: line disagrees with the file name (the file name wins).
-    "prefers-spanish-examples.md": _entry(
+    "prefers-spanish-examples.md": agent_entry(
         "prefers-english-examples",
         "Wants worked examples in Spanish",
         "feedback",
@@ -99,7 +97,7 @@ MIYAGI_FILES: dict[str, bytes] = {
         "Rule: worked examples in Spanish, explanations may be in English.",
     ),
     # Problem: an unknown type (read as user).
-    "grading-day.md": _entry(
+    "grading-day.md": agent_entry(
         "grading-day",
         "Grades on Sunday evenings",
         "habit",
@@ -107,7 +105,7 @@ MIYAGI_FILES: dict[str, bytes] = {
         "Do not suggest deadlines on Mondays; she grades the night before.",
     ),
     # Problem: an empty description.
-    "dislikes-emoji.md": _entry(
+    "dislikes-emoji.md": agent_entry(
         "dislikes-emoji",
         "",
         "feedback",
@@ -115,7 +113,7 @@ MIYAGI_FILES: dict[str, bytes] = {
         "Rule: no emoji in anything meant for students.",
     ),
     # Problem: `updated` is not ISO 8601.
-    "school-schedule.md": _entry(
+    "school-schedule.md": agent_entry(
         "school-schedule",
         "Teaches mornings; free after 14:00",
         "user",
@@ -128,7 +126,7 @@ MIYAGI_FILES: dict[str, bytes] = {
         "type: user\nupdated: 2026-10-22T15:00:00.000Z\n---\n\nCafé Ñandú, near the gym.\n"
     ).encode("latin-1"),
     # Not entries at all: a hidden draft, an editor swap file and a backup copy.
-    ".draft-idea.md": _entry(
+    ".draft-idea.md": agent_entry(
         "draft-idea",
         "Half-written idea",
         "user",
@@ -136,7 +134,7 @@ MIYAGI_FILES: dict[str, bytes] = {
         "Maybe...",
     ),
     ".short-answers.md.swp": b"b0VIM 9.0\x00\x00\x00\x00\x10\x00\x00" + bytes(range(32)) * 8,
-    "short-answers.md~": _entry(
+    "short-answers.md~": agent_entry(
         "short-answers",
         "Keep answers short",
         "feedback",
@@ -146,14 +144,14 @@ MIYAGI_FILES: dict[str, bytes] = {
 }
 
 PADAWAN_FILES: dict[str, bytes] = {
-    "studies-at-night.md": _entry(
+    "studies-at-night.md": agent_entry(
         "studies-at-night",
         "Studies late in the evening, after work",
         "user",
         "2026-11-21T22:41:03.777Z",
         "Plan study sessions for 21:00-23:00.",
     ),
-    "explain-with-analogies.md": _entry(
+    "explain-with-analogies.md": agent_entry(
         "explain-with-analogies",
         "Likes new ideas explained with an everyday analogy first",
         "feedback",
@@ -172,14 +170,14 @@ PADAWAN_FILES: dict[str, bytes] = {
 
 PADAWAN_ACCOUNT = "evening-class"
 PADAWAN_ACCOUNT_FILES: dict[str, bytes] = {
-    "learning-french.md": _entry(
+    "learning-french.md": agent_entry(
         "learning-french",
         "Learning French at B1 level",
         "user",
         "2026-11-26T19:05:17.222Z",
         "Evening class twice a week; exam in June.",
     ),
-    "correct-gently.md": _entry(
+    "correct-gently.md": agent_entry(
         "correct-gently",
         "Wants mistakes corrected one at a time",
         "feedback",
