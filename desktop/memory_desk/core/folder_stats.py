@@ -1,11 +1,10 @@
 """One ``lstat`` pass over a folder at a time, shared by everyone who needs one.
 
-At start the window had four readers list the same folder within a second: the watcher's
-baseline, the persona page, the watcher's rescan at its release and the journal's first look.
-A pass is one ``lstat`` call per file, each of which gives up the interpreter's lock, so
-passes running beside each other and beside Python work on other threads took many times
-longer than one pass alone. Here one pass of a folder runs at a
-time, and a reader takes one of three ways, saying what it needs:
+At start several readers list the same folder at once: the watcher's baseline, the persona
+page, the watcher's rescan at its release and the journal's first look. A pass is one
+``lstat`` call per file, each of which gives up the interpreter's lock, so passes running
+beside each other slow each other down. Here one pass of a folder runs at a time, and a
+reader takes one of three ways, saying what it needs:
 
 - ``fresh=True``: a pass that starts after the call, so it sees every change made before the
   call (a rescan looking for changes, :meth:`PersonaFolder.entries`). A pass already under

@@ -1,10 +1,10 @@
 """Background work that steps aside while the window works.
 
 Work nobody is waiting for (the journal's first look of a big store, in a child process; the
-imports of the window's held-back parts, on a thread) slowed what the person was doing when
-it ran beside it: on two cores the first look's batches slowed the window's Python by about a
-third, and importing numpy (a C extension's initialisation holds the interpreter's lock
-throughout) made a page-jump frame wait at 1,000,000 rows. :class:`GiveWay` is the pause
+imports of the window's held-back parts, on a thread) slows what the person is doing when it
+runs beside it: on few cores the first look's batches take the window's CPU, and importing
+numpy (a C extension's initialisation holds the interpreter's lock throughout) delays the
+window's frames. :class:`GiveWay` is the pause
 such work takes between two steps: while the window used more than :data:`BUSY_SHARE` of a
 core since the last step, it waits until the window has been quiet for ``quiet_s``, at most
 ``most_wait_s`` at a time (a window that never rests still sees the work done). Where the

@@ -34,8 +34,8 @@ SAME_LINE_RATIO = 0.5
 def as_in_editor(text: str) -> str:
     """``text`` as a plain-text editor gives it back untouched: every break it knows is ``\\n``.
 
-    (``str.replace`` per kind of break: a regular expression's substitution, one call per
-    line, froze the window while a body of megabytes was loaded.)"""
+    (``str.replace`` per kind of break: a regular expression's substitution makes one call
+    per line, too slow for a body of megabytes on the window's thread.)"""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     for mark in _MARK_BREAKS:
         if mark in text:

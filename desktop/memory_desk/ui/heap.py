@@ -1,8 +1,8 @@
 """The objects of the window's start, set aside from Python's cyclic garbage collector.
 
 Why: a full collection walks every object the collector tracks. After start that is tens of
-thousands of objects (Qt's wrappers, modules, the window): while the table scrolled, a full
-pass landed in a frame a few times a minute and made it the scroll's worst frame.
+thousands of objects (Qt's wrappers, modules, the window): a full pass landing in a frame
+while the table scrolls makes it the scroll's worst frame.
 ``gc.freeze`` moves the objects alive at that moment into a generation the collector never
 walks again, so later passes cost only what was made since (the table's cached rows and
 texts).

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
 
 from memory_desk.ui.i18n import translate
 
-EVERYWHERE = "Everywhere"  # the English wording of everywhere(), for callers that compare
 # Where a page's keys work, by the page's object name (an unknown page shows its name).
 PAGE_TITLES = {
     "observationsPage": "Observations",

@@ -2,15 +2,17 @@
 
 The persona page, the review desk (with the journal and numpy) and the folder watcher are
 built after the first paint, one per turn of the event loop. Built on the window's thread
-with their modules not yet imported, those turns froze the window right when the person
-starts to click; with the modules imported, they are short. :class:`WarmUp` imports them first on a thread (the window's thread gets the
-interpreter back every few milliseconds meanwhile), then says ``done`` on the window's
+with their modules not yet imported, those turns would freeze the window right when the
+person starts to click; with the modules imported, they are short. :class:`WarmUp` imports
+them first on a thread (the window's thread gets the interpreter back meanwhile), then says
+``done`` on the window's
 thread, where the parts are built. An import that fails here is left for the part's own
 import, on the window's thread, to report as it always did.
 
 Before each import it gives way to the window's thread (:mod:`memory_desk.core.give_way`):
 a C extension's initialisation (numpy's above all) holds the interpreter's lock throughout,
-and a person scrolling at once at 1,000,000 rows saw a page-jump frame wait for it. While the window's thread works, the next import waits until it has been quiet for
+and a person scrolling at once would see a frame wait for it. While the window's thread
+works, the next import waits until it has been quiet for
 :data:`QUIET_S` (at most :data:`MOST_WAIT_S` each); a part asked for meanwhile is built at
 once, importing what it needs on the window's thread.
 """

@@ -18,15 +18,11 @@ from dataclasses import dataclass
 from memory_desk.core.jstext import js_trim
 from memory_desk.core.messages import msg
 from memory_desk.core.observations.rows import SELECT_WITH_CONTENT, Observation, as_observation
+from memory_desk.core.observations.search import escape_like
 from memory_desk.core.observations.store import ObservationStore
 
 # memory_timeline clamps before/after to this.
 TIMELINE_MAX = 10
-
-
-def escape_like(word: str) -> str:
-    """``word`` for a ``LIKE ... ESCAPE '\\'`` pattern: its wildcards taken literally."""
-    return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 @dataclass(frozen=True)

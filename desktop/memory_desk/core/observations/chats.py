@@ -29,12 +29,11 @@ from memory_desk.core.jstext import JS_SPACE_RUNS_RE, js_trim, utf16_len, utf16_
 from memory_desk.core.messages import msg
 from memory_desk.core.observations import schema
 from memory_desk.core.observations.chat_saved import (  # noqa: F401 (re-exported)
-    TIMELINE_MAX,
     Timeline,
-    escape_like,
     saved_in_chat,
     timeline,
 )
+from memory_desk.core.observations.search import escape_like
 from memory_desk.core.observations.store import ObservationStore
 
 # The excerpt shown in the list: whitespace collapsed, cut at this many UTF-16 units.

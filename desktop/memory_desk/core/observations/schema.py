@@ -258,7 +258,7 @@ def _check_index(
 ) -> None:
     """Check the FTS index cheaply enough to do it at every open.
 
-    FTS5's own ``integrity-check`` takes seconds on 100,000 rows and, being an
+    FTS5's own ``integrity-check`` grows with the database and, being an
     INSERT, holds the write lock all along, so the agent's saves would wait on it.
     Instead: the shadow tables exist, as many rows are indexed as exist, and a few
     rows (first, middle, last) are found by a search for their own title. All in

@@ -114,7 +114,7 @@ def build_filter(
             f"(o.title LIKE :like{i} ESCAPE '\\' OR o.content LIKE :like{i} ESCAPE '\\'"
             f" OR o.topic_key LIKE :like{i} ESCAPE '\\')"
         )
-        params[f"like{i}"] = "%" + _escape_like(word) + "%"
+        params[f"like{i}"] = "%" + escape_like(word) + "%"
     type_list = list(types)
     if type_list:
         marks = ", ".join(f":type{i}" for i in range(len(type_list)))
@@ -222,5 +222,6 @@ def _storable(word: str) -> bool:
     return True
 
 
-def _escape_like(word: str) -> str:
+def escape_like(word: str) -> str:
+    """``word`` for a ``LIKE ... ESCAPE '\\'`` pattern: its wildcards taken literally."""
     return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

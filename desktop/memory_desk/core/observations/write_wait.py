@@ -1,8 +1,7 @@
 """Writes that wait for the agent's write lock as long as the person lets them.
 
-A write on the main thread could wait only briefly for the agent's write lock (a second
-per attempt, a few attempts) and froze the window meanwhile. A write made on a worker thread
-may wait as long as the agent holds the lock, provided the person can give up. A
+A write made on a worker thread may wait as long as the agent holds the lock (the window
+stays free meanwhile), provided the person can give up. A
 :class:`WriteWait` entered on the worker thread (``with wait: store.pin(...)``) changes how
 the store's writes on *that thread* take the lock: they try in short slices, report once
 that they wait (``on_wait``, to show "waiting for the agent"), and raise
@@ -19,8 +18,8 @@ agent is busy" error.
 Reads on the window's thread wait only :data:`WINDOW_READ_TIMEOUT_MS` for a lock
 (:func:`read_timeout_ms`): in WAL mode (the plugin's) a read never waits, but a database in
 rollback-journal mode locks readers out while the agent commits or holds ``EXCLUSIVE``, and
-the window froze for the store's whole wait at every read. A write transaction, on any
-thread, waits as before (:func:`writing`).
+the window must not freeze for the store's whole wait at every read. A write transaction, on
+any thread, waits as usual (:func:`writing`).
 """
 
 from __future__ import annotations

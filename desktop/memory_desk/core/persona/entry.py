@@ -111,9 +111,9 @@ class PersonaEntry:
         ``extra`` and ``editable``, what every such file gives.
 
         Called only for an attribute the entry's dict does not hold: a listing shows its rows
-        from the header's values, and making every body and hash before that was a good part
-        of the time a folder takes to show (the hash is needed when an entry is opened or saved,
-        the bodies by the filter, which makes them on a worker). Thread-safe: two threads
+        from the header's values, and making every body and hash first would delay them (the
+        hash is needed when an entry is opened or saved, the bodies by the filter, which makes
+        them on a worker). Thread-safe: two threads
         asking at once make the same value, and either keeps it."""
         fields = self.__dict__
         deferred = fields.get("_deferred")

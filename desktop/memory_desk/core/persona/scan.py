@@ -1,9 +1,9 @@
 """Listing a persona folder in one pass, sharing what was parsed between the readers of a folder.
 
 In the window, three readers list the same files at about the same time: the persona page,
-the sidebar's count (on a worker, with a folder object of its own) and the journal. Each used
-to parse every file, and the parses fought for the interpreter's lock, so that each took
-several times as long as one listing alone. Here every entry a listing parses goes into one process-wide cache keyed by the
+the sidebar's count (on a worker, with a folder object of its own) and the journal. Parses
+running side by side fight for the interpreter's lock, so each file is parsed once: every
+entry a listing parses goes into one process-wide cache keyed by the
 file's absolute path and stat key (identity, size, modification and change times: any write
 changes the change time, so a rewritten file is always read again), and a listing holds a
 per-folder lock while it reads, so the second reader of a folder waits for the first and then

@@ -7,8 +7,8 @@ ever meet. Every such candidate pair is then verified on the two word sets (thei
 Jaccard similarity), so what is proposed is never a guess of the sketch.
 
 Why in bulk: fed one text at a time, datasketch spends its time in Python calls (hashing each
-word, ``update_batch``, then a bucket lookup per band in ``MinHashLSH``): tens of seconds for
-100,000 rows, and minutes when many texts look alike. Here the same MinHash (datasketch's
+word, ``update_batch``, then a bucket lookup per band in ``MinHashLSH``), slower still when
+many texts look alike. Here the same MinHash (datasketch's
 default ``affine32`` scheme, its permutations, bit for bit: a test compares the signatures
 with ``MinHash.update_batch``) is computed for a thousand texts at a time with numpy, and the
 bands of every signature are bucketed at once by sorting, with exactly ``MinHashLSH``'s

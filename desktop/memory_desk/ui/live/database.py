@@ -1,10 +1,10 @@
 """Noticing other processes' commits to a memory.sqlite, as a Qt signal.
 
 ``PRAGMA data_version`` on a connection of our own changes exactly when another
-connection committed, and costs a few microseconds: it is checked on a short timer.
+connection committed, and costs next to nothing: it is checked on a short timer.
 Watching the database's folder only makes it faster: the agent's commit appends to the
-``-wal`` file, the folder watcher reports that, and the check runs within milliseconds
-instead of at the next tick. The watcher alone is never trusted (it can drop events,
+``-wal`` file, the folder watcher reports that, and the check runs at once instead of at
+the next tick. The watcher alone is never trusted (it can drop events,
 and the commit becomes visible in the shared-memory index a moment after the ``-wal``
 write), the timer alone is just slower.
 
@@ -211,7 +211,8 @@ class DatabaseWatcher(QObject):
     # -- the connection ------------------------------------------------------------------
 
     def _open(self) -> bool:
-        """Open read-only; on failure say so once and retry no faster than every 2 s."""
+        """Open read-only; on failure say so once and retry no faster than every
+        :data:`_REOPEN_EVERY_S`."""
         now = time.monotonic()
         if now < self._next_open:
             return False

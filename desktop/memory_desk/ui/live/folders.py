@@ -1,10 +1,10 @@
 """Watching folders other programs write, as Qt signals in the main thread.
 
 One watchdog observer serves every folder a :class:`FolderWatcher` watches. Its
-handler runs in the observer's thread and does one thing: it emits a signal of a
-relay object living in the main thread (a queued connection). Everything else (the
-per-path debounce timers, the settle check, recognising the app's own writes, the
-periodic rescan, the health check) happens in the main thread.
+handler runs in the observer's thread and does one thing (:mod:`.observer`): it emits
+a signal of a relay object living in the main thread (a queued connection). Everything
+else (the per-path debounce timers, the settle check, recognising the app's own writes,
+the periodic rescan, the health check) happens in the main thread.
 
 What writers really do, and how it is handled:
 
@@ -14,8 +14,8 @@ What writers really do, and how it is handled:
 - Editors save through a temporary file and a rename: the rename's destination is
   reported; the temporary file appeared and vanished within the burst, so it is not.
 - Every backend can drop events (inotify overflows, network filesystems): each folder
-  is re-listed every ~30 s and after an overflow, and differences are reported like
-  events.
+  is re-listed periodically (``WatchTiming.rescan_interval_ms``) and after an overflow,
+  and differences are reported like events.
 - The native observer may not start (inotify limits): the watcher falls back to
   watchdog's polling observer and says so through ``mode_changed``.
 """
@@ -34,23 +34,20 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
-from watchdog.events import (
-    EVENT_TYPE_DELETED,
-    EVENT_TYPE_MOVED,
-    DirCreatedEvent,
-    DirDeletedEvent,
-    DirMovedEvent,
-    FileAttribEvent,
-    FileCreatedEvent,
-    FileDeletedEvent,
-    FileModifiedEvent,
-    FileMovedEvent,
-    FileSystemEvent,
-    FileSystemEventHandler,
-)
+from watchdog.events import EVENT_TYPE_DELETED, EVENT_TYPE_MOVED
 
 from memory_desk.core import folder_stats
 from memory_desk.ui.i18n import translate
+from memory_desk.ui.live.observer import (
+    OVERFLOW_LOGGER,
+    WATCHED_EVENTS,
+    EventHandler,
+    ObserverFactory,
+    OverflowHook,
+    Relay,
+    native_observer,
+    polling_observer,
+)
 from memory_desk.ui.live.stable import FileSignature, content_digest, file_signature
 
 if TYPE_CHECKING:  # the observers are imported when the first one starts (not before the
@@ -61,27 +58,8 @@ MODE_NATIVE = "native"
 MODE_POLLING = "polling"
 MODE_OFF = "off"
 
-# Only what can change a folder's entries. Opened/closed events (watchdog 7 reports them
-# on inotify) are left out, so the app's own reads never wake anything up.
-_WATCHED_EVENTS: list[type[FileSystemEvent]] = [
-    FileCreatedEvent,
-    FileModifiedEvent,
-    FileAttribEvent,
-    FileDeletedEvent,
-    FileMovedEvent,
-    DirCreatedEvent,
-    DirDeletedEvent,
-    DirMovedEvent,
-]
-_WATCHED_TYPES = frozenset(cls.event_type for cls in _WATCHED_EVENTS)
-
-# watchdog reports an inotify queue overflow only through this logger.
-_OVERFLOW_LOGGER = "watchdog.observers.inotify_c"
-
 # Errors that are one folder's problem, not the observer's (unlike inotify limits).
 _FOLDER_ERRNOS = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EACCES, errno.EPERM})
-
-ObserverFactory = Callable[[], "BaseObserver"]
 
 
 @dataclass(frozen=True)
@@ -133,51 +111,6 @@ class _Expectation:
     expires: float  # monotonic
 
 
-class _Relay(QObject):
-    """Lives in the main thread; the observer thread only ever emits these signals."""
-
-    event_seen = Signal(str, str, str, str)  # folder, event type, src path, dest path
-    overflowed = Signal()
-    failed = Signal(str)
-    rescanned = Signal(str, object)  # folder, {name: signature} (from the listing thread)
-
-
-class _Handler(FileSystemEventHandler):
-    """Runs in the observer thread: never raises, never touches Qt objects but the relay."""
-
-    def __init__(self, folder: str, relay: _Relay) -> None:
-        super().__init__()
-        self._folder = folder
-        self._relay = relay
-
-    def dispatch(self, event: FileSystemEvent) -> None:
-        try:
-            if event.event_type not in _WATCHED_TYPES:
-                return
-            dest = os.fsdecode(event.dest_path) if event.dest_path else ""
-            self._relay.event_seen.emit(
-                self._folder, event.event_type, os.fsdecode(event.src_path), dest
-            )
-        except Exception as exc:  # a raise here would kill the observer thread
-            with contextlib.suppress(Exception):  # the relay is gone: shutting down
-                self._relay.failed.emit(str(exc))  # worded in the main thread (_on_failed)
-
-
-class _OverflowHook(logging.Handler):
-    """Turns watchdog's "queue overflowed" log record into a signal (observer thread)."""
-
-    def __init__(self, relay: _Relay) -> None:
-        super().__init__(logging.WARNING)
-        self._relay = relay
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            if "overflow" in record.getMessage().lower():
-                self._relay.overflowed.emit()
-        except Exception:  # a logging handler must not raise either
-            pass
-
-
 def _list_signatures(folder: str, *, fresh: bool = True) -> dict[str, FileSignature]:
     """Every entry of ``folder`` (not recursive) with its signature: the rescan's view.
 
@@ -206,21 +139,8 @@ def _read_digest(path: str) -> str | None:
         return None
 
 
-def _native_observer() -> BaseObserver:
-    """watchdog's observer for this system (inotify on Linux)."""
-    from watchdog.observers import Observer
-
-    return Observer()
-
-
-def _polling_observer(timeout: float) -> BaseObserver:
-    from watchdog.observers.polling import PollingObserver
-
-    return PollingObserver(timeout=timeout)
-
-
 def _default_polling_factory(timing: WatchTiming) -> ObserverFactory:
-    return partial(_polling_observer, timing.polling_interval_s)
+    return partial(polling_observer, timing.polling_interval_s)
 
 
 class FolderWatcher(QObject):
@@ -253,7 +173,7 @@ class FolderWatcher(QObject):
         parent: QObject | None = None,
         *,
         timing: WatchTiming | None = None,
-        observer_factory: ObserverFactory = _native_observer,
+        observer_factory: ObserverFactory = native_observer,
         polling_factory: ObserverFactory | None = None,
     ) -> None:
         super().__init__(parent)
@@ -265,19 +185,19 @@ class FolderWatcher(QObject):
         self._mode = MODE_OFF
         self._fallback_reason = ""
         self._folders: dict[str, _Folder] = {}
-        self._handlers: dict[str, _Handler] = {}
+        self._handlers: dict[str, EventHandler] = {}
         self._bursts: dict[str, _Burst] = {}
         self._expected: dict[str, _Expectation] = {}
         self._ready: dict[str, set[str]] = {}
 
-        self._relay = _Relay(self)
+        self._relay = Relay(self)
         queued = Qt.ConnectionType.QueuedConnection
         self._relay.event_seen.connect(self._on_event_seen, queued)
         self._relay.overflowed.connect(self._on_overflow, queued)
         self._relay.failed.connect(self._on_failed, queued)
         self._relay.rescanned.connect(self._on_rescanned, queued)
         self._listings: ThreadPoolExecutor | None = None  # rescans list folders there
-        self._overflow_hook = _OverflowHook(self._relay)
+        self._overflow_hook = OverflowHook(self._relay)
 
         self._emit_timer = self._make_timer(0, self._emit_ready, single_shot=True)
         self._rescan_timer = self._make_timer(self._timing.rescan_interval_ms, self.rescan)
@@ -323,7 +243,7 @@ class FolderWatcher(QObject):
             return key
         entry = _Folder(key, debounce)
         self._folders[key] = entry
-        self._handlers[key] = _Handler(key, self._relay)
+        self._handlers[key] = EventHandler(key, self._relay)
         entry.known = self._list_or_empty(entry)
         if self._held:
             return key  # release() starts the observer with every folder
@@ -434,7 +354,7 @@ class FolderWatcher(QObject):
         if not self._fallback_reason:
             try:
                 self._observer = self._launch(self._observer_factory)
-                logging.getLogger(_OVERFLOW_LOGGER).addHandler(self._overflow_hook)
+                logging.getLogger(OVERFLOW_LOGGER).addHandler(self._overflow_hook)
                 self._set_mode(MODE_NATIVE)
             except OSError as exc:
                 self._fallback_reason = self._describe_failure(exc)
@@ -479,7 +399,7 @@ class FolderWatcher(QObject):
             return
         try:
             entry.watch = observer.schedule(
-                self._handlers[entry.path], entry.path, event_filter=_WATCHED_EVENTS
+                self._handlers[entry.path], entry.path, event_filter=WATCHED_EVENTS
             )
         except OSError as exc:
             if exc.errno not in _FOLDER_ERRNOS:
@@ -526,7 +446,7 @@ class FolderWatcher(QObject):
         self.rescan()
 
     def _dispose_observer(self) -> None:
-        logging.getLogger(_OVERFLOW_LOGGER).removeHandler(self._overflow_hook)
+        logging.getLogger(OVERFLOW_LOGGER).removeHandler(self._overflow_hook)
         observer, self._observer = self._observer, None
         if observer is not None:
             self._shutdown(observer)
@@ -593,14 +513,13 @@ class FolderWatcher(QObject):
         """List the folder on the watcher's listing thread; :meth:`_on_rescanned` feeds the
         entries whose signature differs from the last report into the debounce.
 
-        Listing a big folder takes a while, and several times that while other threads run
-        Python (each ``lstat`` gives up the interpreter's lock): on the window's thread it
-        froze the window at every rescan, and at start held back the persona
-        page's first screen. The listing is taken after the rescan is asked for, so it sees
+        Listing a big folder takes a while, longer still while other threads run Python (each
+        ``lstat`` gives up the interpreter's lock), so it stays off the window's thread. The
+        listing is taken after the rescan is asked for, so it sees
         every change made before; a change concluded meanwhile is compared again with the
         file itself when it is concluded, so nothing is reported twice. A listing that reads
         the folder's files meanwhile (the persona page's) is waited for: the two side by side
-        were both several times slower (see ``folder_stats.reading_lock``)."""
+        slow each other down (see ``folder_stats.reading_lock``)."""
         if self._listings is None:
             self._listings = ThreadPoolExecutor(max_workers=1, thread_name_prefix="md-rescan")
         relay, path = self._relay, entry.path

@@ -2,18 +2,17 @@
 
 Why: a ``QTableView`` paints each cell through its delegate and the style
 (``QTableView::drawCell`` → ``PE_PanelItemViewRow`` → ``CE_ItemViewItem``). From Python that is
-a trip into the delegate and two into the style sheet style per cell: 20–30 ms of main-thread
-CPU for a screen of 21 rows × 10 columns, against 5–8 ms for a plain C++ table. A live refresh
-inserts at the top and shifts every row, a page-jump scroll and a sort repaint the whole
-viewport, so that cost was the floor of their stalls.
+a trip into the delegate and two into the style sheet style per cell, several times what a
+plain C++ table costs. A live refresh inserts at the top and shifts every row, a page-jump
+scroll and a sort repaint the whole viewport, so that cost would be the floor of their stalls.
 
 What it paints is what the style and the delegates paint (the same pixels, tested in both
 themes): per row, one fill for each run of cells with the same background (selection,
 alternate row, the mark of a row that just arrived); per cell, its text elided with "…" and
 aligned as the style does, from a ``QStaticText`` cached per (text, width, font, alignment)
 so a repaint lays out no text it laid out before; the type badge and the project cut drawn by
-the delegates' own painting functions. A few cells still go through the delegate and the style
-as before: the current cell while the table has focus (the style's focus frame), a cell whose
+the delegates' own painting functions. A few cells still go through the delegate and the
+style: the current cell while the table has focus (the style's focus frame), a cell whose
 text holds line breaks or control characters, a row that cannot be read.
 
 It checks itself: before painting with a style and palette it has not seen, it paints a few
@@ -87,7 +86,7 @@ _SAMPLE = QSize(120, 24)
 class ObservationsTableView(QTableView):
     """A ``QTableView`` that paints the observations model's rows in one Python call.
 
-    Every call of ``QTableView`` works as before; on another model, with a grid, spans, right
+    Every call of ``QTableView`` still works; on another model, with a grid, spans, right
     to left or a style that paints items its own way, it paints as a ``QTableView`` does.
 
     Signals:
@@ -100,8 +99,8 @@ class ObservationsTableView(QTableView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         # (text, width, height, font, align) -> laid out, in two generations (widgets/painting):
-        # emptying one cache at once made the next frame lay out every text on screen again
-        # (a page-jump frame in a hundred, 2-3x the others: the scroll's p99).
+        # emptying one cache at once would make the next frame lay out every text on screen
+        # again (the slowest frames of a scroll).
         self._text_cache = TextCache()
         self._fonts: dict[str, QFont] = {}  # a forgotten row's font, per view font
         self._checks = StyleChecks(self._matches_the_style)

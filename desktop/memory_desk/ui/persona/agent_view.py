@@ -29,12 +29,6 @@ from memory_desk.ui import theme
 from memory_desk.ui.i18n import shown as show_text
 from memory_desk.ui.i18n import translate
 
-# The captions' English text (the view shows them in the person's language).
-LIST_CAPTION = (
-    "Shaded: the list part, which changes with your entries. The rest is the agent's own text."
-)
-FAILED_CAPTION = "The agent gets no memory section while the folder has the problem above."
-
 
 def list_caption() -> str:
     return translate(

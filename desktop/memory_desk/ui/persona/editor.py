@@ -59,7 +59,7 @@ NOTE_MS = 5000
 
 # A body longer than this (characters) goes into the editor SLICE_CHARS at a time, one slice per
 # turn of the event loop: one slice with its highlighting is short enough for the window to
-# stay responsive, where a whole 30 MB body in one go froze it for seconds.
+# stay responsive, where a body of megabytes in one go would freeze it.
 SLICE_CHARS = 64 * 1024
 SLICED_ABOVE = 4 * SLICE_CHARS
 

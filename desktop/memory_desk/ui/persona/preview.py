@@ -4,7 +4,7 @@ A memory file is text someone (or an agent) wrote; rendering it must not fetch a
 follow a link, or read a file elsewhere on the disk. Links are reported, never opened; resources
 load only when they resolve to a file inside the folder.
 
-Rendering markdown takes about a millisecond per kilobyte, on the window's thread: a long text
+Rendering markdown takes time in proportion to the text, on the window's thread: a long text
 is rendered only up to ``PREVIEW_CHARS``, with a line that says so.
 """
 
@@ -22,7 +22,6 @@ from memory_desk.ui.plain import refused_resource
 
 PREVIEW_RESOURCE_LIMIT = 5 * 1024 * 1024
 PREVIEW_CHARS = 32 * 1024
-PREVIEW_CUT_NOTE = "*The preview shows only the first {kb} KB of the text.*"  # (English)
 _IMAGE = QTextDocument.ResourceType.ImageResource.value
 
 

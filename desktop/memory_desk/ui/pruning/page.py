@@ -87,11 +87,12 @@ class PruningPage(ViewPage):
         self._shown_source: Source | None = None  # the source the tree's rows belong to
         self._searching: Source | None = None
         # The source changed while a search ran: one more search follows it. Restarting
-        # instead, an agent saving more often than a search lasts (5 s at 100,000 rows)
-        # would keep the page from ever showing an answer.
+        # instead, an agent saving more often than a search lasts (a big database's search
+        # is long) would keep the page from ever showing an answer.
         self._again = False
         # That search starts a rest after the last one: back to back, the searches of an agent
-        # saving many times a second kept a worker fighting the window for the interpreter.
+        # saving many times a second would keep a worker fighting the window for the
+        # interpreter.
         self._rest = QTimer(self)
         self._rest.setSingleShot(True)
         self._rest.setInterval(REST_MS)
@@ -270,8 +271,8 @@ class PruningPage(ViewPage):
             else find_persona_duplicates
         )
 
-        # The search waits for a quiet moment of the window's thread: started at once, it ran
-        # beside what the person's own click set off there, and fought it for the interpreter.
+        # The search waits for a quiet moment of the window's thread: started at once, it would
+        # run beside what the person's own click set off there and fight it for the interpreter.
         give_way = GiveWay(thread_cpu(threading.get_ident()), quiet_s=QUIET_S, most_wait_s=1.0)
 
         def job(progress: Progress) -> tuple[Source, Findings]:

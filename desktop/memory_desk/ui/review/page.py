@@ -333,18 +333,6 @@ class ReviewPage(QWidget):
         index = self.list.currentIndex()
         return self.model.change_at(index.row()) if index.isValid() else None
 
-    def select_change(self, change_id: int) -> bool:
-        """Make this change current and selected (False: it is not listed)."""
-        row = self.model.row_of(change_id)
-        if row < 0:
-            return False
-        self.list.selectionModel().setCurrentIndex(
-            self.model.index(row, 0),
-            QItemSelectionModel.SelectionFlag.ClearAndSelect
-            | QItemSelectionModel.SelectionFlag.Rows,
-        )
-        return True
-
     def _on_selection_changed(self, *_args: object) -> None:
         current = self.current_change()
         if current is None:

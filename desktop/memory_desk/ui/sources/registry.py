@@ -174,8 +174,8 @@ class SourceRegistry(QObject):
     def refresh(self, *, extra_folders: list[Path] | None = None, recount: bool = True) -> bool:
         """Open stores that appeared and re-check the open ones; False when a refresh is
         already running. Without ``recount`` only presence is checked (``presence_checked``):
-        the watchers report a source's changes, and recounting a 5,000-entry folder every
-        few seconds cost 4 % of a core while idle."""
+        the watchers report a source's changes, and recounting a big folder every few
+        seconds would keep a core busy while idle."""
         from memory_desk.core.locate import locate_alisio, locate_persona_folders
 
         if self._locating:

@@ -419,9 +419,9 @@ class SourceSidebar(QWidget):
         """Count a folder's problems in the background, but not at once.
 
         The persona page is usually listing that very folder (at start, or after the agent
-        wrote): its listing gives the counts, and a second listing running beside it fought
-        it for the interpreter (one lstat call per file, each giving up the GIL), so the page's
-        first screen came several times later. If the page has not counted it by then, the
+        wrote): its listing gives the counts, and a second listing running beside it would
+        fight it for the interpreter (one lstat call per file, each giving up the GIL) and
+        delay the page's first screen. If the page has not counted it by then, the
         count runs (and takes the page's parses from the shared cache)."""
         key = id(source)
         if key in self._counts_later:

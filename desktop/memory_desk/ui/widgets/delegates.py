@@ -13,8 +13,8 @@ hold the type name or the project id (the observations table, the agent-search r
 chats). On a :class:`~memory_desk.ui.widgets.cells.CellTableModel` (the observations table)
 each cell is painted from one :meth:`~memory_desk.ui.widgets.cells.CellTableModel.cell`
 call: the option is filled from that one answer exactly as ``initStyleOption`` would fill it,
-and the style draws it, so themes, selection, hover, alternate rows and elision look as
-before. Tooltips and screen readers still ask ``data()``. :class:`ThemedDelegate` is the
+and the style draws it, so themes, selection, hover, alternate rows and elision look as the
+style makes them. Tooltips and screen readers still ask ``data()``. :class:`ThemedDelegate` is the
 base a page's own delegates build on.
 """
 

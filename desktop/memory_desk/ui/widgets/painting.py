@@ -6,7 +6,7 @@ repaint. A view that paints its rows in one Python call needs the same few thing
 does: a cell's text laid out and elided as ``QCommonStyle`` lays it out (kept, so a repaint
 lays out nothing it laid out before), the palette's colours in the colour groups the style
 picks, and a way to tell the texts the style lays out differently (line breaks, controls,
-right-to-left), which go through the style as before.
+right-to-left), which still go through the style.
 
 The entry list (``ui/persona/entry_list.py``) paints with all of it; the observations table
 (``ui/observations/table_view.py``) with its text layout and checks, and a two-generation

@@ -22,9 +22,9 @@ write lock. The first run is :meth:`StoreCommand.start`: the command is pushed o
 stack only once its write is done (pushing calls ``redo()``, which then skips). An undo or
 redo asked by the stack starts its write and the stack moves at once; when that write is
 cancelled (the topic question, or Cancel while waiting for the agent) the stack is stepped
-back, and when it fails the command is dropped from the stack, as the synchronous writes
-did. The steps (``_do``/``_undo``) run on the worker: they only call the store and
-:meth:`WriteHost.choose_topic`, which asks on the main thread and waits for the answer.
+back, and when it fails the command is dropped from the stack. The steps (``_do``/``_undo``)
+run on the worker: they only call the store and :meth:`WriteHost.choose_topic`, which asks
+on the main thread and waits for the answer.
 
 Every text a command shows (its Edit ▸ Undo text, its messages) is a whole translated sentence
 (context "ObservationCommands"), with the count through ``i18n.plural``; the store's own

@@ -1,11 +1,11 @@
 """The page's writes, one at a time on a thread of their own, so the window never waits.
 
 The agent may hold ``memory.sqlite``'s write lock for seconds (a long save, a migration,
-a checkpoint). A pin or an edit made on the main thread waited for it there, and the window
-froze; here each write runs on a private one-thread pool instead, inside a
-:class:`~memory_desk.core.observations.WriteWait`: it waits as long as the agent holds the
-lock, says so once (``waiting``, for the page's banner), and gives up with nothing written
-when the person cancels. Unlike the page's queries (:mod:`.background`), every write counts
+a checkpoint). So that the window never waits for it, each write runs on a private
+one-thread pool, inside a :class:`~memory_desk.core.observations.WriteWait`: it waits as
+long as the agent holds the lock, says so once (``waiting``, for the page's banner), and
+gives up with nothing written when the person cancels. Unlike the page's queries
+(:mod:`.background`), every write counts
 and none is skipped; there is at most one at a time, so a write's effect (the undo stack,
 the selection after a forget) is in place before the next is asked for.
 
