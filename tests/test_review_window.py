@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from memory_desk.core.journal import Journal
 from memory_desk.core.persona import PersonaFolder
 from memory_desk.core.word_diff import ADDED, REMOVED
-from memory_desk.ui.review.diff_view import marked_runs
+from memory_desk.ui.widgets.side_by_side import marked_runs
 from test_ui_persona import write_entry
 from window_helpers import NOW, agent_save, stored_row, writes_done
 

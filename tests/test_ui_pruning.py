@@ -12,9 +12,18 @@ import sqlite3
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QProgressBar, QPushButton, QTreeWidget
+from PySide6.QtWidgets import (
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QTextEdit,
+    QTreeWidget,
+    QTreeWidgetItem,
+)
 
 from memory_desk.core.persona_format import render_new_file
+from memory_desk.core.word_diff import ADDED, REMOVED
+from memory_desk.ui.widgets.side_by_side import marked_runs
 from test_pruning_core import build_crafted
 from ui_strings import marked_language, unnamed, untranslated
 
@@ -241,3 +250,43 @@ def test_every_string_translated_and_every_control_named(
         _wait_found(qtbot, page)
         assert untranslated(page) == []
         assert unnamed(page) == []
+
+
+def _leaf(tree: QTreeWidget, key) -> QTreeWidgetItem:
+    for g in range(tree.topLevelItemCount()):
+        branch = tree.topLevelItem(g)
+        for r in range(branch.childCount()):
+            if branch.child(r).data(0, Qt.ItemDataRole.UserRole) == key:
+                return branch.child(r)
+    raise AssertionError(f"no row {key} in the tree")
+
+
+def test_a_group_opens_side_by_side_and_keep_this_one_checks_the_others(
+    qtbot, open_window, tmp_path: Path
+) -> None:
+    crafted = build_crafted(tmp_path / "memory.sqlite")
+    window = open_window(["--db", str(crafted.path)])
+    page = _page(window)
+    _wait_found(qtbot, page)
+    tree = page.findChild(QTreeWidget, "pruningCandidates")
+    kept_view = page.findChild(QTextEdit, "pruningCompareKept")
+    candidate_view = page.findChild(QTextEdit, "pruningCompareCandidate")
+    keep = page.findChild(QPushButton, "pruningKeepThisButton")
+    assert not keep.isEnabled()  # nothing selected: nothing to compare
+    dup0, dup1, dup2 = (crafted.ids[f"dup-{n}"] for n in range(3))
+    tree.setCurrentItem(_leaf(tree, dup0))
+    qtbot.waitUntil(lambda: "dup-0" in candidate_view.toPlainText(), timeout=10_000)
+    assert "dup-2" in kept_view.toPlainText()  # the row the group keeps, on the left
+    assert marked_runs(kept_view, REMOVED) == ["2"]  # only the titles differ ("dup-2")
+    assert marked_runs(candidate_view, ADDED) == ["0"]
+    assert keep.isEnabled() and page.tree.checked_keys() == []
+    keep.click()  # keep dup-0 instead: the others of its group are checked, dup-0 is not
+    assert set(page.tree.checked_keys()) == {dup1, dup2}
+    assert not _leaf(tree, dup0).flags() & Qt.ItemFlag.ItemIsUserCheckable
+    qtbot.waitUntil(lambda: "dup-0" in kept_view.toPlainText(), timeout=10_000)
+    summary = page.findChild(QLabel, "pruningSummary").text()
+    assert "nothing is deleted" in summary
+    before = _live(crafted.path)
+    page.findChild(QPushButton, "pruningApplyButton").click()
+    qtbot.waitUntil(lambda: _live(crafted.path) == before - {dup1, dup2}, timeout=10_000)
+    assert dup0 in _live(crafted.path)

@@ -3949,8 +3949,24 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Nada que proponer: no hay candidatas.</translation>
     </message>
     <message>
-        <source>{n} checked to forget</source>
-        <translation>{n} marcadas para olvidar</translation>
+        <source>Nothing checked: check a row, or a group by its own box, to forget it.</source>
+        <translation>Nada marcado: marca una fila, o un grupo con su propia casilla, para olvidarlo.</translation>
+    </message>
+    <message>
+        <source>{n} entry checked: forgetting moves it to Memory Desk&apos;s trash; nothing is deleted, and one undo brings it back.</source>
+        <translation>{n} entrada marcada: olvidarla la mueve a la papelera de Memory Desk; no se borra nada, y deshacer una vez la recupera.</translation>
+    </message>
+    <message>
+        <source>{n} entries checked: forgetting moves them to Memory Desk&apos;s trash; nothing is deleted, and one undo brings them all back.</source>
+        <translation>{n} entradas marcadas: olvidarlas las mueve a la papelera de Memory Desk; no se borra nada, y deshacer una vez las recupera todas.</translation>
+    </message>
+    <message>
+        <source>{n} observation checked: forgetting hides it from the agent; nothing is deleted, and one undo brings it back.</source>
+        <translation>{n} observación marcada: olvidarla la oculta al agente; no se borra nada, y deshacer una vez la recupera.</translation>
+    </message>
+    <message>
+        <source>{n} observations checked: forgetting hides them from the agent; nothing is deleted, and one undo brings them all back.</source>
+        <translation>{n} observaciones marcadas: olvidarlas las oculta al agente; no se borra nada, y deshacer una vez las recupera todas.</translation>
     </message>
     <message>
         <source>An earlier change is still being written; try again once it is</source>
@@ -4001,8 +4017,36 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Candidatas para olvidar</translation>
     </message>
     <message>
+        <source>Kept</source>
+        <translation>Se conserva</translation>
+    </message>
+    <message>
+        <source>Candidate</source>
+        <translation>Candidata</translation>
+    </message>
+    <message>
+        <source>&amp;Keep this one</source>
+        <translation>&amp;Conservar esta</translation>
+    </message>
+    <message>
+        <source>Keep the candidate shown on the right and check every other row of its group</source>
+        <translation>Conserva la candidata de la derecha y marca todas las demás filas de su grupo</translation>
+    </message>
+    <message>
+        <source>Select a candidate of a group with a kept row to see them side by side.</source>
+        <translation>Selecciona una candidata de un grupo con una fila conservada para verlas una junto a otra.</translation>
+    </message>
+    <message>
+        <source>Left, the row the group keeps (words only it has struck through); right, the candidate (words only it has underlined).</source>
+        <translation>A la izquierda, la fila que el grupo conserva (las palabras que solo tiene ella, tachadas); a la derecha, la candidata (las palabras que solo tiene ella, subrayadas).</translation>
+    </message>
+    <message>
         <source>Title</source>
         <translation>Título</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>Texto</translation>
     </message>
     <message>
         <source>Type</source>

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSpinBox,
+    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -53,6 +54,7 @@ from memory_desk.core.pruning import (
 from memory_desk.ui import i18n
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.progress_task import ProgressTask
+from memory_desk.ui.pruning.compare import PruningCompare
 from memory_desk.ui.pruning.persona_command import ForgetEntriesCommand
 from memory_desk.ui.pruning.tree import CandidatesTree
 from memory_desk.ui.undo_focus import has_own_undo
@@ -156,6 +158,9 @@ class PruningPage(ViewPage):
         self.progress.setTextVisible(False)
         self.tree = CandidatesTree(self)
         self.tree.selection_changed.connect(self._update_buttons)
+        self.compare = PruningCompare(self)
+        self.compare.keep_requested.connect(self.tree.keep_only)
+        self.tree.currentItemChanged.connect(lambda *_: self._show_compared())
         self.summary = QLabel(self)
         self.summary.setObjectName("pruningSummary")
         self.summary.setWordWrap(True)
@@ -204,7 +209,14 @@ class PruningPage(ViewPage):
         layout.addLayout(limits)
         layout.addLayout(controls)
         layout.addWidget(self.write_banner)
-        layout.addWidget(self.tree, 1)
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.setObjectName("pruningSplitter")
+        split.setChildrenCollapsible(False)
+        split.addWidget(self.tree)
+        split.addWidget(self.compare)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        layout.addWidget(split, 1)
         layout.addLayout(actions)
 
     def _spin(self, name: str, low: int, high: int, value: int, suffix: str) -> QSpinBox:
@@ -294,6 +306,7 @@ class PruningPage(ViewPage):
         self._rest.stop()
         self._task.stop()
         self._writes.stop()
+        self.compare.stop()
 
     # -- search answers -----------------------------------------------------------------------
 
@@ -345,6 +358,7 @@ class PruningPage(ViewPage):
         if findings is not None:
             self.status_changed.emit(self._status_text(findings))
         self._update_buttons()
+        self._show_compared()
 
     def _status_text(self, findings: Findings) -> str:
         groups = i18n.plural(
@@ -378,6 +392,14 @@ class PruningPage(ViewPage):
         self._finish_search()
         self._update_buttons()
 
+    def _show_compared(self) -> None:
+        """The selected candidate beside the row its group keeps (compare.py)."""
+        pair = self.tree.selected_pair() if self._shown_source is self.source else None
+        if pair is None:
+            self.compare.show_pair(None, None, None, None)
+        else:
+            self.compare.show_pair(self.source, *pair)
+
     def _update_buttons(self) -> None:
         checked = len(self.tree.checked_keys())
         has_rows = self.tree.proposed_count() > 0
@@ -392,12 +414,43 @@ class PruningPage(ViewPage):
             )
         elif not has_rows:
             self.summary.setText(translate("PruningPage", "Nothing to propose: no candidates."))
+        elif not checked:
+            self.summary.setText(
+                translate(
+                    "PruningPage",
+                    "Nothing checked: check a row, or a group by its own box, to forget it.",
+                )
+            )
+        elif isinstance(self.source, PersonaFolder):
+            self.summary.setText(
+                i18n.plural(
+                    checked,
+                    translate(
+                        "PruningPage",
+                        "{n} entry checked: forgetting moves it to Memory Desk's trash; nothing"
+                        " is deleted, and one undo brings it back.",
+                    ),
+                    translate(
+                        "PruningPage",
+                        "{n} entries checked: forgetting moves them to Memory Desk's trash;"
+                        " nothing is deleted, and one undo brings them all back.",
+                    ),
+                )
+            )
         else:
             self.summary.setText(
                 i18n.plural(
                     checked,
-                    translate("PruningPage", "{n} checked to forget"),
-                    translate("PruningPage", "{n} checked to forget"),
+                    translate(
+                        "PruningPage",
+                        "{n} observation checked: forgetting hides it from the agent; nothing"
+                        " is deleted, and one undo brings it back.",
+                    ),
+                    translate(
+                        "PruningPage",
+                        "{n} observations checked: forgetting hides them from the agent; nothing"
+                        " is deleted, and one undo brings them all back.",
+                    ),
                 )
             )
 

@@ -37,6 +37,8 @@ from memory_desk.core.pruning import (
 from memory_desk.ui import dates, i18n
 from memory_desk.ui.i18n import translate
 
+GroupId = tuple[str, frozenset[int | str]]
+
 KEY_ROLE = Qt.ItemDataRole.UserRole
 REASON_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -75,6 +77,11 @@ def reason_text(group: Group, findings: Findings) -> str:
     return reason
 
 
+def group_id(group: Group) -> GroupId:
+    """What names a group across searches: its reason and its rows."""
+    return group.reason, frozenset(row.key for row in group.rows)
+
+
 class CandidatesTree(QTreeWidget):
     """Groups and rows, with checkboxes on the groups and the rows proposed (module
     docstring).
@@ -103,8 +110,10 @@ class CandidatesTree(QTreeWidget):
         self.header().setStretchLastSection(False)
         self.setUniformRowHeights(True)
         self._leaves: dict[int | str, list[QTreeWidgetItem]] = {}
+        self._findings: Findings | None = None
         self._branches: dict[Group, QTreeWidgetItem] = {}  # the groups shown, with their items
         self._checked: set[int | str] = set()  # the person's choices, kept across searches
+        self._keep: dict[GroupId, int | str] = {}  # the row the person keeps, by group
         self._syncing = False
         self.itemChanged.connect(self._on_item_changed)
 
@@ -113,6 +122,7 @@ class CandidatesTree(QTreeWidget):
         groups = () if findings is None else findings.groups
         if not keep_choices:
             self._checked.clear()
+            self._keep.clear()
             self._branches = {}
             self.clear()
         elif list(self._branches) == list(groups):
@@ -129,15 +139,19 @@ class CandidatesTree(QTreeWidget):
             branch.setFirstColumnSpanned(True)
             branch.setExpanded(True)
             self._branches[group] = branch
+        self._findings = findings
+        self._index_leaves()
+        self._sync_checks()
+        self._syncing = False
+        self.selection_changed.emit()
+
+    def _index_leaves(self) -> None:
         self._leaves = {}
         for branch in self._branches.values():
             for row in range(branch.childCount()):
                 leaf = branch.child(row)
                 if leaf.flags() & Qt.ItemFlag.ItemIsUserCheckable:
                     self._leaves.setdefault(leaf.data(0, KEY_ROLE), []).append(leaf)
-        self._sync_checks()
-        self._syncing = False
-        self.selection_changed.emit()
 
     def _sync_checks(self) -> None:
         """A row in a new branch and in a kept one takes the person's choice for it."""
@@ -186,6 +200,63 @@ class CandidatesTree(QTreeWidget):
             self._syncing = False
         self.selection_changed.emit()
 
+    def kept_row(self, group: Group) -> Row | None:
+        """The row ``group`` keeps: the person's choice (:meth:`keep_only`), else the
+        assistant's."""
+        chosen = self._keep.get(group_id(group))
+        for row in group.rows:
+            if (row.key == chosen) if chosen is not None else row.kept:
+                return row
+        return None
+
+    def selected_pair(self) -> tuple[Group, Row, Row] | None:
+        """(group, the row it keeps, a candidate) for the current item: the candidate
+        selected, else the group's first; None when there is nothing to compare."""
+        item = self.currentItem()
+        if item is None:
+            return None
+        branch = item.parent() or item
+        group = next((g for g, b in self._branches.items() if b is branch), None)
+        kept = None if group is None else self.kept_row(group)
+        if group is None or kept is None:
+            return None
+        key = item.data(0, KEY_ROLE) if item is not branch else None
+        candidates = [r for r in group.rows if r.key != kept.key]
+        chosen = next((r for r in candidates if r.key == key), None)
+        if chosen is None and key in (None, kept.key) and candidates:
+            chosen = candidates[0]  # (the group, or its kept row: its first candidate)
+        return None if chosen is None else (group, kept, chosen)
+
+    def keep_only(self, group: Group, key: int | str) -> None:
+        """Keep the row ``key`` of ``group`` and check every other row of it."""
+        branch = self._branches.get(group)
+        if branch is None or key not in {r.key for r in group.rows}:
+            return
+        self._keep[group_id(group)] = key
+        self._checked.discard(key)
+        self._checked |= {r.key for r in group.rows if r.key != key}
+        index = self.indexOfTopLevelItem(branch)
+        self._syncing = True
+        try:
+            self.takeTopLevelItem(index)
+            fresh = self._add_group(group, self._findings)
+            self.insertTopLevelItem(index, fresh)
+            fresh.setFirstColumnSpanned(True)
+            fresh.setExpanded(True)
+            self._branches[group] = fresh
+            self._index_leaves()
+            self._sync_checks()
+        finally:
+            self._syncing = False
+        self.setCurrentItem(
+            next(
+                fresh.child(r)
+                for r in range(fresh.childCount())
+                if fresh.child(r).data(0, KEY_ROLE) == key
+            )
+        )
+        self.selection_changed.emit()
+
     def _add_group(self, group: Group, findings: Findings) -> QTreeWidgetItem:
         """A branch for the group, not yet in the tree."""
         branch = QTreeWidgetItem([reason_text(group, findings)])
@@ -193,13 +264,14 @@ class CandidatesTree(QTreeWidget):
         branch.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
         branch.setToolTip(0, translate("PruningPage", "Check or uncheck this group's candidates"))
         branch.setCheckState(0, Qt.CheckState.Unchecked)  # (its box shows from the start)
+        kept = self.kept_row(group)
         for row in group.rows:
-            self._add_row(branch, row, group)
+            self._add_row(branch, row, group, kept=kept is not None and row.key == kept.key)
         return branch
 
-    def _add_row(self, branch: QTreeWidgetItem, row: Row, group: Group) -> None:
+    def _add_row(self, branch: QTreeWidgetItem, row: Row, group: Group, *, kept: bool) -> None:
         note = ""
-        if row.kept:
+        if kept:
             note = translate("PruningPage", "kept")
         elif group.reason == LARGE:
             note = translate("PruningPage", "{n} characters").format(n=i18n.number(row.size))
@@ -213,7 +285,7 @@ class CandidatesTree(QTreeWidget):
         leaf.setToolTip(0, title)
         if row.updated_ms is not None:
             leaf.setToolTip(3, dates.exact(row.updated_ms))
-        if row.kept:
+        if kept:
             leaf.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
             return
         leaf.setFlags(

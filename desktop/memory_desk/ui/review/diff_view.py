@@ -13,25 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QTextEdit, QVBoxLayout, QWidget
 
 from memory_desk.core.journal import Change, ChangeKind, Version
 from memory_desk.core.kinds import StoreKind
-from memory_desk.core.word_diff import ADDED, EQUAL, REMOVED, Segment, word_diff
+from memory_desk.core.word_diff import EQUAL, Segment, word_diff
 from memory_desk.ui import theme
 from memory_desk.ui.i18n import translate
+from memory_desk.ui.widgets.side_by_side import FieldDiff, fill, split_sides
 from memory_desk.ui.workers.background import BackgroundCall
 
 FIELDS = ("title", "description", "type", "body")
-
-
-@dataclass(frozen=True)
-class FieldDiff:
-    """One field's label and its segments (all EQUAL when only one side exists)."""
-
-    name: str
-    segments: list[Segment]
 
 
 @dataclass(frozen=True)
@@ -64,11 +56,7 @@ def compute(change: Change) -> DiffAnswer:
     old, new = change.old, change.new
     if old is not None and new is not None:
         pairs = [(name, word_diff(getattr(old, name), getattr(new, name))) for name in FIELDS]
-        return DiffAnswer(
-            change.id,
-            [FieldDiff(name, [s for s in segs if s.kind != ADDED]) for name, segs in pairs],
-            [FieldDiff(name, [s for s in segs if s.kind != REMOVED]) for name, segs in pairs],
-        )
+        return DiffAnswer(change.id, *split_sides(pairs))
     return DiffAnswer(change.id, _whole(old), _whole(new))
 
 
@@ -190,55 +178,5 @@ class ReviewDiff(QWidget):
         if answer is None or change is None:
             return
         labels = field_labels(change.store_kind)
-        _fill(self.old_view, answer.old, labels)
-        _fill(self.new_view, answer.new, labels)
-
-
-def _formats() -> dict[str, QTextCharFormat]:
-    """Removed: struck through on the removed colours; added: underlined on the added ones;
-    the shapes say it without colour."""
-    colours = theme.colors()
-    plain = QTextCharFormat()
-    removed = QTextCharFormat()
-    removed.setBackground(QColor(colours.diff_removed[0]))
-    removed.setForeground(QColor(colours.diff_removed[1]))
-    removed.setFontStrikeOut(True)
-    added = QTextCharFormat()
-    added.setBackground(QColor(colours.diff_added[0]))
-    added.setForeground(QColor(colours.diff_added[1]))
-    added.setFontUnderline(True)
-    return {EQUAL: plain, REMOVED: removed, ADDED: added}
-
-
-def _fill(view: QTextEdit, fields: list[FieldDiff] | None, labels: dict[str, str]) -> None:
-    view.clear()
-    if fields is None:
-        return
-    formats = _formats()
-    heading = QTextCharFormat()
-    heading.setFontWeight(QFont.Weight.Bold)
-    cursor = QTextCursor(view.document())
-    for n, field in enumerate(fields):
-        if n:
-            cursor.insertText("\n\n", formats[EQUAL])
-        cursor.insertText(labels[field.name] + "\n", heading)
-        for segment in field.segments:
-            cursor.insertText(segment.text, formats[segment.kind])
-    view.moveCursor(QTextCursor.MoveOperation.Start)
-
-
-def marked_runs(view: QTextEdit, kind: str) -> list[str]:
-    """The runs of text a side marks as ``removed`` (struck) or ``added`` (underlined)."""
-    runs: list[str] = []
-    block = view.document().begin()
-    while block.isValid():
-        it = block.begin()
-        while not it.atEnd():
-            fragment = it.fragment()
-            fmt = fragment.charFormat()
-            marked = fmt.fontStrikeOut() if kind == REMOVED else fmt.fontUnderline()
-            if marked:
-                runs.append(fragment.text())
-            it += 1
-        block = block.next()
-    return runs
+        fill(self.old_view, answer.old, labels)
+        fill(self.new_view, answer.new, labels)
