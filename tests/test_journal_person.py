@@ -139,3 +139,52 @@ def test_a_folder_whose_name_is_not_utf8_is_followed(journal, tmp_path):
     assert journal.pending_targets(str(folder)) == {"new-rule"}
     journal.mark_all_reviewed(str(folder))
     assert journal.pending_count() == 0
+
+
+def test_stores_opened_before_the_journal_is_attached_report_to_it(journal, tmp_path):
+    """The window opens its stores before the review desk opens the journal: the witness
+    they were given hears their writes once the journal is attached to it."""
+    db = make_db(tmp_path / "memory.sqlite")
+    folder = make_folder(tmp_path / "memory")
+    witness = Witness()
+    store = ObservationStore(db, witness=witness)
+    persona = PersonaFolder(folder, witness=witness)
+    journal.scan_observations(db)
+    journal.scan_persona(folder, "miyagi")
+    witness.attach(journal)
+    try:
+        store.edit(2, title="Edited by me", content="My words")
+        persona.save(dataclasses.replace(persona.read("likes-tea"), body="Black, mostly."))
+        persona.forget("likes-tea")
+    finally:
+        store.close()
+    assert journal.scan_observations(db) == 0
+    assert journal.scan_persona(folder, "miyagi") == 0
+    assert journal.changes() == []
+
+
+def test_a_store_given_no_witness_is_not_heard_by_another_stores_journal(journal, tmp_path):
+    """The journal hears the stores given its witness, not every store of the process: a
+    store opened without one (a tool's) writes like any other program."""
+    db = make_db(tmp_path / "memory.sqlite")
+    folder = make_folder(tmp_path / "memory")
+    journal.scan_observations(db)
+    journal.scan_persona(folder, "miyagi")
+    witness = Witness(journal)
+    heard, unheard = ObservationStore(db, witness=witness), ObservationStore(db)
+    try:
+        heard.edit(1, content="Mine, heard")
+        unheard.edit(2, content="A tool's")
+    finally:
+        heard.close()
+        unheard.close()
+    PersonaFolder(folder, witness=witness).create(
+        name="mine", type="user", description="Mine", body="Me."
+    )
+    PersonaFolder(folder).create(name="tools", type="user", description="A tool's", body="It.")
+    assert journal.scan_observations(db) == 1
+    assert journal.scan_persona(folder, "miyagi") == 1
+    assert {(c.target, c.kind) for c in journal.changes()} == {
+        ("2", ChangeKind.REVISED),
+        ("tools", ChangeKind.NEW),
+    }
