@@ -15,7 +15,8 @@ import pytest
 
 from journal_helpers import alisio_agent as agent
 from memory_desk.core import alisio
-from memory_desk.core.journal import ChangeKind, Journal, witness
+from memory_desk.core.journal import ChangeKind, Journal
+from memory_desk.core.journal.witness import Witness
 from memory_desk.core.observations import ObservationStore
 
 MINUTE_MS = 60_000
@@ -49,9 +50,7 @@ def revise(db: Path, row: int, *more: str) -> None:
 @pytest.fixture
 def journal(tmp_path: Path):
     made = Journal(tmp_path / "journal" / "journal.sqlite")
-    witness.set_journal(made)
     yield made
-    witness.set_journal(None)
     made.close()
 
 
@@ -59,13 +58,13 @@ def listed(journal: Journal) -> dict[tuple[str, ChangeKind], object]:
     return {(c.target, c.kind): c for c in journal.changes()}
 
 
-def the_persons_writes_after_the_agents(db: Path) -> None:
+def the_persons_writes_after_the_agents(db: Path, journal: Journal) -> None:
     """The agent revised rows 1-5 and forgot row 6; the person then pins, edits (title, then
-    type), forgets, deletes and restores them, before any scan."""
+    type), forgets, deletes and restores them (``journal`` witnessing), before any scan."""
     for row in range(1, 6):
         revise(db, row)
     agent(db, "forget", "6")
-    store = ObservationStore(db)
+    store = ObservationStore(db, witness=Witness(journal))
     try:
         store.pin([1])
         store.edit(2, title="My title")
@@ -93,7 +92,7 @@ def assert_the_agents_changes_are_listed(journal: Journal) -> None:
 def test_the_persons_write_right_after_the_agents_does_not_swallow_it(journal, tmp_path):
     db = topic_db(tmp_path / "memory.sqlite", 6)
     journal.scan_observations(db)
-    the_persons_writes_after_the_agents(db)
+    the_persons_writes_after_the_agents(db, journal)
     assert journal.scan_observations(db) == 6
     assert_the_agents_changes_are_listed(journal)
     assert journal.scan_observations(db) == 0  # and the person's writes are never listed
@@ -104,12 +103,10 @@ def test_the_agents_change_under_the_persons_write_survives_a_quit(tmp_path):
     db = topic_db(tmp_path / "memory.sqlite", 6)
     path = tmp_path / "journal.sqlite"
     first = Journal(path)
-    witness.set_journal(first)
     try:
         first.scan_observations(db)
-        the_persons_writes_after_the_agents(db)
+        the_persons_writes_after_the_agents(db, first)
     finally:
-        witness.set_journal(None)
         first.close()  # no scan: what the person's writes found is kept in the file
     second = Journal(path)
     try:
@@ -123,7 +120,7 @@ def test_two_agent_revisions_between_the_persons_two_writes_are_both_kept(journa
     db = topic_db(tmp_path / "memory.sqlite", 1)
     journal.scan_observations(db)
     revise(db, 1)
-    store = ObservationStore(db)
+    store = ObservationStore(db, witness=Witness(journal))
     try:
         store.pin([1])
         done = agent(db, "save", "Agent again", "Second text", "--topic", "topic/row-1")

@@ -12,7 +12,8 @@ import pytest
 from journal_helpers import alisio_agent as agent
 from memory_desk.core import alisio
 from memory_desk.core.errors import StoreError
-from memory_desk.core.journal import ChangeKind, Journal, JournalLimits, witness
+from memory_desk.core.journal import ChangeKind, Journal, JournalLimits
+from memory_desk.core.journal.witness import Witness
 from memory_desk.core.observations import ObservationStore
 
 
@@ -47,7 +48,6 @@ def db(tmp_path: Path) -> Path:
 def journal(tmp_path: Path):
     made = Journal(tmp_path / "journal" / "journal.sqlite")
     yield made
-    witness.set_journal(None)
     made.close()
 
 
@@ -115,9 +115,8 @@ def test_a_replaced_file_takes_a_new_baseline(db, journal, tmp_path):
 
 
 def test_the_persons_writes_are_not_listed_even_with_the_agent_right_after(db, journal):
-    witness.set_journal(journal)
     journal.scan_observations(db)
-    store = ObservationStore(db)
+    store = ObservationStore(db, witness=Witness(journal))
     try:
         store.edit(3, title="Edited by me", content="My words")
         store.pin([1])
@@ -135,9 +134,8 @@ def test_the_persons_writes_are_not_listed_even_with_the_agent_right_after(db, j
 
 
 def test_a_rolled_back_write_leaves_nothing_expected(db, journal):
-    witness.set_journal(journal)
     journal.scan_observations(db)
-    store = ObservationStore(db)
+    store = ObservationStore(db, witness=Witness(journal))
     try:
         with pytest.raises(RuntimeError):
             store._db.write("test", _edit_then_fail)

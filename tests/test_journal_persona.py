@@ -11,7 +11,8 @@ import pytest
 
 from journal_helpers import PERSONA_AGENT as AGENT
 from journal_helpers import persona_agent as agent
-from memory_desk.core.journal import ChangeKind, Journal, witness
+from memory_desk.core.journal import ChangeKind, Journal
+from memory_desk.core.journal.witness import Witness
 from memory_desk.core.persona import PersonaFolder
 
 
@@ -28,7 +29,6 @@ def folder(tmp_path: Path) -> Path:
 def journal(tmp_path: Path):
     made = Journal(tmp_path / "journal.sqlite")
     yield made
-    witness.set_journal(None)
     made.close()
 
 
@@ -98,9 +98,8 @@ def test_a_half_written_file_is_one_change(folder, journal):
 
 
 def test_the_persons_writes_are_not_listed_even_with_the_agent_right_after(folder, journal):
-    witness.set_journal(journal)
     journal.scan_persona(folder, "miyagi")
-    store = PersonaFolder(folder)
+    store = PersonaFolder(folder, witness=Witness(journal))
     entry = store.read("likes-tea")
     store.save(dataclasses.replace(entry, body="Black, mostly."))
     store.create(name="mine", type="user", description="Mine", body="By me.")

@@ -1,7 +1,8 @@
 """Memory Desk's observation writes with the journal witnessing, in a process a test SIGKILLs.
 
 It runs the app's own write path (``ObservationStore``: edit, pin, forget, restore, each one
-transaction with the journal's triggers) with the journal set as the window sets it. It
+transaction with the journal's triggers) with the journal witnessing as in the window: the
+store is opened with a witness, and the journal is attached to it afterwards. It
 scans the database first, prints ``ready``, then writes until it is killed, scanning every
 few writes as the window's watcher would. Texts it writes start with ``person``.
 
@@ -15,7 +16,8 @@ import sys
 from pathlib import Path
 
 from memory_desk.core.errors import StoreError
-from memory_desk.core.journal import Journal, witness
+from memory_desk.core.journal import Journal
+from memory_desk.core.journal.witness import Witness
 from memory_desk.core.observations import ObservationStore
 
 SCAN_EVERY = 4
@@ -23,9 +25,10 @@ SCAN_EVERY = 4
 
 def main(db: str, journal_path: str, seed: int) -> None:
     rng = random.Random(seed)
+    witness = Witness()
+    store = ObservationStore(Path(db), witness=witness)  # opened before the journal, as at start
     journal = Journal(Path(journal_path))
-    witness.set_journal(journal)
-    store = ObservationStore(Path(db))
+    witness.attach(journal)
     journal.scan_observations(Path(db))
     print("ready", flush=True)
     ids = list(range(1, 7))

@@ -1,7 +1,8 @@
 """Memory Desk's persona writes with the journal witnessing, in a process a test SIGKILLs.
 
-It runs the app's own write paths with the journal set as the window sets it
-(``witness.set_journal``): the folder's conflict-checked save, and the review page's rollback
+It runs the app's own write paths with the journal witnessing as in the window (the folder
+is opened with a witness, and the journal is attached to it afterwards): the folder's
+conflict-checked save, and the review page's rollback
 command (``PersonaRollbackCommand``, the same object the "Roll back" action pushes), marking
 the change reviewed after it as the page does, and the folder's rename and its undo. It scans the folder first (as the window's
 first look does), prints ``ready``, then saves and rolls back until it is killed, scanning
@@ -19,7 +20,8 @@ import sys
 from pathlib import Path
 
 from memory_desk.core.errors import StoreError
-from memory_desk.core.journal import ChangeKind, Journal, witness
+from memory_desk.core.journal import ChangeKind, Journal
+from memory_desk.core.journal.witness import Witness
 from memory_desk.core.persona import PersonaFolder
 from memory_desk.ui.review.writes import PersonaRollbackCommand
 
@@ -58,9 +60,10 @@ def rename_and_undo(folder: PersonaFolder, rng: random.Random) -> None:
 
 def main(folder_path: str, journal_path: str, seed: int) -> None:
     rng = random.Random(seed)
+    witness = Witness()
+    folder = PersonaFolder(folder_path, witness=witness)  # opened before the journal, as at start
     journal = Journal(Path(journal_path))
-    witness.set_journal(journal)
-    folder = PersonaFolder(folder_path)
+    witness.attach(journal)
     journal.scan_persona(folder.path, AGENT)
     print("ready", flush=True)
     for made in range(1, 10**9):

@@ -1,11 +1,15 @@
 """The person's own writes reach the journal here, so that nothing the person did is listed.
 
-The app sets the process-wide journal (:func:`set_journal`); the two write choke points call
-in: ``Connections.write`` (observations) through :func:`watch_observations`, and the persona
-folder's file operations through :func:`persona_write`. Without a journal every call is a
-no-op, and a journal that fails never fails the person's write (the change is then listed as
-the agent's, which is the safe side). The journal only notes these writes in memory: the
-person's save never waits for the journal's file (see :mod:`.pending`).
+A :class:`Witness` is what a store is given when it is opened (``ObservationStore(path,
+witness=...)``, ``PersonaFolder(path, witness=...)``); the two write choke points call it:
+``Connections.write`` (observations) through :meth:`Witness.watch_observations`, and the
+persona folder's file operations through :meth:`Witness.persona_write`. The journal is
+attached to the witness, possibly later than the stores were opened (the app makes one
+witness when it starts, gives it to every store, and attaches the journal once the review
+desk has opened it): until then, and for a store opened without one (core tests, tools),
+every call is a no-op. A journal that fails never fails the person's write (the change is
+then listed as the agent's, which is the safe side). The journal only notes these writes in
+memory: the person's save never waits for the journal's file (see :mod:`.pending`).
 
 Observations: TEMP triggers on the writing connection (they live in its temp schema: the
 agent's file is not changed) note the ids the transaction inserted, updated or deleted, and
@@ -21,7 +25,6 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -31,9 +34,6 @@ if TYPE_CHECKING:
     from memory_desk.core.journal.model import ObservationState
 
 log = logging.getLogger(__name__)
-
-_lock = threading.Lock()
-_journal: _Witnessing | None = None
 
 TRIGGERS = (
     """CREATE TEMP TABLE IF NOT EXISTS memory_desk_touched(id INTEGER PRIMARY KEY)""",
@@ -74,19 +74,8 @@ class _Witnessing(Protocol):
     def withdraw_persona(self, folder: Path, name: str) -> None: ...
 
 
-def set_journal(journal: _Witnessing | None) -> None:
-    """Make ``journal`` the one the person's writes are reported to (None: nobody)."""
-    global _journal
-    with _lock:
-        _journal = journal
-
-
-def current() -> _Witnessing | None:
-    return _journal
-
-
 class _Idle:
-    """The watch when no journal is set: nothing to do."""
+    """The watch when no journal is attached: nothing to do."""
 
     def before_commit(self) -> None:
         pass
@@ -127,7 +116,7 @@ class ObservationWatch:
 
 
 def _state(row: tuple) -> ObservationState:
-    from memory_desk.core.journal.model import ObservationState  # only with a journal set
+    from memory_desk.core.journal.model import ObservationState  # only with a journal
 
     _id, _found, *columns = row  # the columns in from_columns' order (STATES_SQL)
     return ObservationState.from_columns(*columns)
@@ -150,23 +139,6 @@ def _time(value: object) -> int:
     return value if isinstance(value, int) else 0
 
 
-def watch_observations(db: Path, conn: sqlite3.Connection) -> ObservationWatch | _Idle:
-    """Start watching the write transaction open on ``conn`` (call after BEGIN)."""
-    journal = _journal
-    if journal is None:
-        return _Idle()
-    try:
-        if not conn.execute(PREPARED_SQL).fetchall():
-            for statement in TRIGGERS:
-                conn.execute(statement)
-        for statement in CLEAR_SQL:
-            conn.execute(statement)
-    except sqlite3.Error as exc:  # never in the way of the person's write
-        log.warning("journal: cannot watch %s: %s", db, exc)
-        return _Idle()
-    return ObservationWatch(journal, db, conn)
-
-
 def _is_entry_name(name: str) -> bool:
     """An entry name the agent lists. Imported here, not at the top: every observations
     write path imports this module, and the persona core is not needed for those."""
@@ -175,44 +147,85 @@ def _is_entry_name(name: str) -> bool:
     return NAME_RE.fullmatch(name) is not None
 
 
-def persona_write(path: Path, data: bytes | None) -> None:
-    """The person is about to put ``data`` at the entry file ``path`` (None: remove it)."""
-    journal = _journal
+def _entry_name(path: Path) -> str | None:
+    """The entry the file ``path`` is, if the agent lists it (the journal follows only those)."""
     name = path.name[:-3] if path.name.endswith(".md") else ""
-    if journal is None or not _is_entry_name(name):
+    return name if _is_entry_name(name) else None
+
+
+class Witness:
+    """Hears the person's own writes to the stores it was given to, and tells the journal
+    attached to it (none: nobody is told). See the module's doc.
+
+    Stores share one witness; :meth:`attach` may come after they were opened and is seen by
+    their next write (from any thread: the journal is read once per write).
+    """
+
+    def __init__(self, journal: _Witnessing | None = None) -> None:
+        self._journal = journal
+
+    def attach(self, journal: _Witnessing | None) -> None:
+        """Make ``journal`` the one the person's writes are reported to (None: nobody)."""
+        self._journal = journal
+
+    def watch_observations(self, db: Path, conn: sqlite3.Connection) -> ObservationWatch | _Idle:
+        """Start watching the write transaction open on ``conn`` (call after BEGIN)."""
+        journal = self._journal
+        if journal is None:
+            return _Idle()
+        try:
+            if not conn.execute(PREPARED_SQL).fetchall():
+                for statement in TRIGGERS:
+                    conn.execute(statement)
+            for statement in CLEAR_SQL:
+                conn.execute(statement)
+        except sqlite3.Error as exc:  # never in the way of the person's write
+            log.warning("journal: cannot watch %s: %s", db, exc)
+            return _Idle()
+        return ObservationWatch(journal, db, conn)
+
+    def persona_write(self, path: Path, data: bytes | None) -> None:
+        """The person is about to put ``data`` at the entry file ``path`` (None: remove it)."""
+        journal = self._journal
+        if journal is not None:
+            _expect(journal, path, data)
+
+    def persona_not_written(self, path: Path) -> None:
+        """The person's write of the entry file ``path`` reported by :meth:`persona_write`
+        did not happen (the step after it was refused): forget it."""
+        journal = self._journal
+        name = None if journal is None else _entry_name(path)
+        if journal is None or name is None:
+            return
+        try:
+            journal.withdraw_persona(path.parent, name)
+        except StoreError as exc:
+            log.warning("journal: %s", exc)
+
+    def persona_renamed(self, source: Path, target: Path) -> None:
+        """The person is about to rename ``source`` to ``target`` inside a folder (a folder
+        problem's fix, or its undo): the entry ``target`` names appears with the file's text,
+        the one ``source`` named (if the agent lists it) goes."""
+        journal = self._journal
+        if journal is None:
+            return
+        _expect(journal, source, None)
+        if _entry_name(target) is None:
+            return
+        try:
+            data = source.read_bytes()  # the file itself (a link: what the agent will read)
+        except OSError:
+            return  # the rename will fail too, or the next scan lists what is there
+        _expect(journal, target, data)
+
+
+def _expect(journal: _Witnessing, path: Path, data: bytes | None) -> None:
+    """Tell ``journal`` the person is about to put ``data`` at ``path`` (None: remove it)."""
+    name = _entry_name(path)
+    if name is None:
         return  # the journal only follows the entries the agent lists
     text = None if data is None else data.decode("utf-8", "surrogateescape")
     try:
         journal.expect_persona(path.parent, name, text)
     except (StoreError, ValueError) as exc:
         log.warning("journal: %s", exc)
-
-
-def persona_not_written(path: Path) -> None:
-    """The person's write of the entry file ``path`` reported by :func:`persona_write` did
-    not happen (the step after it was refused): forget it."""
-    journal = _journal
-    name = path.name[:-3] if path.name.endswith(".md") else ""
-    if journal is None or not _is_entry_name(name):
-        return
-    try:
-        journal.withdraw_persona(path.parent, name)
-    except StoreError as exc:
-        log.warning("journal: %s", exc)
-
-
-def persona_renamed(source: Path, target: Path) -> None:
-    """The person is about to rename ``source`` to ``target`` inside a folder (a folder
-    problem's fix, or its undo): the entry ``target`` names appears with the file's text,
-    the one ``source`` named (if the agent lists it) goes."""
-    if _journal is None:
-        return
-    persona_write(source, None)
-    name = target.name[:-3] if target.name.endswith(".md") else ""
-    if not _is_entry_name(name):
-        return
-    try:
-        data = source.read_bytes()  # the file itself (a link: what the agent will read)
-    except OSError:
-        return  # the rename will fail too, or the next scan lists what is there
-    persona_write(target, data)

@@ -351,7 +351,12 @@ def folder_overviews(folders: Sequence[PersonaFolder]) -> tuple[FolderOverview, 
 
 def _overview_of_copy(folder: PersonaFolder) -> FolderOverview:
     try:
-        copy = PersonaFolder(folder.path, trash=folder.trash, trash_limits=folder.trash_limits)
+        copy = PersonaFolder(
+            folder.path,
+            trash=folder.trash,
+            trash_limits=folder.trash_limits,
+            witness=folder.witness,
+        )
     except StoreError as exc:  # the folder went away or became unreadable since it was opened
         return FolderOverview(folder.path, 0, 0, 0, 0, error=_message(exc))
     return folder_overview(copy)

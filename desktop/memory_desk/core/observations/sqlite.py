@@ -42,7 +42,7 @@ from memory_desk.core.errors import (
     StoreReplaced,
     message_of,
 )
-from memory_desk.core.journal import witness
+from memory_desk.core.journal.witness import Witness
 from memory_desk.core.messages import msg
 from memory_desk.core.observations import write_wait
 from memory_desk.core.observations.rows import decode_text
@@ -69,10 +69,10 @@ _SQLITE_CORRUPT_VTAB = _SQLITE_CORRUPT | (1 << 8)
 class Connections:
     """The connections one store holds on one file: one per calling thread, plus one that
     only ever reads ``PRAGMA data_version``. Thread-safe; :meth:`close` closes them all and
-    makes every later use raise StoreError."""
+    makes every later use raise StoreError. ``witness`` hears every write (the journal's)."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, path: Path, witness: Witness | None = None) -> None:
+        self.path, self.witness = path, witness or Witness()
         self.label = path.name
         self._uri = path.as_uri() + "?mode=rw"
         self._lock = threading.Lock()
@@ -136,7 +136,7 @@ class Connections:
         self.refuse_if_damaged(action)
         with self.translate(action), write_wait.writing(self.current(), BUSY_TIMEOUT_MS) as conn:
             _begin_immediate(conn)
-            watch = witness.watch_observations(self.path, conn)  # the person's own writes
+            watch = self.witness.watch_observations(self.path, conn)  # the person's own writes
             try:
                 self.check_identity(action)
                 result = change(conn, *args)

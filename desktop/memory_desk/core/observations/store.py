@@ -33,7 +33,7 @@ from memory_desk.core.observations.rows import (
     fetch_one,
 )
 from memory_desk.core.observations.search import FilterArgs
-from memory_desk.core.observations.sqlite import Connections
+from memory_desk.core.observations.sqlite import Connections, Witness
 from memory_desk.core.observations.topics import (
     NO_TOPIC_CHANGES,
     PreviousDeletedAt,
@@ -46,14 +46,14 @@ _T = TypeVar("_T")
 class ObservationStore:
     """One Alisio ``memory.sqlite``, opened for reading and hand edits beside the agent.
 
-    Thread-safe: every thread that calls the store gets its own connection, created
-    on first use and closed by :meth:`close`.
+    Thread-safe: each calling thread gets its own connection, closed by :meth:`close`.
+    ``witness`` hears the person's writes, so the journal never lists them as the agent's.
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, witness: Witness | None = None) -> None:
         self.path = Path(path).expanduser().absolute()
         self.label = self.path.name
-        self._db = Connections(self.path)
+        self._db = Connections(self.path, witness)
         self._summary = listing.SummaryCache()
         schema.check_path(self.path)
         try:

@@ -26,11 +26,14 @@ import stat
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memory_desk.core import folder_stats
 from memory_desk.core.errors import StoreError
-from memory_desk.core.journal import witness
 from memory_desk.core.messages import msg
+
+if TYPE_CHECKING:
+    from memory_desk.core.journal.witness import Witness
 
 TEMP_SUFFIX = ".memory-desk.tmp"
 ASIDE_SUFFIX = ".memory-desk.aside"
@@ -100,12 +103,13 @@ def write_temp(folder: Path, data: bytes, mode: int) -> tuple[Path, os.stat_resu
     return tmp, st
 
 
-def publish_new(target: Path, data: bytes, mode: int) -> os.stat_result:
+def publish_new(target: Path, data: bytes, mode: int, *, witness: Witness) -> os.stat_result:
     """Create ``target`` holding ``data``, complete at once, never replacing a file there.
 
     The bytes go to a hidden temporary file that is then hard-linked to ``target`` (which fails
     if ``target`` exists): ``target`` appears whole or not at all. Where hard links are not
-    supported, the file is created with O_EXCL and written directly.
+    supported, the file is created with O_EXCL and written directly. ``witness`` hears it
+    first (the person's write, see :mod:`~memory_desk.core.journal.witness`).
     """
     tmp, st = write_temp(target.parent, data, mode)
     witness.persona_write(target, data)  # the person's own write: not the agent's change

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from memory_desk.core.errors import ConflictError, StoreError
-from memory_desk.core.journal import witness
+from memory_desk.core.journal.witness import Witness
 from memory_desk.core.messages import msg
 from memory_desk.core.persona.atomic import (
     STALE_AFTER_S,
@@ -60,9 +60,8 @@ from memory_desk.core.persona.folder_problems import (
 from memory_desk.core.persona.listing import Listing
 from memory_desk.core.persona.moves import (
     forget_link,
-    publish_renamed,
+    move_renamed,
     read_for_move,
-    rename_in_place,
     rename_within,
     settle_leftovers,
     take_out,
@@ -107,6 +106,7 @@ class PersonaFolder:
     is created only when something is first put in it, and kept within ``trash_limits`` (the
     person's settings) each time something is. Opening a folder reads it only: call
     :meth:`tidy` once it is opened to remove what a killed Memory Desk left behind.
+    ``witness`` hears every write, so the journal never lists it (see :class:`Witness`).
     """
 
     def __init__(
@@ -115,6 +115,7 @@ class PersonaFolder:
         *,
         trash: Path | None = None,
         trash_limits: TrashLimits = DEFAULT_TRASH_LIMITS,
+        witness: Witness | None = None,
     ) -> None:
         folder = Path(path).expanduser().absolute()
         refusal = unreadable_folder(folder)
@@ -124,6 +125,7 @@ class PersonaFolder:
         self._real = folder.resolve()
         self.trash = trash if trash is not None else default_trash_dir()
         self.trash_limits = trash_limits
+        self.witness = witness if witness is not None else Witness()
         self._cache: dict[str, tuple[tuple[int, ...], PersonaEntry]] = {}
         self._listing = Listing()
         self._listed = False
@@ -285,7 +287,7 @@ class PersonaFolder:
         )
         data = utf8(text)
         try:
-            st = publish_new(path, data, self._new_mode())
+            st = publish_new(path, data, self._new_mode(), witness=self.witness)
         except FileExistsError as exc:
             raise ConflictError(already_exists(name)) from exc
         except OSError as exc:
@@ -316,18 +318,9 @@ class PersonaFolder:
         trashed = put_in_trash(
             self.trash, self._real, entry.name, data, mode, "rename", renamed_to=new_name
         )
+        item = trashed.path.name
         try:
-            if os.path.lexists(new_path):  # the same file under another case
-                rename_in_place(entry.path, new_path, new_data, mode, sha256(data))
-                st = os.stat(new_path)
-            else:
-                witness.persona_write(entry.path, None)  # both names' intents before either
-                try:
-                    st = publish_renamed(entry.name, new_path, new_data, mode)
-                except BaseException:
-                    witness.persona_not_written(entry.path)
-                    raise
-                take_out(entry.path, sha256(data), trashed.path.name, published=(new_path, st))
+            st = move_renamed(entry.path, new_path, data, new_data, mode, item, self.witness)
         except BaseException:
             remove_item(trashed.path)
             raise
@@ -357,12 +350,12 @@ class PersonaFolder:
         if current_sha(self._entry_path(renamed.name)) != as_renamed:
             raise changed
         mark_undoing(trashed.path)  # a kill from here on is finished as an undo
-        witness.persona_write(self._entry_path(renamed.name), None)
+        self.witness.persona_write(self._entry_path(renamed.name), None)
         try:
-            st = publish_new(old_path, old_data, self._mode_of(meta))
+            st = publish_new(old_path, old_data, self._mode_of(meta), witness=self.witness)
         except OSError as exc:
             unmark_undoing(trashed.path)
-            witness.persona_not_written(self._entry_path(renamed.name))
+            self.witness.persona_not_written(self._entry_path(renamed.name))
             if isinstance(exc, FileExistsError):
                 raise changed from exc
             raise StoreError(could_not_put_back(old_name, exc)) from exc
@@ -371,6 +364,7 @@ class PersonaFolder:
                 self._entry_path(renamed.name),
                 as_renamed,
                 trashed.path.name,
+                witness=self.witness,
                 published=(old_path, st),
             )
         except ConflictError as exc:
@@ -392,7 +386,7 @@ class PersonaFolder:
         except OSError as exc:
             raise StoreError(could_not_forget(name, exc)) from exc
         if stat.S_ISLNK(lst.st_mode):
-            return forget_link(self.trash, self._real, name, path)
+            return forget_link(self.trash, self._real, name, path, witness=self.witness)
         if not stat.S_ISREG(lst.st_mode):
             raise StoreError(
                 msg(
@@ -404,7 +398,7 @@ class PersonaFolder:
         data, mode = read_for_move(path, None)
         trashed = put_in_trash(self.trash, self._real, name, data, mode, "forget")
         try:
-            take_out(path, sha256(data), trashed.path.name)
+            take_out(path, sha256(data), trashed.path.name, witness=self.witness)
         except BaseException:
             remove_item(trashed.path)
             raise
@@ -434,7 +428,7 @@ class PersonaFolder:
                 fsync_dir(self.path)
             else:
                 data = (trashed.path / meta["file"]).read_bytes()
-                publish_new(path, data, self._mode_of(meta))
+                publish_new(path, data, self._mode_of(meta), witness=self.witness)
         except FileExistsError as exc:
             raise ConflictError(
                 msg(
@@ -463,7 +457,8 @@ class PersonaFolder:
         if stale_after_s is None:
             stale_after_s = STALE_AFTER_S
         handled = settle_leftovers(self.path, self.trash, self._real, stale_after_s)
-        finish_moves(self.path, self.trash, self._real, min(stale_after_s, FINISH_AFTER_S))
+        min_age_s = min(stale_after_s, FINISH_AFTER_S)
+        finish_moves(self.path, self.trash, self._real, min_age_s, witness=self.witness)
         prune(self.trash, self.trash_limits, stale_after_s=stale_after_s)
         return handled
 
@@ -506,7 +501,7 @@ class PersonaFolder:
             name = printable_name(problem.path.name)
             raise StoreError(msg("Persona", "There is no fix for “{name}”.", name=name))
         moved_to = self.path / aside_name(self.path, problem.path.name)
-        rename_within(problem.path, moved_to)
+        rename_within(problem.path, moved_to, witness=self.witness)
         return FolderFix(problem.path, moved_to)
 
     def undo_folder_fix(self, done: FolderFix) -> None:
@@ -522,7 +517,7 @@ class PersonaFolder:
         if not os.path.lexists(done.moved_to):
             name = printable_name(done.moved_to.name)
             raise StoreError(msg("Persona", "“{name}” is no longer there.", name=name))
-        rename_within(done.moved_to, done.path)
+        rename_within(done.moved_to, done.path, witness=self.witness)
 
     # ------------------------------------------------------------------ write helpers
 
@@ -561,7 +556,7 @@ class PersonaFolder:
             keep_owner(tmp, on_disk)
             if not force:
                 self._check_unchanged(entry, target)
-            witness.persona_write(entry.path, data)
+            self.witness.persona_write(entry.path, data)
             os.replace(tmp, target)
             fsync_dir(target.parent)
         except OSError as exc:

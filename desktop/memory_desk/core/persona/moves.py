@@ -14,10 +14,10 @@ import contextlib
 import os
 import stat
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memory_desk.core import folder_stats
 from memory_desk.core.errors import ConflictError, StoreError
-from memory_desk.core.journal import witness
 from memory_desk.core.messages import msg
 from memory_desk.core.persona.atomic import (
     aside_item_id,
@@ -39,6 +39,9 @@ from memory_desk.core.persona.entry import (
 from memory_desk.core.persona.permissions import check_writable_in_place, keep_owner
 from memory_desk.core.persona.reading import current_sha, sha256
 from memory_desk.core.persona.trash import TrashedEntry, put_in_trash, read_meta, remove_item
+
+if TYPE_CHECKING:
+    from memory_desk.core.journal.witness import Witness
 
 
 def read_for_move(path: Path, expected_sha: str | None) -> tuple[bytes, int]:
@@ -70,6 +73,7 @@ def take_out(
     expected_sha: str,
     item_id: str,
     *,
+    witness: Witness,
     published: tuple[Path, os.stat_result] | None = None,
 ) -> None:
     """Remove the entry file ``path``, whose copy is already whole (trash item ``item_id``).
@@ -77,7 +81,8 @@ def take_out(
     The file is first renamed aside (hidden) and checked: if it is not the copy's bytes (the
     agent wrote it meanwhile), it is put back and what was ``published`` for this move is
     removed (ConflictError). A kill at any point leaves the entry in the folder or in the
-    trash; an aside left behind is settled by :func:`settle_leftover`.
+    trash; an aside left behind is settled by :func:`settle_leftover`. ``witness`` hears
+    it first (the person's write, as every write of this module's).
     """
     name, folder = path.stem, path.parent
     aside = aside_path(folder, item_id)
@@ -112,7 +117,9 @@ def take_out(
     fsync_dir(folder)
 
 
-def rename_in_place(old_path: Path, new_path: Path, data: bytes, mode: int, sha: str) -> None:
+def rename_in_place(
+    old_path: Path, new_path: Path, data: bytes, mode: int, sha: str, *, witness: Witness
+) -> None:
     """A change of case on a case-insensitive file system, where both names are one file:
     replace its bytes atomically, then rename it (one atomic step each)."""
     try:
@@ -143,6 +150,32 @@ def rename_in_place(old_path: Path, new_path: Path, data: bytes, mode: int, sha:
         raise StoreError(could_not_rename(old_path.stem, exc)) from exc
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def move_renamed(
+    old_path: Path,
+    new_path: Path,
+    data: bytes,
+    new_data: bytes,
+    mode: int,
+    item_id: str,
+    witness: Witness,
+) -> os.stat_result:
+    """A rename's two steps, once the old bytes ``data`` are whole in trash item ``item_id``:
+    ``new_data`` is published whole under ``new_path``, then ``old_path`` is taken out.
+    ``witness`` hears both names' writes before either happens. Returns the new file's stat."""
+    sha = sha256(data)
+    if os.path.lexists(new_path):  # the same file under another case
+        rename_in_place(old_path, new_path, new_data, mode, sha, witness=witness)
+        return os.stat(new_path)
+    witness.persona_write(old_path, None)  # both names' intents before either
+    try:
+        st = publish_renamed(old_path.stem, new_path, new_data, mode, witness=witness)
+    except BaseException:
+        witness.persona_not_written(old_path)
+        raise
+    take_out(old_path, sha, item_id, witness=witness, published=(new_path, st))
+    return st
 
 
 def settle_leftover(leftover: Path, trash: Path, real_folder: Path) -> None:
@@ -183,17 +216,21 @@ def settle_leftovers(
     return handled
 
 
-def publish_renamed(name: str, new_path: Path, data: bytes, mode: int) -> os.stat_result:
+def publish_renamed(
+    name: str, new_path: Path, data: bytes, mode: int, *, witness: Witness
+) -> os.stat_result:
     """Publish a renamed file whole under its new name, never over another file."""
     try:
-        return publish_new(new_path, data, mode)
+        return publish_new(new_path, data, mode, witness=witness)
     except FileExistsError as exc:
         raise ConflictError(already_exists(new_path.stem)) from exc
     except OSError as exc:
         raise StoreError(could_not_rename(name, exc)) from exc
 
 
-def forget_link(trash: Path, real: Path, name: str, path: Path) -> TrashedEntry:
+def forget_link(
+    trash: Path, real: Path, name: str, path: Path, *, witness: Witness
+) -> TrashedEntry:
     """Forget an entry that is a link: the trash keeps where it pointed; its target stays."""
     target = os.readlink(path)
     trashed = put_in_trash(trash, real, name, b"", None, "forget", symlink=target)
@@ -207,7 +244,7 @@ def forget_link(trash: Path, real: Path, name: str, path: Path) -> TrashedEntry:
     return trashed
 
 
-def rename_within(source: Path, target: Path) -> None:
+def rename_within(source: Path, target: Path, *, witness: Witness) -> None:
     """Rename inside the folder (a folder problem's fix and its undo), never over something
     already there."""
     if os.path.lexists(target):

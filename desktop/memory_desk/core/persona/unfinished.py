@@ -20,6 +20,7 @@ import contextlib
 import os
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memory_desk.core.errors import StoreError
 from memory_desk.core.persona.atomic import create_exclusive, fsync_dir
@@ -27,6 +28,9 @@ from memory_desk.core.persona.moves import take_out
 from memory_desk.core.persona.reading import current_sha, sha256
 from memory_desk.core.persona.rewrites import renamed_bytes
 from memory_desk.core.persona.trash import read_meta, remove_item, trashed_from
+
+if TYPE_CHECKING:
+    from memory_desk.core.journal.witness import Witness
 
 UNDOING = "undoing"  # in a rename's trash item: its undo has started
 # A rename this recent may be under way in another Memory Desk: not finished under its feet.
@@ -46,10 +50,12 @@ def unmark_undoing(item: Path) -> None:
         (item / UNDOING).unlink()
 
 
-def finish_moves(folder: Path, trash: Path, real_folder: Path, min_age_s: float) -> list[str]:
+def finish_moves(
+    folder: Path, trash: Path, real_folder: Path, min_age_s: float, *, witness: Witness
+) -> list[str]:
     """Finish the renames and undos a kill left half-way in ``folder`` (their intent at least
-    ``min_age_s`` old); returns the names taken out. Errors are ignored (it is tried again at
-    the next open)."""
+    ``min_age_s`` old); returns the names taken out (``witness`` hears it, as the person's
+    write). Errors are ignored (it is tried again at the next open)."""
     taken: list[str] = []
     now = time.time()
     for item in trashed_from(trash, real_folder):
@@ -59,11 +65,11 @@ def finish_moves(folder: Path, trash: Path, real_folder: Path, min_age_s: float)
             if now - os.stat(item.path).st_mtime < min_age_s:
                 continue
         with contextlib.suppress(OSError, StoreError):
-            taken += _finish(folder, item.path, item.name, item.renamed_to)
+            taken += _finish(folder, item.path, item.name, item.renamed_to, witness)
     return taken
 
 
-def _finish(folder: Path, item: Path, old_name: str, new_name: str) -> list[str]:
+def _finish(folder: Path, item: Path, old_name: str, new_name: str, witness: Witness) -> list[str]:
     meta = read_meta(item)
     old_path, new_path = folder / f"{old_name}.md", folder / f"{new_name}.md"
     undoing = (item / UNDOING).exists()
@@ -82,8 +88,8 @@ def _finish(folder: Path, item: Path, old_name: str, new_name: str) -> list[str]
     if current_sha(old_path) != old_sha or current_sha(new_path) != new_sha:
         return []  # one of them was written since: both stay
     if undoing:
-        take_out(new_path, new_sha, item.name)
+        take_out(new_path, new_sha, item.name, witness=witness)
         remove_item(item)
         return [new_name]
-    take_out(old_path, old_sha, item.name)
+    take_out(old_path, old_sha, item.name, witness=witness)
     return [old_name]

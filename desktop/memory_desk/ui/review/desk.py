@@ -3,7 +3,8 @@ creates it and listens to two signals.
 
 :class:`ReviewDesk` opens the journal (a damaged or unreadable one leaves the review page up
 with the reason, and Clear history starts a new one), tells the core whose journal hears the
-person's own writes (the witness), decides when each store is looked at (the first look waits
+person's own writes (it attaches the journal to the registry's witness, which every store
+the registry opens was given), decides when each store is looked at (the first look waits
 for the observations page's first rows; then every store opened, written by an agent,
 replaced, or caught up with when live reload resumes), and shows what the journal lists: the
 review page, the count per store in the sidebar, the marks on the persona entries still to
@@ -149,7 +150,7 @@ class ReviewDesk(QObject):
             self._problem = i18n.shown(exc)
             return None
         self._problem = journal.problem  # damaged: every call says so until cleared
-        _set_witness(journal)
+        self._registry.witness.attach(journal)
         return journal
 
     def use_journal_at(self, path: Path) -> bool:
@@ -166,7 +167,7 @@ class ReviewDesk(QObject):
             return False
         previous = self.runner.journal
         self.runner.set_journal(journal)
-        _set_witness(journal)
+        self._registry.witness.attach(journal)
         self._journal_path = path
         if previous is not None:
             previous.close()
@@ -180,7 +181,7 @@ class ReviewDesk(QObject):
         path = self._journal_path
         Journal.remove_files(path)
         journal = Journal(path, settings_module.journal_limits())
-        _set_witness(journal)
+        self._registry.witness.attach(journal)
         return journal
 
     # -- wiring -------------------------------------------------------------------------------
@@ -391,13 +392,6 @@ class ReviewDesk(QObject):
             journal.looks.close()  # else the runner waits for a big store's whole first look
         self.runner.stop()
         if journal is not None:
-            _set_witness(None)
+            self._registry.witness.attach(None)
             with contextlib.suppress(StoreError):
                 journal.close()
-
-
-def _set_witness(journal: Journal | None) -> None:
-    """Tell the core whose journal hears the person's own writes (so none is listed)."""
-    from memory_desk.core.journal import witness
-
-    witness.set_journal(journal)

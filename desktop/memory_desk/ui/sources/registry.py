@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from memory_desk.core import StoreError
+from memory_desk.core.journal.witness import Witness
 from memory_desk.core.kinds import SourceKind
 from memory_desk.core.observations import ObservationStore
 from memory_desk.ui import i18n
@@ -63,6 +64,10 @@ class SourceRegistry(QObject):
             why the file there could not be opened
         live_changed(): live reload was paused or resumed, or a change was just seen
         error(str), info(str): messages for the person
+
+    ``witness`` is given to every store the registry opens: it hears the person's own writes
+    and tells the journal the review desk attaches to it, which may come after the stores
+    were opened (the desk starts after the first paint).
     """
 
     added = Signal(object)
@@ -80,6 +85,7 @@ class SourceRegistry(QObject):
         self._locating = False
         self._live = True
         self.last_change: float | None = None
+        self.witness = Witness()
         self.folder_watcher = FolderWatcher(self)
         self.folder_watcher.paths_changed.connect(self._on_paths_changed)
         self.folder_watcher.rescan_needed.connect(lambda key: self._on_paths_changed(key, []))
@@ -114,7 +120,7 @@ class SourceRegistry(QObject):
         if existing is not None:
             return existing
         try:
-            store = ObservationStore(path)
+            store = ObservationStore(path, witness=self.witness)
         except StoreError as exc:
             self.error.emit(i18n.shown(exc))
             return None
@@ -143,7 +149,8 @@ class SourceRegistry(QObject):
         from memory_desk.core.persona import PersonaFolder  # not needed for a database alone
 
         try:
-            folder = PersonaFolder(path, trash_limits=settings_module.trash_limits())
+            limits = settings_module.trash_limits()
+            folder = PersonaFolder(path, trash_limits=limits, witness=self.witness)
         except StoreError as exc:
             self.error.emit(i18n.shown(exc))
             return None
@@ -291,7 +298,9 @@ class SourceRegistry(QObject):
         self.replacing.emit(source)
         source.store.close()
         source.file_id = None
-        store, problem = _open_store_at(source.path) if now is not None else (None, None)
+        store, problem = (None, None)
+        if now is not None:
+            store, problem = _open_store_at(source.path, self.witness)
         if store is not None:
             source.store, source.file_id = store, store.identity
         self._watch(source)
@@ -349,9 +358,9 @@ class SourceRegistry(QObject):
                 close()
 
 
-def _open_store_at(path: Path) -> tuple[ObservationStore | None, str | None]:
+def _open_store_at(path: Path, witness: Witness) -> tuple[ObservationStore | None, str | None]:
     try:
-        return ObservationStore(path), None
+        return ObservationStore(path, witness=witness), None
     except StoreError as exc:
         return None, i18n.shown(exc)
 
