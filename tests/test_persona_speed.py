@@ -222,13 +222,13 @@ def test_typing_more_of_a_filter_looks_only_at_what_the_shorter_text_matched(
     texts = ("g", "ga", "gar", "ga", "g", "gar")
     slow = {text: [_row_key(r) for r in build_rows(entries, text)] for text in texts}
     looked = Counter()
-    real = list_model._matching
+    real = list_model.matching
 
     def counting(hays: list[str], candidates, needle: str) -> list[int]:
         looked[needle] += len(candidates)  # the entries this text is tested against
         return real(hays, candidates, needle)
 
-    monkeypatch.setattr(list_model, "_matching", counting)
+    monkeypatch.setattr(list_model, "matching", counting)
     for text in texts:
         model.set_filter(text)
         assert [_row_key(r) for r in model._rows] == slow[text]  # the same rows as the slow path

@@ -27,7 +27,7 @@ from memory_desk.core.persona.entry import could_not_list
 from memory_desk.core.persona.folder_problems import listing_problems
 from memory_desk.core.persona.reading import is_entry_file_name, stat_key
 from memory_desk.core.persona.scan import Progress, has_at_most
-from memory_desk.ui.persona.model import order_key
+from memory_desk.ui.persona.rows import order_key
 
 FIRST_SCREEN = 300  # entries the page shows before the rest are read
 SMALL_FOLDER = 300  # a folder with at most this many entry files is listed at once, in place
