@@ -29,7 +29,6 @@ from memory_desk.ui.i18n import translate
 from memory_desk.ui.persona.list_painting import (
     BADGE_PADDING,
     EntryRowPainter,
-    badge_colours,  # noqa: F401 (its home was here; callers may still import it)
     paint_badge,
 )
 from memory_desk.ui.persona.model import (

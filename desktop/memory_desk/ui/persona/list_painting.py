@@ -1,15 +1,16 @@
 """The entry list paints its rows itself, in one Python call per paint.
 
-Why: through ``QTableView`` each cell went to the Python ``EntryDelegate`` and through the
-style: about 17 ms of main-thread CPU for a screen of 30 rows × 4 columns, at every save (the
-saved entry moves to the top, so every visible row repaints) and every filter keystroke.
+Why: through ``QTableView`` each cell goes to the Python ``EntryDelegate`` and through the
+style, one call per cell, and a screen's worth of cells repaints at every save (the saved
+entry moves to the top) and every filter keystroke: that held the window's thread longer than
+a frame. One call per paint does not.
 
 What it paints is what the delegate and the style paint (the same pixels, tested in both
 themes): per row, one fill for each run of cells with the same background (selection, alternate
 row); per cell, its text elided and aligned as the style does, from a ``QStaticText`` kept
 between paints (``memory_desk.ui.widgets.painting``); the problem icon where the style puts it;
 the type badge by the delegate's own drawing function. A few cells still go through the
-delegate and the style as before: the dividers (a labelled rule across the row), the name of
+delegate and the style: the dividers (a labelled rule across the row), the name of
 the entry with unsaved edits (italic), the current cell while the list has focus (the style's
 focus frame), a text with line breaks, control characters or right-to-left runs.
 

@@ -457,8 +457,8 @@ class PersonaListModel(QAbstractTableModel):
 
         A row is unchanged while it holds the same object (the folder hands out the same entry
         while its file is unchanged; the dividers are constants), so the changed rows are found
-        by identity. Those rows are taken out (last first) and the
-        new ones put in (first first), each at its final row; every other row keeps its place.
+        by identity. Those rows are taken out (last first) and the new ones put in (first
+        first), each at its final row; every other row keeps its place.
         Past a few changes a reset is cheaper for the view.
         """
         old_rows = self._rows
