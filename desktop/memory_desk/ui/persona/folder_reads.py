@@ -158,7 +158,7 @@ class FolderReads(QObject):
     ) -> None:
         super().__init__(parent)
         self._model = model
-        self._shown_count = shown_count  # the entries the list shows (a big folder scans away)
+        self._shown_count = shown_count  # entries shown: past SMALL_FOLDER, scans run on a worker
         self.folder: PersonaFolder | None = None
         self.problems: list[FolderProblem] = []  # what stops the agent reading its folder
         # None: no listing is being read; else what waits for the one being read
@@ -203,15 +203,16 @@ class FolderReads(QObject):
         self.problems = []
         if folder is None:
             return
-        self._after = AfterListing()
         if is_small(folder.path):
             try:
                 listed = list_folder(folder, None)
             except StoreError as exc:
                 self.error_raised.emit(shown(exc))
                 listed = Listed([], [], dict)
+            self._after = AfterListing()
             self._on_listed(self._lister.generation, listed)
             return
+        self._after = AfterListing()
         self.started.emit()
         self._lister.submit(lambda report: list_folder(folder, report), interim=True)
 
