@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from memory_desk.core.persona import PersonaFolder
+from memory_desk.ui.persona import folder_reads
 from memory_desk.ui.persona import listing as persona_listing
-from memory_desk.ui.persona import page as persona_page
 from test_live_window_persona import (
     WAIT_MS,
     banner,
@@ -152,7 +152,7 @@ def test_a_folder_opened_in_the_middle_of_the_agents_writes_shows_no_torn_file(
     as a reload would not show it; each entry comes in once its file is whole."""
     # the agent is taken as still writing however slow the machine (and for as many rechecks)
     monkeypatch.setattr(persona_listing, "HALF_WRITTEN_QUIET_NS", 600 * 10**9)
-    monkeypatch.setattr(persona_page, "MAX_RECHECKS", 10**6)
+    monkeypatch.setattr(folder_reads, "MAX_RECHECKS", 10**6)
     emptied, cut = OTHERS[0], OTHERS[1]
     whole = {name: entry_bytes(name, agent_body(name, 1)) for name in (emptied, cut)}
     (memory / f"{emptied}.md").write_bytes(b"")
@@ -196,7 +196,7 @@ def test_a_save_while_a_torn_read_is_held_back_does_not_show_it(
     the save reads the held-back file again and, finding it still empty, keeps holding it
     back; its write shows once whole."""
     monkeypatch.setattr(persona_listing, "HALF_WRITTEN_QUIET_NS", 600 * 10**9)
-    monkeypatch.setattr(persona_page, "MAX_RECHECKS", 10**6)
+    monkeypatch.setattr(folder_reads, "MAX_RECHECKS", 10**6)
     window = open_window(["--persona", str(memory)])
     page = window.persona_page
     select(page, EDITED)

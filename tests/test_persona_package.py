@@ -1,5 +1,6 @@
 """The persona store as a package of rooms: the same names as the single module it was, rooms
-that import only the rooms above them, and every package of the app shipped by pyproject."""
+that import only the rooms above them, and every package of the app shipped by pyproject. The
+persona page (ui/persona/) is a package of rooms too, each small enough to read."""
 
 from __future__ import annotations
 
@@ -121,3 +122,60 @@ def test_every_package_of_the_app_is_listed_in_pyproject() -> None:
     }
     assert "memory_desk.core.persona" in packages
     assert packages - listed == set()
+
+
+UI_PACKAGE = DESKTOP / "memory_desk" / "ui" / "persona"
+UI_PREFIX = "memory_desk.ui.persona."
+
+# The persona page's rooms from the bottom up: each may import only rooms before it. The page
+# (``page``) composes the parts above it: the reads of the folder, the open entry and its
+# unsaved edits, the entry's actions.
+UI_ROOMS = (
+    "problems",
+    "highlighter",
+    "rows",
+    "model",
+    "list_painting",
+    "entry_list",
+    "listing",
+    "agent_view",
+    "conflict",
+    "preview",
+    "rename",
+    "commands",
+    "counts",
+    "folder_banner",
+    "editor",
+    "folder_reads",
+    "open_entry",
+    "entry_actions",
+    "page",
+)
+
+# The list model and the editor are each one widget's whole behaviour: they stay below the
+# house's limit for any file; every other room of the page stays within 600 lines.
+LARGER_ROOMS = {"model": 700, "editor": 700}
+
+
+def ui_rooms_imported_by(room: str) -> set[str]:
+    tree = ast.parse((UI_PACKAGE / f"{room}.py").read_text("utf-8"))
+    return {
+        node.module.removeprefix(UI_PREFIX)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(UI_PREFIX)
+    }
+
+
+def test_the_page_is_made_of_the_listed_rooms_and_each_stays_small() -> None:
+    found = {path.stem for path in UI_PACKAGE.glob("*.py")} - {"__init__"}
+    assert found == set(UI_ROOMS)
+    for room in UI_ROOMS:
+        lines = (UI_PACKAGE / f"{room}.py").read_text("utf-8").count("\n")
+        limit = LARGER_ROOMS.get(room, 600)
+        assert lines <= limit, f"{room}.py has {lines} lines: split it by what it holds"
+
+
+def test_each_room_of_the_page_imports_only_the_rooms_below_it() -> None:
+    for position, room in enumerate(UI_ROOMS):
+        allowed = set(UI_ROOMS[:position])
+        assert ui_rooms_imported_by(room) <= allowed, room

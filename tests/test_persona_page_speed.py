@@ -207,7 +207,7 @@ class HeldListing:
             return real(folder, reporting if report is not None else None)
 
         monkeypatch.setattr(page_listing, "list_folder", held)
-        monkeypatch.setattr("memory_desk.ui.persona.page.list_folder", held)
+        monkeypatch.setattr("memory_desk.ui.persona.folder_reads.list_folder", held)
 
 
 def test_the_listing_shows_the_newest_first_and_nothing_edits_until_all_are_in(

@@ -222,13 +222,13 @@ def test_typing_more_of_a_filter_looks_only_at_what_the_shorter_text_matched(
     texts = ("g", "ga", "gar", "ga", "g", "gar")
     slow = {text: [_row_key(r) for r in build_rows(entries, text)] for text in texts}
     looked = Counter()
-    real = list_model._matching
+    real = list_model.matching
 
     def counting(hays: list[str], candidates, needle: str) -> list[int]:
         looked[needle] += len(candidates)  # the entries this text is tested against
         return real(hays, candidates, needle)
 
-    monkeypatch.setattr(list_model, "_matching", counting)
+    monkeypatch.setattr(list_model, "matching", counting)
     for text in texts:
         model.set_filter(text)
         assert [_row_key(r) for r in model._rows] == slow[text]  # the same rows as the slow path
@@ -345,7 +345,7 @@ def test_a_big_listing_is_shown_before_its_filter_texts_are_made_on_a_worker(
     model takes them: the first filter keystroke makes none."""
     import threading
 
-    from memory_desk.ui.persona import page as page_module
+    from memory_desk.ui.persona import folder_reads
 
     made: list[tuple[str, int, int]] = []
     real = list_model.made_haystacks
@@ -355,7 +355,7 @@ def test_a_big_listing_is_shown_before_its_filter_texts_are_made_on_a_worker(
         made.append((threading.current_thread().name, len(entries), shown_rows[-1]))
         return real(entries)
 
-    monkeypatch.setattr(page_module, "made_haystacks", counting)
+    monkeypatch.setattr(folder_reads, "made_haystacks", counting)
     slow_path = []
     monkeypatch.setattr(
         PersonaListModel, "_haystack", lambda self, e: slow_path.append(1) or list_model.haystack(e)

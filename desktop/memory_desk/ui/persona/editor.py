@@ -58,8 +58,7 @@ DESCRIPTION_SOFT_LIMIT = 150
 NOTE_MS = 5000
 
 # A body longer than this (characters) goes into the editor SLICE_CHARS at a time, one slice per
-# turn of the event loop: one slice with its highlighting is short enough for the window to
-# stay responsive, where a body of megabytes in one go would freeze it.
+# turn of the event loop: the window stays responsive between slices, whatever the body's size.
 SLICE_CHARS = 64 * 1024
 SLICED_ABOVE = 4 * SLICE_CHARS
 

@@ -1,8 +1,9 @@
 """The entry list paints its rows itself, in one Python call per paint.
 
 Why: through ``QTableView`` each cell goes to the Python ``EntryDelegate`` and through the
-style, which costs the window's thread at every save (the saved entry moves to the top, so
-every visible row repaints) and every filter keystroke.
+style, one call per cell, and a screen's worth of cells repaints at every save (the saved
+entry moves to the top) and every filter keystroke: that held the window's thread longer than
+a frame. One call per paint does not.
 
 What it paints is what the delegate and the style paint (the same pixels, tested in both
 themes): per row, one fill for each run of cells with the same background (selection, alternate

@@ -1,8 +1,9 @@
 """The persona page's reading of its folder, off the window's thread.
 
-Opening a folder parses every file in it, which the window's thread must not wait for. The page lists on a worker (:func:`list_folder`, through a ``BackgroundCall``) with the
-folder object it shows: nothing else uses that object until the listing is done, and the page
-shows the newest entries as soon as the core has read them (``progress``), then all of them.
+Opening a folder parses every file in it, which the window's thread must not wait for. The
+page lists on a worker (:func:`list_folder`, through a ``BackgroundCall``) with the folder
+object it shows: nothing else uses that object until the listing is done, and the page shows
+the newest entries as soon as the core has read them (``progress``), then all of them.
 
 After that, the agent's writes are found by comparing the stat keys of the folder's files
 (:func:`scan_keys`, also on a worker: one ``stat`` call per file) with those of the
@@ -27,7 +28,7 @@ from memory_desk.core.persona.entry import could_not_list
 from memory_desk.core.persona.folder_problems import listing_problems
 from memory_desk.core.persona.reading import is_entry_file_name, stat_key
 from memory_desk.core.persona.scan import Progress, has_at_most
-from memory_desk.ui.persona.model import order_key
+from memory_desk.ui.persona.rows import order_key
 
 FIRST_SCREEN = 300  # entries the page shows before the rest are read
 SMALL_FOLDER = 300  # a folder with at most this many entry files is listed at once, in place
@@ -123,7 +124,7 @@ def list_folder(folder: PersonaFolder, report: Callable[[FirstScreen], None] | N
     since. The page's stat keys come from the same pass: a file read in a version other than
     the pass saw, or that the pass saw but the listing left out, is marked as changed, so the
     next reload reads it again. The filter's texts are not made here
-    (:func:`~memory_desk.ui.persona.model.haystacks`): the page has them made once the listing
+    (:func:`~memory_desk.ui.persona.rows.haystacks`): the page has them made once the listing
     is shown. Entries read half-written are left out of the first screen and named in
     ``Listed.held``.
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
@@ -25,11 +24,32 @@ from PySide6.QtGui import QFont, QIcon
 from PySide6.QtWidgets import QApplication
 
 from memory_desk.core.hidden_text import reveal
-from memory_desk.core.jstext import utf16_key
 from memory_desk.core.persona import PROMPT_LIMIT, PersonaEntry
 from memory_desk.ui import dates
 from memory_desk.ui.i18n import current_language, plural, shown, translate
 from memory_desk.ui.persona.problems import severity_icon, severity_text
+from memory_desk.ui.persona.rows import (
+    HIDDEN_DIVIDER,  # noqa: F401 (imported from here)
+    HIDDEN_SEPARATOR,
+    PROMPT_DIVIDER,  # noqa: F401 (imported from here)
+    PROMPT_SEPARATOR,
+    Row,
+    Separator,
+    build_rows,  # noqa: F401 (imported from here)
+    divider_rows,
+    haystack,
+    haystacks,  # noqa: F401 (imported from here)
+    layout,
+    made_haystacks,  # noqa: F401 (imported from here)
+    matching,
+    order_key,  # noqa: F401 (imported from here)
+    place_of,
+    row_after_dividers,
+    row_runs,
+    rows_of,  # noqa: F401 (imported from here)
+    shifted,
+    with_slot,
+)
 from memory_desk.ui.plain import as_shown
 
 NAME_ROLE = Qt.ItemDataRole.UserRole
@@ -43,33 +63,10 @@ MAX_PATCHES = 24
 MAX_KEPT_FILTERS = 32  # filter answers kept, so that Backspace costs nothing
 MAX_KEPT_DATES = 4096  # Updated wordings kept (a screen shows about 40)
 
-# The dividers' English text (the rows show divider_text(key), in the person's language).
-PROMPT_DIVIDER = "The agent's prompt lists only the entries above"
-HIDDEN_DIVIDER = "The agent never sees the entries below"
 UNSAVED_MARK = "• "  # before the name of the entry with unsaved edits
 WAITING_MARK = "✱ "  # before the name of an entry the agent changed, not yet reviewed
 
 _Index = QModelIndex | QPersistentModelIndex
-
-
-@dataclass(frozen=True)
-class Separator:
-    """A non-selectable row with a sentence; ``key`` keeps it stable across updates.
-
-    ``name`` is the row's key among entries' names (no entry's name starts with a NUL), so
-    every row is found by the same attribute."""
-
-    key: str
-    text: str
-
-    @property
-    def name(self) -> str:
-        return f"\0{self.key}"
-
-
-Row = PersonaEntry | Separator
-PROMPT_SEPARATOR = Separator("prompt", PROMPT_DIVIDER)  # one object each: rows compare by identity
-HIDDEN_SEPARATOR = Separator("hidden", HIDDEN_DIVIDER)
 
 
 def column_titles() -> tuple[str, ...]:
@@ -104,97 +101,6 @@ def relative_time(moment: datetime, now: datetime) -> str:
     """The window's one date style for lists (``memory_desk.ui.dates``), for an aware datetime:
     ``5 min ago``, ``yesterday``, ``12 days ago``, then the locale's short date."""
     return dates.relative(dates.ms_from_datetime(moment), dates.ms_from_datetime(now))
-
-
-def build_rows(entries: list[PersonaEntry], needle: str) -> list[Row]:
-    """The rows for these entries (agent order) filtered by ``needle``, with the dividers.
-
-    The prompt divider goes before the first shown entry the prompt does not list; the hidden
-    divider before the first shown entry the agent never sees. (The slow, obvious path: the
-    model's answers are tested against it.)
-    """
-    needle = needle.casefold().strip()
-    if not needle:
-        return rows_of(entries)
-    return rows_of(entries, [i for i, e in enumerate(entries) if _matches(haystack(e), needle)])
-
-
-def rows_of(entries: list[PersonaEntry], shown: Sequence[int] | None = None) -> list[Row]:
-    """The rows for the entries at positions ``shown`` (ascending; None: all) of ``entries``,
-    listed as :meth:`PersonaFolder.entries` lists them (the agent's first, in its order), with
-    the dividers: the ``PROMPT_LIMIT`` entries the agent sees first are the ones its prompt
-    lists."""
-    return layout(entries, sum(e.agent_visible for e in entries), shown)[0]
-
-
-def layout(
-    entries: list[PersonaEntry], visible: int, shown: Sequence[int] | None = None
-) -> tuple[list[Row], int | None, int | None]:
-    """(rows, row of the prompt divider, row of the hidden divider) for the entries at
-    positions ``shown`` (ascending; None: all) of ``entries``, whose first ``visible`` are the
-    ones the agent sees."""
-    if shown is None:
-        cut, end = min(visible, PROMPT_LIMIT), visible
-        parts = (entries[:cut], entries[cut:end], entries[end:])
-    else:
-        cut, end = bisect_left(shown, min(visible, PROMPT_LIMIT)), bisect_left(shown, visible)
-        parts = tuple(
-            [entries[at] for at in shown[a:b]] for a, b in ((0, cut), (cut, end), (end, len(shown)))
-        )
-    rows: list[Row] = list(parts[0])
-    prompt_row = hidden_row = None
-    if parts[1]:
-        prompt_row = len(rows)
-        rows.append(PROMPT_SEPARATOR)
-        rows += parts[1]
-    if parts[2]:
-        hidden_row = len(rows)
-        rows.append(HIDDEN_SEPARATOR)
-        rows += parts[2]
-    return rows, prompt_row, hidden_row
-
-
-def haystack(entry: PersonaEntry) -> str:
-    """What the filter looks in: name, description, type and body, case-folded once."""
-    return "\0".join((entry.name, entry.description or "", entry.type, entry.body)).casefold()
-
-
-def haystacks(entries: Sequence[PersonaEntry]) -> list[str]:
-    """Every entry's :func:`haystack`, in order."""
-    return list(map(haystack, entries))
-
-
-made_haystacks = haystacks  # (the name the page's worker calls it by)
-
-
-def _matches(hay: str, needle: str) -> bool:
-    """Whether the filter text is in one of the entry's fields (joined by a NUL, which only a
-    needle holding a NUL could match across)."""
-    return needle in hay and ("\0" not in needle or any(needle in f for f in hay.split("\0")))
-
-
-def _matching(hays: list[str], candidates: Sequence[int], needle: str) -> list[int]:
-    """The positions among ``candidates`` whose haystack holds ``needle``."""
-    return [at for at in candidates if _matches(hays[at], needle)]
-
-
-def order_key(entry: PersonaEntry) -> tuple[str, str]:
-    """(updated, name) as JavaScript compares them: the agent's order is the first descending,
-    then the second ascending (the order the folder's listing keeps)."""
-    return utf16_key(entry.updated), utf16_key(entry.name)
-
-
-def _comes_before(a: tuple[str, str], b: tuple[str, str]) -> bool:
-    return a[0] > b[0] or (a[0] == b[0] and a[1] < b[1])
-
-
-def _row_after_dividers(index: int, dividers: tuple[int | None, int | None]) -> int:
-    """The row of the ``index``-th entry row, counting the divider rows before it."""
-    row = index
-    for divider in sorted(d for d in dividers if d is not None):
-        if divider <= row:
-            row += 1
-    return row
 
 
 class PersonaListModel(QAbstractTableModel):
@@ -294,7 +200,7 @@ class PersonaListModel(QAbstractTableModel):
         base = max((n for n in self._matched if needle.startswith(n)), key=len, default=None)
         hays = self._haystacks()
         candidates = self._matched[base] if base is not None else range(len(hays))
-        found = _matching(hays, candidates, needle)
+        found = matching(hays, candidates, needle)
         if len(self._matched) >= MAX_KEPT_FILTERS:
             self._matched = {n: m for n, m in self._matched.items() if needle.startswith(n)}
         self._matched[needle] = found
@@ -354,7 +260,7 @@ class PersonaListModel(QAbstractTableModel):
             if index == len(self._shown) or self._shown[index] != at:
                 return -1
             at = index
-        return _row_after_dividers(at, self._dividers)
+        return row_after_dividers(at, self._dividers)
 
     def separator_rows(self) -> list[int]:
         """The rows of the dividers (kept as rows change: nothing is searched)."""
@@ -414,14 +320,14 @@ class PersonaListModel(QAbstractTableModel):
         With ``hint`` (the entry as written) its place is found by a binary search; a name
         without one is looked for one by one."""
         if hint is not None:
-            at = _search(listing, hint)
+            at = place_of(listing, hint)
             if at < len(listing) and listing[at].name == name:
                 return listing[at]
         return next((entry for entry in listing if entry.name == name), None)
 
     def _position(self, entry: PersonaEntry) -> int:
         """Where ``entry`` (one of those held) is in the listing: a binary search."""
-        return _search(self._entries, entry)
+        return place_of(self._entries, entry)
 
     def _replace(self, before: PersonaEntry | None, after: PersonaEntry | None) -> None:
         """Take ``before`` out of the listing and put ``after`` in at its place: one row out,
@@ -449,10 +355,10 @@ class PersonaListModel(QAbstractTableModel):
         """The row change for an entry that left position ``old_at`` and came to ``new_at``
         (-1: none) while the rows show every entry; the dividers stay where they are for now
         (:meth:`_settle_dividers` puts them back in place)."""
-        old_row = _row_after_dividers(old_at, self._dividers) if old_at >= 0 else -1
+        old_row = row_after_dividers(old_at, self._dividers) if old_at >= 0 else -1
         if old_row >= 0:
-            self._dividers = _shifted(self._dividers, old_row, -1)
-        new_row = _row_after_dividers(new_at, self._dividers) if new_at >= 0 else -1
+            self._dividers = shifted(self._dividers, old_row, -1)
+        new_row = row_after_dividers(new_at, self._dividers) if new_at >= 0 else -1
         root = QModelIndex()
         if old_row >= 0 and new_row >= 0:
             if old_row == new_row:
@@ -474,7 +380,7 @@ class PersonaListModel(QAbstractTableModel):
             self._rows.insert(new_row, after)
             self.endInsertRows()
         if new_row >= 0:
-            self._dividers = _shifted(self._dividers, new_row, 1)
+            self._dividers = shifted(self._dividers, new_row, 1)
 
     def _adopt_marks(
         self, listing: list[PersonaEntry], reach: int
@@ -491,7 +397,7 @@ class PersonaListModel(QAbstractTableModel):
                 self._by_name[after.name] = after
                 pairs.append((before, after))
                 if self._shown is None:
-                    row = _row_after_dividers(at, self._dividers)
+                    row = row_after_dividers(at, self._dividers)
                     self._rows[row] = after
                     self._row_changed(row, row)
         return pairs
@@ -501,7 +407,7 @@ class PersonaListModel(QAbstractTableModel):
         divider that comes or goes is a row in or out; one that moved by a few places turns
         the rows between into changed rows. Only rows near the dividers and the prompt's
         limit are looked at: every other row already holds what it should."""
-        wanted = _divider_rows(len(self._entries), self._visible)
+        wanted = divider_rows(len(self._entries), self._visible)
         root = QModelIndex()
         for slot, divider in enumerate((PROMPT_SEPARATOR, HIDDEN_SEPARATOR)):
             current = self._dividers[slot]
@@ -509,13 +415,13 @@ class PersonaListModel(QAbstractTableModel):
                 self.beginRemoveRows(root, current, current)
                 del self._rows[current]
                 self.endRemoveRows()
-                self._dividers = _with_slot(_shifted(self._dividers, current, -1), slot, None)
+                self._dividers = with_slot(shifted(self._dividers, current, -1), slot, None)
             elif current is None and wanted[slot] is not None:
                 at = min(wanted[slot], len(self._rows))
                 self.beginInsertRows(root, at, at)
                 self._rows.insert(at, divider)
                 self.endInsertRows()
-                self._dividers = _with_slot(_shifted(self._dividers, at, 1), slot, at)
+                self._dividers = with_slot(shifted(self._dividers, at, 1), slot, at)
         marks = [d for d in (*self._dividers, *wanted) if d is not None]
         low = max(0, min([*marks, PROMPT_LIMIT - reach]) - 2)
         high = min(len(self._rows), max([*marks, PROMPT_LIMIT + reach]) + 3)
@@ -526,7 +432,7 @@ class PersonaListModel(QAbstractTableModel):
                 self._rows[row] = should
                 changed.append(row)
         self._dividers = wanted
-        for first, last in _runs(changed):
+        for first, last in row_runs(changed):
             self._row_changed(first, last)
 
     def _row_content(self, row: int, dividers: tuple[int | None, int | None]) -> Row:
@@ -551,8 +457,8 @@ class PersonaListModel(QAbstractTableModel):
 
         A row is unchanged while it holds the same object (the folder hands out the same entry
         while its file is unchanged; the dividers are constants), so the changed rows are found
-        by identity. Those rows are taken out (last first) and the
-        new ones put in (first first), each at its final row; every other row keeps its place.
+        by identity. Those rows are taken out (last first) and the new ones put in (first
+        first), each at its final row; every other row keeps its place.
         Past a few changes a reset is cheaper for the view.
         """
         old_rows = self._rows
@@ -589,13 +495,13 @@ class PersonaListModel(QAbstractTableModel):
             self._row_changed(row, row)
 
     def _remove_rows(self, rows: list[int]) -> None:
-        for first, last in reversed(_runs(rows)):
+        for first, last in reversed(row_runs(rows)):
             self.beginRemoveRows(QModelIndex(), first, last)
             del self._rows[first : last + 1]
             self.endRemoveRows()
 
     def _insert_rows(self, new_rows: list[Row], rows: list[int]) -> None:
-        for first, last in _runs(rows):
+        for first, last in row_runs(rows):
             self.beginInsertRows(QModelIndex(), first, last)
             self._rows[first:first] = new_rows[first : last + 1]
             self.endInsertRows()
@@ -776,63 +682,3 @@ class PersonaListModel(QAbstractTableModel):
 
 def _worst(entry: PersonaEntry) -> str:
     return "error" if any(p.severity == "error" for p in entry.problems) else "warning"
-
-
-def _runs(rows: list[int]) -> list[tuple[int, int]]:
-    """Ascending row numbers as (first, last) runs of consecutive rows."""
-    runs: list[tuple[int, int]] = []
-    for row in rows:
-        if runs and runs[-1][1] == row - 1:
-            runs[-1] = (runs[-1][0], row)
-        else:
-            runs.append((row, row))
-    return runs
-
-
-def _search(entries: Sequence[PersonaEntry], entry: PersonaEntry) -> int:
-    """Where ``entry`` is (or would go) in a listing: the agent's entries first, in its order,
-    then the others by name (a binary search; nothing else is looked at)."""
-    low, high = 0, len(entries)
-    if entry.agent_visible:
-        key = order_key(entry)
-        while low < high:
-            middle = (low + high) // 2
-            other = entries[middle]
-            if other.agent_visible and _comes_before(order_key(other), key):
-                low = middle + 1
-            else:
-                high = middle
-        return low
-    name = entry.name
-    while low < high:
-        middle = (low + high) // 2
-        other = entries[middle]
-        if other.agent_visible or other.name < name:
-            low = middle + 1
-        else:
-            high = middle
-    return low
-
-
-def _divider_rows(count: int, visible: int) -> tuple[int | None, int | None]:
-    """(prompt divider row, hidden divider row) when all ``count`` entries are shown, the first
-    ``visible`` of them seen by the agent (as :func:`layout` places them)."""
-    prompt_row = PROMPT_LIMIT if visible > PROMPT_LIMIT else None
-    hidden_row = visible + (prompt_row is not None) if visible < count else None
-    return prompt_row, hidden_row
-
-
-def _shifted(
-    dividers: tuple[int | None, int | None], row: int, delta: int
-) -> tuple[int | None, int | None]:
-    """The divider rows after a row was taken out at ``row`` (delta -1: those below move up)
-    or put in at ``row`` (delta 1: those at it or below move down)."""
-    if delta < 0:
-        return tuple(d - 1 if d is not None and d > row else d for d in dividers)  # type: ignore[return-value]
-    return tuple(d + 1 if d is not None and d >= row else d for d in dividers)  # type: ignore[return-value]
-
-
-def _with_slot(
-    dividers: tuple[int | None, int | None], slot: int, row: int | None
-) -> tuple[int | None, int | None]:
-    return (row, dividers[1]) if slot == 0 else (dividers[0], row)

@@ -4,8 +4,8 @@ A memory file is text someone (or an agent) wrote; rendering it must not fetch a
 follow a link, or read a file elsewhere on the disk. Links are reported, never opened; resources
 load only when they resolve to a file inside the folder.
 
-Rendering markdown takes time in proportion to the text, on the window's thread: a long text
-is rendered only up to ``PREVIEW_CHARS``, with a line that says so.
+Rendering markdown happens on the window's thread and grows with the text: a long text is
+rendered only up to ``PREVIEW_CHARS``, with a line that says so.
 """
 
 from __future__ import annotations
