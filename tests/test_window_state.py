@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QSplitter, QTreeWidget
+from PySide6.QtWidgets import QSplitter, QTreeWidget, QWidget
 
 from memory_desk.core.appdirs import settings_dir, state_dir
 from memory_desk.ui.observations.model import Column
@@ -141,3 +141,28 @@ def test_a_damaged_state_file_does_not_stop_the_window(open_window, args) -> Non
     state.write_bytes(b"[window]\ngeometry=@ByteArray(garbage)\nsource=??\n\x00\xff[[[\n")
     window = open_window(args)
     assert window.current_source() is not None
+
+
+def test_a_saved_size_that_hides_a_pane_is_never_restored_nor_saved(
+    open_window, qtbot, args
+) -> None:
+    """A splitter saved squeezed (a list a row and a half high) comes back as the page made it."""
+    from memory_desk.ui import settings as settings_module
+    from memory_desk.ui.startup import MIN_PANE_PX, hides_a_pane
+
+    squeezed = QSplitter(Qt.Orientation.Vertical)
+    for _ in range(2):
+        squeezed.addWidget(QWidget())
+    squeezed.setSizes([24, 600])
+    state = settings_module.ui_state()
+    assert hides_a_pane(squeezed.saveState())
+    state.setValue("splitters/reviewSplitter", squeezed.saveState())
+    state.sync()
+    window = open_window(args)
+    window.show_page("review")
+    review = splitter(window, "reviewSplitter")
+    qtbot.waitUntil(lambda: review.isVisible())
+    assert min(review.sizes()) >= MIN_PANE_PX, review.sizes()
+    window.close()
+    saved = settings_module.ui_state().value("splitters/reviewSplitter")
+    assert not hides_a_pane(saved)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QByteArray, QDataStream, QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QAbstractItemView, QMainWindow, QSplitter, QTableView, QWidget
 
 from memory_desk.core import StoreError, lazy_numpy
@@ -172,12 +172,32 @@ def restore_window_state(window: MainWindow) -> None:
             window.sidebar.select(source)
 
 
+# A splitter's pane smaller than this hides what it holds (a list of a row and a half): such
+# sizes are neither saved nor restored.
+MIN_PANE_PX = 80
+SPLITTER_STATE_MARKER = 0xFF  # how QSplitter.saveState begins
+
+
+def hides_a_pane(state: QByteArray) -> bool:
+    """Whether a splitter's saved ``state`` squeezes a pane below :data:`MIN_PANE_PX` (read
+    from the state itself: a splitter not laid out yet reports sizes of its own)."""
+    stream = QDataStream(state)
+    if stream.readInt32() != SPLITTER_STATE_MARKER:
+        return False
+    stream.readInt32()  # (the format's version)
+    count = stream.readUInt32()
+    sizes = [stream.readInt32() for _ in range(min(count, 64))]
+    ok = stream.status() == QDataStream.Status.Ok
+    return ok and len(sizes) > 1 and min(sizes) < MIN_PANE_PX
+
+
 def restore_widget_state(root: QWidget) -> None:
-    """The saved splitters and table columns of ``root`` and the widgets inside it."""
+    """The saved splitters and table columns of ``root`` and the widgets inside it; a saved
+    splitter size that would hide a pane is not taken (the page's own sizes stay)."""
     state = settings_module.ui_state()
     for splitter in root.findChildren(QSplitter):
         value = state.value(f"splitters/{splitter.objectName()}")
-        if splitter.objectName() and isinstance(value, QByteArray):
+        if splitter.objectName() and isinstance(value, QByteArray) and not hides_a_pane(value):
             splitter.restoreState(value)
     for view in root.findChildren(QAbstractItemView):
         header = getattr(view, "horizontalHeader", None) or getattr(view, "header", None)
@@ -190,8 +210,11 @@ def save_window_state(window: MainWindow) -> None:
     state = settings_module.ui_state()
     state.setValue("window/geometry", window.saveGeometry())
     for splitter in window.findChildren(QSplitter):
-        if splitter.objectName():
-            state.setValue(f"splitters/{splitter.objectName()}", splitter.saveState())
+        if splitter.isVisible():  # (its state holds the sizes last asked for: take the shown)
+            splitter.setSizes(splitter.sizes())
+        value = splitter.saveState()
+        if splitter.objectName() and not hides_a_pane(value):
+            state.setValue(f"splitters/{splitter.objectName()}", value)
     for view in window.findChildren(QAbstractItemView):
         header = getattr(view, "horizontalHeader", None) or getattr(view, "header", None)
         if header is not None and view.objectName():

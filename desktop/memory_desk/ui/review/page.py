@@ -185,6 +185,9 @@ class ReviewPage(QWidget):
         bottom_layout.setContentsMargins(0, 0, 0, 0)
         bottom_layout.addWidget(self.diff, 1)
         bottom_layout.addWidget(self.history, 0, Qt.AlignmentFlag.AlignTop)
+        # A few rows of the list and of the diff, whatever the window's height.
+        top.setMinimumHeight(self.fontMetrics().height() * 8)
+        bottom.setMinimumHeight(self.fontMetrics().height() * 8)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setObjectName("reviewSplitter")
         splitter.setChildrenCollapsible(False)
