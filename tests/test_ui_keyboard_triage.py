@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QToolButton,
+    QTreeWidget,
     QWidget,
 )
 
@@ -400,3 +401,23 @@ def test_tab_follows_the_persona_page_as_it_reads(qtbot, open_window, tmp_path: 
         "personaName",
         "personaType",
     ]
+
+
+def test_keyboard_shortcuts_are_grouped_by_page_and_can_be_searched(qtbot, window) -> None:
+    window.findChild(QAction, "shortcutsAction").trigger()
+    dialog = window.findChild(QWidget, "shortcutsDialog")
+    qtbot.waitUntil(dialog.isVisible)
+    tree = dialog.findChild(QTreeWidget, "shortcutsList")
+    groups = [tree.topLevelItem(g).text(0) for g in range(tree.topLevelItemCount())]
+    assert groups[0] == "Everywhere" and "Observations" in groups
+    assert len(groups) == len(set(groups))  # one group per place
+    qtbot.keyClicks(dialog.findChild(QLineEdit, "shortcutsFilter"), "entry list")
+    rows = dialog.rows()
+    assert ("Ctrl+L", "Go to the entry list", "Memory of the person") in rows
+    assert all(
+        {"entry", "list"} <= set(does.lower().replace("(", " ").replace(")", " ").split())
+        for _keys, does, _where in rows
+    )  # every word typed, in any order
+    hidden = [tree.topLevelItem(g).isHidden() for g in range(tree.topLevelItemCount())]
+    assert any(hidden) and not all(hidden)  # groups with no match are hidden
+    dialog.close()

@@ -4547,8 +4547,12 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Atajos de teclado</translation>
     </message>
     <message>
-        <source>Each key, what it does and where it works</source>
-        <translation>Cada tecla, qué hace y dónde funciona</translation>
+        <source>Find a key or an action</source>
+        <translation>Busca una tecla o una acción</translation>
+    </message>
+    <message>
+        <source>Each key and what it does, grouped by where it works</source>
+        <translation>Cada tecla y lo que hace, agrupadas por dónde funcionan</translation>
     </message>
     <message>
         <source>Keys</source>
@@ -4557,10 +4561,6 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     <message>
         <source>Does</source>
         <translation>Hace</translation>
-    </message>
-    <message>
-        <source>Where</source>
-        <translation>Dónde</translation>
     </message>
 </context>
 <context>

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHeaderView,
+    QLineEdit,
     QStackedWidget,
     QTreeWidget,
     QTreeWidgetItem,
@@ -102,46 +103,78 @@ def _where(item: QObject, pages: QStackedWidget | None) -> str:
 
 
 class ShortcutsDialog(QDialog):
-    """A list of keys, what they do and where they work; not modal, so it can stay open."""
+    """The keys grouped by where they work (everywhere first, then each page), with a field
+    that filters them by key or by what they do; not modal, so it can stay open."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("shortcutsDialog")
         self.setWindowTitle(translate("ShortcutsDialog", "Keyboard shortcuts"))
         self.resize(620, 560)
+        self.filter = QLineEdit(self)
+        self.filter.setObjectName("shortcutsFilter")
+        self.filter.setPlaceholderText(translate("ShortcutsDialog", "Find a key or an action"))
+        self.filter.setAccessibleName(translate("ShortcutsDialog", "Find a key or an action"))
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self._apply_filter)
         self.list = QTreeWidget(self)
         self.list.setObjectName("shortcutsList")
         self.list.setAccessibleName(translate("ShortcutsDialog", "Keyboard shortcuts"))
         self.list.setAccessibleDescription(
-            translate("ShortcutsDialog", "Each key, what it does and where it works")
+            translate("ShortcutsDialog", "Each key and what it does, grouped by where it works")
         )
         self.list.setHeaderLabels(
-            [
-                translate("ShortcutsDialog", "Keys"),
-                translate("ShortcutsDialog", "Does"),
-                translate("ShortcutsDialog", "Where"),
-            ]
+            [translate("ShortcutsDialog", "Keys"), translate("ShortcutsDialog", "Does")]
         )
-        self.list.setRootIsDecorated(False)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.list.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.list.header().setStretchLastSection(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.close)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.filter)
         layout.addWidget(self.list, 1)
         layout.addWidget(buttons)
 
     def fill_from(self, window: QWidget) -> None:
         """Read the window's shortcuts again (a page may have gained some since)."""
         self.list.clear()
+        groups: dict[str, QTreeWidgetItem] = {}
+        bold = self.list.font()
+        bold.setBold(True)
         for where, keys, what in collect_shortcuts(window):
-            item = QTreeWidgetItem(self.list, [keys, what, where])
+            group = groups.get(where)
+            if group is None:
+                group = groups[where] = QTreeWidgetItem(self.list, [where])
+                group.setFirstColumnSpanned(True)
+                group.setFont(0, bold)
+                group.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                group.setExpanded(True)
+            item = QTreeWidgetItem(group, [keys, what])
             item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+        self._apply_filter(self.filter.text())
 
     def rows(self) -> list[tuple[str, str, str]]:
-        """(keys, does, where) as shown, for tests and accessibility checks."""
-        return [
-            tuple(self.list.topLevelItem(i).text(c) for c in range(3))
-            for i in range(self.list.topLevelItemCount())
-        ]
+        """(keys, does, where) of every key shown, for tests and accessibility checks."""
+        shown = []
+        for g in range(self.list.topLevelItemCount()):
+            group = self.list.topLevelItem(g)
+            for r in range(group.childCount()):
+                item = group.child(r)
+                if not item.isHidden():
+                    shown.append((item.text(0), item.text(1), group.text(0)))
+        return shown
+
+    def _apply_filter(self, text: str) -> None:
+        """Show the keys whose keys or description hold every word typed."""
+        words = text.casefold().split()
+        for g in range(self.list.topLevelItemCount()):
+            group = self.list.topLevelItem(g)
+            visible = 0
+            for r in range(group.childCount()):
+                item = group.child(r)
+                haystack = f"{item.text(0)} {item.text(1)}".casefold()
+                hidden = not all(word in haystack for word in words)
+                item.setHidden(hidden)
+                visible += not hidden
+            group.setHidden(visible == 0)
