@@ -6,8 +6,10 @@ menus (:meth:`Page.menu_actions`), its status line and messages (three signals),
 may close (:meth:`Page.may_close`: unsaved edits ask first), and being told it is in front
 (:meth:`Page.set_current`) or that the window closes (:meth:`Page.shutdown`).
 
-One page showing something of another ("open this row in its page": the review, pruning and
-chats pages do it) calls the :class:`Router`, not the window.
+One page showing something of another ("open this row in its page": the review, overview
+and chats pages do it) goes through the :class:`Router`, not the window: a page says what it
+wants shown with its own ``*_requested`` signals, and the router follows them
+(:meth:`Router.follow`), or is called directly.
 """
 
 from __future__ import annotations
@@ -100,6 +102,20 @@ class Router(QObject):
         super().__init__(parent)
         self._show_page = show_page
         self._page = page
+
+    def follow(self, page: QObject) -> None:
+        """Show what ``page`` asks for with the requests it has: ``observation_requested``
+        (an id), ``day_requested`` (a date), ``open_chat_requested`` (a session id),
+        ``timeline_requested`` (an observation id)."""
+        for name, route in (
+            ("observation_requested", self.show_observation),
+            ("day_requested", self.show_day),
+            ("open_chat_requested", self.show_chat),
+            ("timeline_requested", self.show_timeline),
+        ):
+            requested = getattr(page, name, None)
+            if requested is not None:
+                requested.connect(route)
 
     def show_page(self, name: str) -> None:
         self._show_page(name)
