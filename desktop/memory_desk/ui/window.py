@@ -13,18 +13,17 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent, QShowEvent, QUndoStack
-from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMainWindow, QSplitter, QVBoxLayout, QWidget
 
-from memory_desk.core.kinds import SourceKind
-from memory_desk.ui import i18n, window_menus
-from memory_desk.ui.i18n import translate
-from memory_desk.ui.live import MODE_POLLING, FolderWatcher
+from memory_desk.ui import window_menus
+from memory_desk.ui.live import FolderWatcher
 from memory_desk.ui.live.indicator import LiveIndicator
 from memory_desk.ui.observations.page import ObservationsPage
-from memory_desk.ui.page_stack import DB_PAGE_NAMES, PageStack
+from memory_desk.ui.page_stack import PAGE_NAMES, PageStack
 from memory_desk.ui.page_status import PageStatus
 from memory_desk.ui.pages import Router, fill_menu
 from memory_desk.ui.source_switch import SourceSwitch
+from memory_desk.ui.sources.opener import SourceOpener
 from memory_desk.ui.sources.registry import (
     Source,
     SourceRegistry,
@@ -32,7 +31,6 @@ from memory_desk.ui.sources.registry import (
     alisio_info,
     file_id,
     folder_label,
-    remember_added_folder,
 )
 from memory_desk.ui.sources.sidebar import SourceSidebar
 from memory_desk.ui.startup import (
@@ -45,6 +43,7 @@ from memory_desk.ui.startup import (
 from memory_desk.ui.undo_focus import UndoKeyRouter
 from memory_desk.ui.welcome import WelcomePage
 from memory_desk.ui.widgets.message_bar import MessageBar
+from memory_desk.ui.window_title import WindowTitle
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QDragEnterEvent, QDropEvent
@@ -61,28 +60,19 @@ if TYPE_CHECKING:
 
 __all__ = ["MainWindow", "Source", "alisio_info", "file_id", "folder_label"]
 
-# The pages built only when first needed: most people start on the observations or the
-# persona page, and building (and importing) the others slowed the start.
-LAZY_PAGE_NAMES = ("chats", "overview", "pruning")
-
 
 class MainWindow(QMainWindow):
     """Composes the pages, the menus and the sidebar; owns the undo group and the message bar.
 
-    Pages report through signals (``status_changed``, ``error_raised``, ``info_raised``) and
-    the sources through the registry's; the window never reaches into a page's widgets.
-
-    The Chats, Overview and Pruning pages are built the first time something needs them
-    (shown, or asked to show something); the page stack gives them what they missed.
+    Pages report through signals and the sources through the registry's; the window never
+    reaches into a page's widgets. The pages other than the observations table are built on
+    first need; the page stack gives them what they missed.
     """
 
     def __init__(self) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
-        # "[*]" shows Qt's unsaved-edits mark while a page holds edits (see _show_unsaved)
-        self._title_base = translate("MainWindow", "Memory Desk")
-        self._waiting_changes = 0
-        self.setWindowTitle(self._title_base + "[*]")
+        self._title = WindowTitle(self)  # its "[*]": a page holds edits (see _show_unsaved)
         self.resize(1280, 800)
         self.setAcceptDrops(True)
         self._shut_down = False
@@ -98,8 +88,7 @@ class MainWindow(QMainWindow):
         self.registry = SourceRegistry(self)
         self.registry.hold_watching()  # until the first rows are painted
         self.sidebar = SourceSidebar(self)
-        self.sources = self.sidebar.tree
-        self.source_info = self.sidebar.info
+        self.opener = SourceOpener(self.registry, self.sidebar, self)
         self.pages = PageStack(self)
         self.router = Router(self.show_page, self._page_named, self)
         self.welcome_page = WelcomePage(self)
@@ -117,14 +106,11 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self.message_bar.cover(self.pages)
 
-        self.status_label = QLabel(self)
-        self.status_label.setObjectName("statusCounts")
-        self.status_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.statusBar().addPermanentWidget(self.status_label)
+        # Each page's status text and messages are its own (ui/page_status.py).
+        self.page_status = PageStatus(self.pages, self.statusBar(), self.message_bar, self)
+        self.status_label = self.page_status.label
         self.live_indicator = LiveIndicator(self)
         self.statusBar().addPermanentWidget(self.live_indicator)
-        # Each page's status text and messages are its own (ui/page_status.py).
-        self.page_status = PageStatus(self.pages, self.status_label, self.message_bar, self)
         self._page_menus = window_menus.build_menus(self)
 
         self.observations_page = ObservationsPage(self._new_undo_stack("observations"), self)
@@ -136,7 +122,6 @@ class MainWindow(QMainWindow):
             self.registry, self.sidebar, self.pages, self._page_named, self
         )
         self._connect_signals()
-        self._show_live_state()
         self.pages.setCurrentWidget(self.welcome_page)
         self._on_page_changed(self.pages.currentIndex())
         self.startup.watch_first_paint()
@@ -144,21 +129,19 @@ class MainWindow(QMainWindow):
     def _connect_signals(self) -> None:
         """Every wire between the sources, the sidebar, the pages and the window, in one place."""
         self.welcome_page.demo_requested.connect(self.open_demo)
-        self.welcome_page.open_database_requested.connect(self.on_open_database)
-        self.welcome_page.open_folder_requested.connect(self.on_open_folder)
+        self.welcome_page.open_database_requested.connect(self.opener.ask_for_database)
+        self.welcome_page.open_folder_requested.connect(self.opener.ask_for_folder)
         self.pages.currentChanged.connect(self._on_page_changed)
         self.source_switch.follow_database_counts(self.observations_page)
-        self.registry.added.connect(self._show_live_state)
+        self.live_indicator.follow(self.registry)
         self.registry.presence_checked.connect(self.sidebar.mark_presence)
-        self.registry.live_changed.connect(self._show_live_state)
         self.registry.error.connect(self.message_bar.show_error)
         self.registry.info.connect(self.message_bar.show_info)
         self.source_switch.connect_signals()
         self.live_indicator.toggled.connect(self.set_live)
 
     def _place(self, name: str, page: QWidget) -> None:
-        """Wire a page just built (its status, messages, requests of other pages, own writes,
-        unsaved edits and menus) and put it in the stack."""
+        """Wire a page just built to the window and put it in the stack."""
         self.page_status.connect_page(page)
         self.router.follow(page)
         written = getattr(page, "file_written", None)  # a page that writes files says so
@@ -176,8 +159,7 @@ class MainWindow(QMainWindow):
 
     @property
     def review(self) -> ReviewDesk:
-        """The journal and the review page, owned by one ReviewDesk (built after the first
-        paint, or here on first use); the window only shows its count in the title."""
+        """The journal and the review page (built after the first paint, or on first use)."""
         if self._review is None:
             from memory_desk.ui.review.desk import ReviewDesk
 
@@ -193,7 +175,7 @@ class MainWindow(QMainWindow):
                 self,
             )
             self._review = desk
-            desk.pending_changed.connect(self._show_waiting_changes)
+            desk.pending_changed.connect(self._title.show_waiting_changes)
             desk.error_raised.connect(self.message_bar.show_error)
             desk.info_raised.connect(self.message_bar.show_info)
             self._place("review", desk.page)
@@ -212,8 +194,7 @@ class MainWindow(QMainWindow):
 
     @property
     def persona_page(self) -> PersonaPage:
-        """The persona page, built (and its modules imported) after the first paint or on
-        first use; its entry actions fill the Entry menu then."""
+        """The persona page (built after the first paint, or on first use)."""
         if self.pages.built("persona") is None:
             from memory_desk.ui.persona.page import PersonaPage
 
@@ -248,29 +229,17 @@ class MainWindow(QMainWindow):
         return self.pages.built("pruning")
 
     @property
-    def db_pages(self) -> tuple[QWidget, ...]:
-        """The pages of the current database built so far (the others read when built)."""
-        return self.pages.built_pages(DB_PAGE_NAMES)
-
-    @property
     def content_pages(self) -> tuple[QWidget, ...]:
         """Every page that shows a source, among those built so far."""
         return self.pages.built_pages()
 
-    def page_if_built(self, name: str) -> QWidget | None:
-        """The page called ``name`` if it was built (None: not yet, or no such page)."""
-        return self.pages.built(name)
-
     def _page_named(self, name: str) -> QWidget | None:
         """The page called ``name``, built now if it was not yet (None: no such page)."""
-        if name in (*LAZY_PAGE_NAMES, "persona", "review"):
-            return getattr(self, f"{name}_page")
-        return self.pages.built(name)
+        return getattr(self, f"{name}_page") if name in PAGE_NAMES else None
 
     def show_page(self, name: str) -> None:
-        """Show the page named ``observations``, ``chats``, ``overview``, ``persona``,
-        ``pruning``, ``review`` or ``welcome``; a page of a kind of store the sidebar does not show
-        selects the first source of that kind."""
+        """Show the page named ``name`` (``welcome`` or one of PAGE_NAMES); a page of a kind
+        of store the sidebar does not show selects the first source of that kind."""
         page = self._page_named(name)
         if page is None:
             self.pages.setCurrentWidget(self.welcome_page)
@@ -301,24 +270,6 @@ class MainWindow(QMainWindow):
 
     def is_shut_down(self) -> bool:
         return self._shut_down
-
-    def _show_waiting_changes(self, count: int) -> None:
-        self._waiting_changes = count
-        self._show_title()
-
-    def _show_title(self) -> None:
-        """``Memory Desk — 3 changes to review``; the ``[*]`` keeps the unsaved mark."""
-        title = self._title_base
-        if self._waiting_changes:
-            title = translate("MainWindow", "{title} — {changes}").format(
-                title=title,
-                changes=i18n.plural(
-                    self._waiting_changes,
-                    translate("MainWindow", "{n} change to review"),
-                    translate("MainWindow", "{n} changes to review"),
-                ),
-            )
-        self.setWindowTitle(title + "[*]")
 
     def set_theme(self, name: str) -> None:
         """Use this theme now and from now on (``system``, ``light`` or ``dark``)."""
@@ -357,31 +308,19 @@ class MainWindow(QMainWindow):
 
     def open_database(self, path: Path, *, found: bool = False, info: dict | None = None) -> bool:
         """Open an Alisio memory database and show it; False (with a message) if it cannot be."""
-        known = self.registry.find(SourceKind.DB, path) is not None
-        source = self.registry.open_database(path, found=found, info=info)
-        if source is None:
-            return False
-        if known or not found:
-            self.sidebar.select(source)
-        return True
+        return self.opener.open_database(path, found=found, info=info)
 
     def open_persona_folder(
         self, path: Path, *, label: str | None = None, found: bool = False
     ) -> bool:
         """Open an agent's memory folder and show it; False (with a message) if it cannot be."""
-        source = self.registry.open_persona_folder(path, label=label, found=found)
-        if source is None:
-            return False
-        if not found:
-            self.sidebar.select(source)
-        return True
+        return self.opener.open_persona_folder(path, label=label, found=found)
 
     def open_demo(self) -> bool:
         """Build the demo in a temporary folder (removed on close) and open it."""
         opened = self._demo_opener.open()
         if self._demo_opener.demo is not None:
-            self._title_base = translate("MainWindow", "Memory Desk — demo")
-            self._show_title()
+            self._title.show_demo()
         return opened
 
     @property
@@ -399,31 +338,13 @@ class MainWindow(QMainWindow):
         """Add stores that appeared, mark those that vanished, and (``recount``) update every
         count (see SourceRegistry.refresh)."""
         if self.registry.refresh(extra_folders=self.added_folders(), recount=recount) and recount:
-            self.update_counts()
-
-    def update_counts(self) -> None:
-        self.source_switch.update_counts()
+            self.source_switch.update_counts()
 
     def check_database(self) -> None:
-        """Tools ▸ Check database: check the shown database again (quick_check and the search
-        index), in the background; the page's banner and write actions follow the answer."""
-        source = self.current_source()
-        if source is None or source.kind != SourceKind.DB:
-            self.message_bar.show_info(
-                translate("MainWindow", "Open an Alisio database to check it")
-            )
-            return
-        self.registry.reopen_if_replaced(source)
-        self.show_page("observations")
-        self.observations_page.check_database()
-        self.message_bar.show_info(
-            translate("MainWindow", "Checking {path} …").format(path=source.path)
-        )
+        """Tools ▸ Check database: check the shown database again, in the background."""
+        window_menus.check_database(self)
 
     # -- live reload ---------------------------------------------------------------------------
-
-    def is_live(self) -> bool:
-        return self.registry.is_live()
 
     def set_live(self, live: bool) -> None:
         """Pause or resume live reload; resuming catches up with what changed meanwhile."""
@@ -433,40 +354,15 @@ class MainWindow(QMainWindow):
         self.registry.set_live(live)
         if live:
             self.source_switch.catch_up()
-        self._show_live_state()
-
-    def _show_live_state(self, *_args) -> None:
-        # Nothing open (the welcome page): there is nothing to follow, so say nothing.
-        self.live_indicator.setVisible(bool(self.registry.sources()))
-        self.live_indicator.show_state(
-            live=self.is_live(),
-            polling=self.folder_watcher.mode == MODE_POLLING,
-            reason=self.folder_watcher.fallback_reason,
-            last_change=self.registry.last_change,
-        )
+        self.live_indicator.show_registry()
 
     # -- person's actions ---------------------------------------------------------------------
 
     def on_open_database(self) -> None:
-        from PySide6.QtWidgets import QFileDialog  # dialogs: imported when opened
-
-        path, _ = QFileDialog.getOpenFileName(
-            self,
-            translate("MainWindow", "Open an Alisio memory database"),
-            str(Path.home()),
-            translate("MainWindow", "SQLite databases (*.sqlite *.db *.sqlite3);;All files (*)"),
-        )
-        if path:
-            self.open_database(Path(path))
+        self.opener.ask_for_database()
 
     def on_open_folder(self) -> None:
-        from PySide6.QtWidgets import QFileDialog
-
-        path = QFileDialog.getExistingDirectory(
-            self, translate("MainWindow", "Open an agent's memory folder"), str(Path.home())
-        )
-        if path:
-            self.add_persona_folder(Path(path))
+        self.opener.ask_for_folder()
 
     def added_folders(self) -> list[Path]:
         """Persona folders the person opened by hand: found again at every start."""
@@ -474,10 +370,7 @@ class MainWindow(QMainWindow):
 
     def add_persona_folder(self, path: Path) -> bool:
         """Open a folder the person picked or dropped, and remember it for the next start."""
-        if not self.open_persona_folder(path):
-            return False
-        remember_added_folder(path)
-        return True
+        return self.opener.add_persona_folder(path)
 
     def handle_arguments(self, args: list[str]) -> None:
         """Arguments handed over by a second start: open what they name and come forward."""
@@ -495,23 +388,12 @@ class MainWindow(QMainWindow):
 
     def open_dropped(self, path: Path) -> bool:
         """A folder opens as persona memory; a file as an Alisio database."""
-        if path.is_dir():
-            return self.add_persona_folder(path)
-        return self.open_database(path)
+        return self.opener.open_dropped(path)
 
     def show_shortcuts(self) -> ShortcutsDialog:
-        """Help ▸ Keyboard shortcuts: read from the window's actions each time it opens."""
-        from memory_desk.ui.shortcuts import ShortcutsDialog  # only when asked for
-
-        self.persona_page  # noqa: B018 - built now if not yet: its entry actions are listed too
-        dialog = self.findChild(ShortcutsDialog, "shortcutsDialog")
-        if dialog is None:
-            dialog = ShortcutsDialog(self)
-        dialog.fill_from(self)
-        dialog.show()
-        dialog.raise_()
-        dialog.activateWindow()
-        return dialog
+        """Help ▸ Keyboard shortcuts, with the persona page's entry actions (built now)."""
+        self.persona_page  # noqa: B018 - built now if not yet
+        return window_menus.show_shortcuts(self)
 
     # -- the page in front ----------------------------------------------------------------------
 
@@ -531,7 +413,8 @@ class MainWindow(QMainWindow):
         """The title's mark (``[*]``): some page holds edits not yet saved. Any page, not
         only the one in front: a draft left on a hidden page is still unsaved, and closing
         the window asks about it."""
-        self.setWindowModified(any(_has_unsaved_edits(page) for page in self.content_pages))
+        pages = self.content_pages
+        self.setWindowModified(any(getattr(p, "has_unsaved_edits", bool)() for p in pages))
 
     # -- state and closing --------------------------------------------------------------------
 
@@ -564,8 +447,3 @@ class MainWindow(QMainWindow):
             self._review.shutdown()
         self.registry.close_stores()
         self._demo_opener.cleanup()
-
-
-def _has_unsaved_edits(page: QWidget) -> bool:
-    has_unsaved = getattr(page, "has_unsaved_edits", None)
-    return bool(has_unsaved()) if has_unsaved is not None else False

@@ -8,6 +8,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import QMainWindow, QMenu, QWidget
 
 from memory_desk import __version__
+from memory_desk.core.kinds import SourceKind
 from memory_desk.ui import i18n, theme
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
@@ -187,6 +188,36 @@ def _help_actions(window: MainWindow) -> list:
             translate("MainWindow", "About Memory Desk"),
         ),
     ]
+
+
+def check_database(window: MainWindow) -> None:
+    """Tools ▸ Check database: check the shown database again (quick_check and the search
+    index), in the background; the page's banner and write actions follow the answer."""
+    source = window.current_source()
+    if source is None or source.kind != SourceKind.DB:
+        window.message_bar.show_info(translate("MainWindow", "Open an Alisio database to check it"))
+        return
+    window.registry.reopen_if_replaced(source)
+    window.show_page("observations")
+    window.observations_page.check_database()
+    window.message_bar.show_info(
+        translate("MainWindow", "Checking {path} …").format(path=source.path)
+    )
+
+
+def show_shortcuts(window: MainWindow):  # noqa: ANN201 - a ShortcutsDialog, imported when asked
+    """Help ▸ Keyboard shortcuts: read from the window's actions each time it opens (the
+    caller builds the pages whose actions should be listed first)."""
+    from memory_desk.ui.shortcuts import ShortcutsDialog  # only when asked for
+
+    dialog = window.findChild(ShortcutsDialog, "shortcutsDialog")
+    if dialog is None:
+        dialog = ShortcutsDialog(window)
+    dialog.fill_from(window)
+    dialog.show()
+    dialog.raise_()
+    dialog.activateWindow()
+    return dialog
 
 
 def show_about(parent: QWidget) -> None:
