@@ -93,6 +93,11 @@ class MainWindow(QMainWindow):
         self.router = Router(self.show_page, self._page_named, self)
         self.welcome_page = WelcomePage(self)
         self.pages.addWidget(self.welcome_page)
+        # Made before the status bar's parts: the Tab order follows the order of making.
+        self.observations_page = ObservationsPage(self._new_undo_stack("observations"), self)
+        # The other pages are built after the first paint (persona_page, review) or on first
+        # need (chats_page, overview_page, pruning_page).
+        self._review: ReviewDesk | None = None
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("mainSplitter")
@@ -113,10 +118,6 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.live_indicator)
         self._page_menus = window_menus.build_menus(self)
 
-        self.observations_page = ObservationsPage(self._new_undo_stack("observations"), self)
-        # The other pages are built after the first paint (persona_page, review) or on first
-        # need (chats_page, overview_page, pruning_page).
-        self._review: ReviewDesk | None = None
         self._place("observations", self.observations_page)
         self.source_switch = SourceSwitch(
             self.registry, self.sidebar, self.pages, self._page_named, self
