@@ -1343,6 +1343,15 @@ class PersonaPage(QWidget):
             )
         )
 
+    def select_id(self, name: str) -> bool:
+        """Select and focus the entry ``name`` (the Page contract's selection by id); False
+        when the list does not show it."""
+        row = self.model.row_of(name)
+        if row >= 0:
+            self.list.setCurrentIndex(self.model.index(row, 0))
+            self.list.setFocus()
+        return row >= 0
+
 
 def _name_at(index: QModelIndex) -> str | None:
     """The name of the entry at ``index`` (None on a divider), taken from the entry itself: a
