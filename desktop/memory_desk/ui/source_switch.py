@@ -7,7 +7,7 @@ turns those into what each page shows: the database pages (observations, chats, 
 the current database and its plugin settings, the persona page the current folder, the
 pruning assistant whichever source is current, the overview every persona folder; and the
 sidebar's counts from the page that just counted its source. Pages are told through their
-own public calls; a page built later gets what it missed from the page stack when placed.
+own public calls; a page built later is told what it missed when the stack places it.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from memory_desk.ui.i18n import translate
 from memory_desk.ui.page_stack import DB_PAGE_NAMES, PageStack
 
 if TYPE_CHECKING:
+    from memory_desk.core.observations import ObservationStore
+    from memory_desk.core.persona import PersonaFolder
     from memory_desk.ui.sources.registry import Source, SourceRegistry
     from memory_desk.ui.sources.sidebar import SourceSidebar
 
@@ -52,6 +54,10 @@ class SourceSwitch(QObject):
         self._pages = pages
         self._page = page
         self.db_page: QWidget | None = pages.built("observations")
+        # What the pages were last told, for a page built later.
+        self._db_store: ObservationStore | None = None
+        self._plugin_settings: dict | None = None
+        self._pruning_source: ObservationStore | PersonaFolder | None = None
         sidebar.set_listing_probe(self._persona_lists)
 
     def connect_signals(self) -> None:
@@ -62,6 +68,7 @@ class SourceSwitch(QObject):
         self._registry.replaced.connect(self.on_source_replaced)
         self._sidebar.current_changed.connect(self.on_source_changed)
         self._pages.currentChanged.connect(self._on_page_changed)
+        self._pages.placed.connect(self._on_page_placed)
 
     def follow_database_counts(self, page: QWidget) -> None:
         """The observations page counts its database with each status: the sidebar shows
@@ -85,16 +92,47 @@ class SourceSwitch(QObject):
             return
         pruning = self._pages.current_name() == "pruning"
         if source.kind == SourceKind.DB:
-            self._pages.show_database(source.store)
-            self._pages.show_plugin_settings(source.info or None)
+            self.show_database(source.store)
+            self.show_plugin_settings(source.info or None)
             shown = self.db_page
         else:
             self._show_folder(source)
             shown = self._page("persona")
-        self._pages.show_pruning_source(source.store)
+        self.show_pruning_source(source.store)
         # The assistant stays in front: it prunes whichever source the person picks.
         self._pages.setCurrentWidget(self._page("pruning") if pruning else shown)
         self._sidebar.show_info(source)
+
+    def show_database(self, store: ObservationStore | None) -> None:
+        """Show this database (None: none) on every database page."""
+        self._db_store = store
+        for page in self._pages.built_pages(DB_PAGE_NAMES):
+            page.set_store(store)
+
+    def show_plugin_settings(self, settings: dict | None) -> None:
+        """The Alisio plugin's settings of the database shown (the Chats page reads them)."""
+        self._plugin_settings = settings
+        chats = self._pages.built("chats")
+        if chats is not None:
+            chats.set_plugin_settings(settings)
+
+    def show_pruning_source(self, source: ObservationStore | PersonaFolder | None) -> None:
+        """The store the pruning assistant prunes (None: none)."""
+        self._pruning_source = source
+        pruning = self._pages.built("pruning")
+        if pruning is not None:
+            pruning.set_source(source)
+
+    def _on_page_placed(self, name: str, page: QWidget) -> None:
+        """A page just built is told what it missed."""
+        if name in DB_PAGE_NAMES and self._db_store is not None:
+            page.set_store(self._db_store)
+        if name == "chats" and self._plugin_settings is not None:
+            page.set_plugin_settings(self._plugin_settings)
+        if name == "pruning" and self._pruning_source is not None:
+            page.set_source(self._pruning_source)
+        if name == "overview":
+            self.show_persona_folders()
 
     def _show_folder(self, source: Source) -> None:
         """Put the folder on the persona page; one the page already holds is read again when
@@ -187,15 +225,15 @@ class SourceSwitch(QObject):
     def on_source_replacing(self, source: Source) -> None:
         """The store is about to close: the page showing it lets go first."""
         if self._sidebar.current() is source:
-            self._pages.show_database(None)
-            self._pages.show_pruning_source(None)
+            self.show_database(None)
+            self.show_pruning_source(None)
 
     def on_source_replaced(self, source: Source, message: str, problem: str) -> None:
         """The source reads the file now at its path (or none): the page shows that."""
         if self._sidebar.current() is source:
             store = source.store if source.file_id is not None else None
-            self._pages.show_database(store)
-            self._pages.show_pruning_source(store)
+            self.show_database(store)
+            self.show_pruning_source(store)
             if store is None:
                 self._pages.built("observations").show_store_problem(
                     problem
@@ -221,7 +259,7 @@ class SourceSwitch(QObject):
     def _on_folder_counted(self, page: QWidget) -> None:
         counts = page.counts()
         if counts is not None:  # (None while the page reads: the sidebar keeps its count,
-            self._recount_current(folder_counts=counts)  # not list 20,000 names again)
+            self._recount_current(folder_counts=counts)  # not list every name again)
 
     def _recount_current(self, **counted) -> None:
         """The page in front just counted its source: show those counts, query nothing."""

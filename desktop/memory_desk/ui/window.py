@@ -218,7 +218,6 @@ class MainWindow(QMainWindow):
             from memory_desk.ui.overview.page import OverviewPage
 
             self._place("overview", OverviewPage(self))
-            self.source_switch.show_persona_folders()
         return self.pages.built("overview")
 
     @property
