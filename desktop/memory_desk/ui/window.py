@@ -46,8 +46,6 @@ from memory_desk.ui.widgets.message_bar import MessageBar
 from memory_desk.ui.window_title import WindowTitle
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QDragEnterEvent, QDropEvent
-
     from memory_desk.demo import Demo
     from memory_desk.ui.chats.page import ChatsPage
     from memory_desk.ui.overview.page import OverviewPage
@@ -74,7 +72,6 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self._title = WindowTitle(self)  # its "[*]": a page holds edits (see _show_unsaved)
         self.resize(1280, 800)
-        self.setAcceptDrops(True)
         self._shut_down = False
         self.startup = StartUp(self)
         self._demo_opener = DemoOpener(self)
@@ -275,12 +272,6 @@ class MainWindow(QMainWindow):
         """Use this theme now and from now on (``system``, ``light`` or ``dark``)."""
         window_menus.set_theme(name)
 
-    def set_language(self, name: str) -> None:
-        """Keep this language (``system``, ``en``, ``es``) for the next start, and say so."""
-        text = window_menus.set_language(name)
-        if text is not None:
-            self.message_bar.show_info(text)
-
     def _new_undo_stack(self, name: str) -> QUndoStack:
         stack = QUndoStack(self)
         stack.setObjectName(f"{name}UndoStack")
@@ -375,16 +366,6 @@ class MainWindow(QMainWindow):
     def handle_arguments(self, args: list[str]) -> None:
         """Arguments handed over by a second start: open what they name and come forward."""
         handle_arguments(self, args)
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt override)
-        if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
-            event.acceptProposedAction()
-
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt override)
-        for url in event.mimeData().urls():
-            if url.isLocalFile():
-                self.open_dropped(Path(url.toLocalFile()))
-        event.acceptProposedAction()
 
     def open_dropped(self, path: Path) -> bool:
         """A folder opens as persona memory; a file as an Alisio database."""

@@ -285,7 +285,7 @@ def _build_appearance_menus(window: MainWindow, view: QMenu) -> None:
         action.setCheckable(True)
         action.setChecked(name == saved)
         action.setStatusTip(tip)
-        action.triggered.connect(lambda _checked=False, n=name: window.set_language(n))
+        action.triggered.connect(lambda _checked=False, n=name: _choose_language(window, n))
         language_menu.addAction(action)
 
 
@@ -295,6 +295,12 @@ def set_theme(name: str) -> None:
     settings = settings_module.app_settings()
     settings.setValue(theme.THEME_KEY, name)
     settings_module.sync_private(settings)
+
+
+def _choose_language(window: MainWindow, name: str) -> None:
+    text = set_language(name)
+    if text is not None:
+        window.message_bar.show_info(text)
 
 
 def set_language(name: str) -> str | None:

@@ -1,13 +1,14 @@
-"""Opening a source the person names (a menu's dialog, a drop, a second start's arguments):
-the registry opens it, the sidebar shows it, and a folder picked by hand is found again at
-every start."""
+"""Opening a source the person names (a menu's dialog, a drop on the window, a second start's
+arguments): the registry opens it, the sidebar shows it, and a folder picked by hand is found
+again at every start."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QWidget
 
 from memory_desk.core.kinds import SourceKind
@@ -29,6 +30,22 @@ class SourceOpener(QObject):
         self._registry = registry
         self._sidebar = sidebar
         self._parent = parent
+        parent.setAcceptDrops(True)
+        parent.installEventFilter(self)  # files and folders dropped on it open
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        kind = event.type()
+        if kind not in (QEvent.Type.DragEnter, QEvent.Type.Drop) or watched is not self._parent:
+            return False
+        assert isinstance(event, QDropEvent)  # QDragEnterEvent is one too
+        urls = [url for url in event.mimeData().urls() if url.isLocalFile()]
+        if kind == QEvent.Type.DragEnter and not urls:
+            return False  # no file: refused
+        if kind == QEvent.Type.Drop:
+            for url in urls:
+                self.open_dropped(Path(url.toLocalFile()))
+        event.acceptProposedAction()
+        return True
 
     def open_database(self, path: Path, *, found: bool = False, info: dict | None = None) -> bool:
         """Open an Alisio memory database and show it; False (with a message) if it cannot be."""
