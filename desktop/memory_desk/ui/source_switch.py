@@ -73,11 +73,11 @@ class SourceSwitch(QObject):
     def follow_database_counts(self, page: QWidget) -> None:
         """The observations page counts its database with each status: the sidebar shows
         those totals instead of querying again."""
-        page.status_changed.connect(lambda _text: self._recount_current(totals=page.totals))
+        page.status_changed.connect(self._on_database_counted)
 
     def follow_folder_counts(self, page: QWidget) -> None:
         """The persona page counts its folder with each status (see above)."""
-        page.status_changed.connect(lambda _text: self._on_folder_counted(page))
+        page.status_changed.connect(self._on_folder_counted)
 
     # -- the person picks a source -----------------------------------------------------------
 
@@ -256,8 +256,11 @@ class SourceSwitch(QObject):
         page = self._pages.built("persona")
         return page is not None and page.is_listing() and page.folder() is source.store
 
-    def _on_folder_counted(self, page: QWidget) -> None:
-        counts = page.counts()
+    def _on_database_counted(self, _status: str) -> None:
+        self._recount_current(totals=self._pages.built("observations").totals)
+
+    def _on_folder_counted(self, _status: str) -> None:
+        counts = self._pages.built("persona").counts()
         if counts is not None:  # (None while the page reads: the sidebar keeps its count,
             self._recount_current(folder_counts=counts)  # not list every name again)
 
