@@ -10,7 +10,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from memory_desk.ui.observations.model import ID_ROLE
-from memory_desk.ui.pages import Page, Router
+from memory_desk.ui.pages import Page, Router, SelectsById
 from window_helpers import make_database, make_persona_folder, table
 
 pytest_plugins = ["window_fixture"]  # the open_window fixture
@@ -64,3 +64,22 @@ def test_the_router_shows_a_row_in_its_page(open_window, qtbot, tmp_path: Path) 
     window.router.show_observation(int(wanted))
     assert window.current_page_name() == "observations"
     qtbot.waitUntil(lambda: window.observations_page.selected_ids() == [int(wanted)], timeout=5_000)
+
+
+def test_the_router_shows_a_persona_entry_by_its_name(open_window, qtbot, tmp_path: Path) -> None:
+    """Selection by id is one contract method: the persona page selects an entry by its name,
+    through the router, with the database shown first; a name not listed says False."""
+    db = make_database(tmp_path / "alisio" / "memory.sqlite")
+    folder = make_persona_folder(tmp_path / "memory", ["alpha", "beta", "gamma"])
+    window = open_window(["--persona", str(folder), "--db", str(db)])
+    assert window.current_page_name() == "observations"
+    for name in ("observations", "chats", "persona"):
+        assert isinstance(window.router._page(name), SelectsById), name
+    page = window.persona_page
+    qtbot.waitUntil(lambda: page.model.row_of("gamma") >= 0, timeout=10_000)
+    assert window.router.show_entry("gamma")
+    assert window.current_page_name() == "persona"
+    assert window.current_source().kind == "persona"  # the page's kind of source is selected
+    qtbot.waitUntil(lambda: page.current_name() == "gamma", timeout=5_000)
+    assert not window.router.show_entry("not-there")
+    assert page.current_name() == "gamma"

@@ -3,21 +3,25 @@ for when it comes back (a message a hidden page raised waits for it)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QLabel, QStackedWidget, QWidget
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QLabel, QStackedWidget, QStatusBar, QWidget
 
 from memory_desk.ui.widgets.message_bar import MessageBar
 
 
 class PageStatus(QObject):
-    """Shows the status text and messages of the page in front of ``pages``."""
+    """Shows the status text and messages of the page in front of ``pages``: the text in its
+    own ``label`` (``statusCounts``) on ``status_bar``, the messages on ``bar``."""
 
     def __init__(
-        self, pages: QStackedWidget, label: QLabel, bar: MessageBar, parent: QObject
+        self, pages: QStackedWidget, status_bar: QStatusBar, bar: MessageBar, parent: QObject
     ) -> None:
         super().__init__(parent)
         self._pages = pages
-        self._label = label
+        self.label = self._label = QLabel(status_bar)
+        self._label.setObjectName("statusCounts")
+        self._label.setTextFormat(Qt.TextFormat.PlainText)
+        status_bar.addPermanentWidget(self._label)
         self._bar = bar
         self._status: dict[QWidget, str] = {}
         self._waiting: dict[QWidget, tuple[str, str]] = {}

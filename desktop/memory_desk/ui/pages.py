@@ -4,10 +4,13 @@ A page is asked through its contract, never through its children: its actions (o
 ``page_actions`` group, enabled only while it is in front) and what it adds to the window's
 menus (:meth:`Page.menu_actions`), its status line and messages (three signals), whether it
 may close (:meth:`Page.may_close`: unsaved edits ask first), and being told it is in front
-(:meth:`Page.set_current`) or that the window closes (:meth:`Page.shutdown`).
+(:meth:`Page.set_current`) or that the window closes (:meth:`Page.shutdown`). A page whose
+rows have ids also selects one by its id (:class:`SelectsById`).
 
-One page showing something of another ("open this row in its page": the review, pruning and
-chats pages do it) calls the :class:`Router`, not the window.
+One page showing something of another ("open this row in its page": the review, overview
+and chats pages do it) goes through the :class:`Router`, not the window: a page says what it
+wants shown with its own ``*_requested`` signals, and the router follows them
+(:meth:`Router.follow`), or is called directly.
 """
 
 from __future__ import annotations
@@ -45,6 +48,15 @@ class Page(Protocol):
     def may_close(self) -> bool: ...
 
     def shutdown(self) -> None: ...
+
+
+@runtime_checkable
+class SelectsById(Protocol):
+    """A page whose rows have ids selects one by it, clearing what hides it when it can:
+    the observations page (an observation id), the chats page (a session id), the persona
+    page (an entry's name: False when the list does not show it)."""
+
+    def select_id(self, key: int | str) -> bool | None: ...
 
 
 def make_action(
@@ -101,6 +113,20 @@ class Router(QObject):
         self._show_page = show_page
         self._page = page
 
+    def follow(self, page: QObject) -> None:
+        """Show what ``page`` asks for with the requests it has: ``observation_requested``
+        (an id), ``day_requested`` (a date), ``open_chat_requested`` (a session id),
+        ``timeline_requested`` (an observation id)."""
+        for name, route in (
+            ("observation_requested", self.show_observation),
+            ("day_requested", self.show_day),
+            ("open_chat_requested", self.show_chat),
+            ("timeline_requested", self.show_timeline),
+        ):
+            requested = getattr(page, name, None)
+            if requested is not None:
+                requested.connect(route)
+
     def show_page(self, name: str) -> None:
         self._show_page(name)
 
@@ -112,7 +138,7 @@ class Router(QObject):
 
     def show_observation(self, observation_id: int) -> None:
         """The observations table, with this row selected."""
-        self._front("observations").show_observation_id(observation_id)
+        self._front("observations").select_id(observation_id)
 
     def show_day(self, day) -> None:  # noqa: ANN001 - a datetime.date
         """The observations table, showing only what was saved on ``day``."""
@@ -120,7 +146,11 @@ class Router(QObject):
 
     def show_chat(self, session_id: str) -> None:
         """The Chats page, with this chat selected."""
-        self._front("chats").show_chat(session_id)
+        self._front("chats").select_id(session_id)
+
+    def show_entry(self, name: str) -> bool:
+        """The persona page, with this entry of its folder selected (False: not listed)."""
+        return self._front("persona").select_id(name)
 
     def show_timeline(self, observation_id: int, project: str | None = None) -> None:
         """The Chats page, with this observation's chronological neighbours in its chat."""

@@ -80,7 +80,7 @@ class StartUp(QObject):
         window = self._window
         if front is window.observations_page:
             return
-        persona = window.page_if_built("persona")
+        persona = window.pages.built("persona")
         if front is persona and persona.is_listing():
             # Its whole listing first: built during it, the review desk, the watcher's start
             # and numpy slowed the listing, and the watcher's rescan ran beside it.

@@ -1,5 +1,10 @@
-"""The main window: it arranges the sidebar of memory sources, one page per kind of store, the
-menus and the status bar; the sources themselves live in a SourceRegistry."""
+"""The main window: it composes the sidebar of memory sources, one page per kind of store in a
+page stack, the menus gathered from the pages and the status bar.
+
+What each page shows for a source is :mod:`memory_desk.ui.source_switch`'s; one page showing
+another's row goes through the :class:`~memory_desk.ui.pages.Router`; the start is
+:mod:`memory_desk.ui.startup`'s; the menus are :mod:`memory_desk.ui.window_menus`'.
+"""
 
 from __future__ import annotations
 
@@ -7,31 +12,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import (
-    QAction,
-    QCloseEvent,
-    QKeySequence,
-    QShowEvent,
-    QUndoGroup,
-    QUndoStack,
-)
-from PySide6.QtWidgets import (
-    QLabel,
-    QMainWindow,
-    QSplitter,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtGui import QCloseEvent, QShowEvent, QUndoStack
+from PySide6.QtWidgets import QMainWindow, QSplitter, QVBoxLayout, QWidget
 
-from memory_desk.core.kinds import SourceKind
-from memory_desk.ui import i18n, window_menus
-from memory_desk.ui.i18n import translate
-from memory_desk.ui.live import MODE_POLLING, FolderWatcher
+from memory_desk.ui import window_menus
+from memory_desk.ui.live import FolderWatcher
 from memory_desk.ui.live.indicator import LiveIndicator
 from memory_desk.ui.observations.page import ObservationsPage
-from memory_desk.ui.page_stack import DB_PAGE_NAMES, PageStack
+from memory_desk.ui.page_stack import PAGE_NAMES, PageStack
 from memory_desk.ui.page_status import PageStatus
 from memory_desk.ui.pages import Router, fill_menu
+from memory_desk.ui.source_switch import SourceSwitch
+from memory_desk.ui.sources.opener import SourceOpener
 from memory_desk.ui.sources.registry import (
     Source,
     SourceRegistry,
@@ -39,7 +31,6 @@ from memory_desk.ui.sources.registry import (
     alisio_info,
     file_id,
     folder_label,
-    remember_added_folder,
 )
 from memory_desk.ui.sources.sidebar import SourceSidebar
 from memory_desk.ui.startup import (
@@ -52,10 +43,9 @@ from memory_desk.ui.startup import (
 from memory_desk.ui.undo_focus import UndoKeyRouter
 from memory_desk.ui.welcome import WelcomePage
 from memory_desk.ui.widgets.message_bar import MessageBar
+from memory_desk.ui.window_title import WindowTitle
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QDragEnterEvent, QDropEvent
-
     from memory_desk.demo import Demo
     from memory_desk.ui.chats.page import ChatsPage
     from memory_desk.ui.overview.page import OverviewPage
@@ -68,58 +58,24 @@ if TYPE_CHECKING:
 
 __all__ = ["MainWindow", "Source", "alisio_info", "file_id", "folder_label"]
 
-# The pages that show the current database (the one last chosen comes back with it), and the
-# pages built only when first needed: most people start on the observations or the persona
-# page, and building (and importing) the others cost a third of the start.
-PAGE_SOURCE_KINDS = {"persona": SourceKind.PERSONA, **dict.fromkeys(DB_PAGE_NAMES, SourceKind.DB)}
-LAZY_PAGE_NAMES = ("chats", "overview", "pruning")
-
 
 class MainWindow(QMainWindow):
-    """Arranges the pages, the menus and the sidebar; owns the undo stack and the message bar.
+    """Composes the pages, the menus and the sidebar; owns the undo group and the message bar.
 
-    Pages report through signals (``status_changed``, ``error_raised``, ``info_raised``) and
-    the sources through the registry's; the window never reaches into a page's widgets.
-
-    The Chats, Overview and Pruning pages are built the first time something needs them
-    (shown, or asked to show something): until then the window only remembers what it would
-    have told them (store, plugin settings, source) and gives it to them when they are built.
-
-    The start (what the first screen does without, the state saved at the last close, the
-    demo) is :mod:`memory_desk.ui.startup`'s.
+    Pages report through signals and the sources through the registry's; the window never
+    reaches into a page's widgets. The pages other than the observations table are built on
+    first need; the page stack gives them what they missed.
     """
 
     def __init__(self) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
-        # "[*]" shows Qt's unsaved-edits mark while a page holds edits (see _show_unsaved)
-        self._title_base = translate("MainWindow", "Memory Desk")
-        self._waiting_changes = 0
-        self.setWindowTitle(self._title_base + "[*]")
+        self._title = WindowTitle(self)  # its "[*]": a page holds edits (see _show_unsaved)
         self.resize(1280, 800)
-        self.setAcceptDrops(True)
         self._shut_down = False
         self.startup = StartUp(self)
         self._demo_opener = DemoOpener(self)
-
-        # Each page keeps its own undo history; Edit ▸ Undo acts on the current page's.
-        self.undo_group = QUndoGroup(self)
-        self.undo_action: QAction = self.undo_group.createUndoAction(
-            self, translate("MainWindow", "&Undo")
-        )
-        self.undo_action.setObjectName("undoAction")
-        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
-        self.redo_action: QAction = self.undo_group.createRedoAction(
-            self, translate("MainWindow", "&Redo")
-        )
-        self.redo_action.setObjectName("redoAction")
-        self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
-        self.undo_action.setWhatsThis(
-            translate("MainWindow", "Undo the last change (its text says which)")
-        )
-        self.redo_action.setWhatsThis(translate("MainWindow", "Redo the change just undone"))
-        self.addAction(self.undo_action)
-        self.addAction(self.redo_action)
+        self.undo_group, self.undo_action, self.redo_action = window_menus.build_undo_actions(self)
         self._undo_keys = UndoKeyRouter(self)  # Ctrl+Z from a field with nothing to undo
 
         central = QWidget(self)
@@ -129,25 +85,16 @@ class MainWindow(QMainWindow):
         self.registry = SourceRegistry(self)
         self.registry.hold_watching()  # until the first rows are painted
         self.sidebar = SourceSidebar(self)
-        self.sidebar.set_listing_probe(self._persona_page_lists)
-        self.sources = self.sidebar.tree
-        self.source_info = self.sidebar.info
-
+        self.opener = SourceOpener(self.registry, self.sidebar, self)
         self.pages = PageStack(self)
-        # One page showing something of another goes through the router, not the window.
         self.router = Router(self.show_page, self._page_named, self)
         self.welcome_page = WelcomePage(self)
-        self._page_undo: dict[QWidget, QUndoStack] = {}
-        self.observations_page = ObservationsPage(self._new_undo_stack("observations"), self)
-        self._page_undo[self.observations_page] = self.observations_page.undo_stack
-        # The other pages are built after the first paint (the persona_page and review
-        # properties) or on first need (chats_page, overview_page, pruning_page).
-        self._review: ReviewDesk | None = None
-        # What the window last told the database pages and the pruning page, for a page
-        # built later.
-        self._db_page: QWidget = self.observations_page
         self.pages.addWidget(self.welcome_page)
-        self.pages.place("observations", self.observations_page)
+        # Made before the status bar's parts: the Tab order follows the order of making.
+        self.observations_page = ObservationsPage(self._new_undo_stack("observations"), self)
+        # The other pages are built after the first paint (persona_page, review) or on first
+        # need (chats_page, overview_page, pruning_page).
+        self._review: ReviewDesk | None = None
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("mainSplitter")
@@ -155,26 +102,24 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.pages)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([230, 1050])
-
         layout = QVBoxLayout(central)
         layout.setContentsMargins(6, 6, 6, 0)
         layout.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
         self.message_bar.cover(self.pages)
 
-        self.status_label = QLabel(self)
-        self.status_label.setObjectName("statusCounts")
-        self.status_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.statusBar().addPermanentWidget(self.status_label)
+        # Each page's status text and messages are its own (ui/page_status.py).
+        self.page_status = PageStatus(self.pages, self.statusBar(), self.message_bar, self)
+        self.status_label = self.page_status.label
         self.live_indicator = LiveIndicator(self)
         self.statusBar().addPermanentWidget(self.live_indicator)
+        self._page_menus = window_menus.build_menus(self)
 
-        # Each page's status text and messages are its own (ui/page_status.py).
-        self.page_status = PageStatus(self.pages, self.status_label, self.message_bar, self)
-
-        self._entry_menu = window_menus.build_menus(self)
+        self._place("observations", self.observations_page)
+        self.source_switch = SourceSwitch(
+            self.registry, self.sidebar, self.pages, self._page_named, self
+        )
         self._connect_signals()
-        self._show_live_state()
         self.pages.setCurrentWidget(self.welcome_page)
         self._on_page_changed(self.pages.currentIndex())
         self.startup.watch_first_paint()
@@ -182,39 +127,37 @@ class MainWindow(QMainWindow):
     def _connect_signals(self) -> None:
         """Every wire between the sources, the sidebar, the pages and the window, in one place."""
         self.welcome_page.demo_requested.connect(self.open_demo)
-        self.welcome_page.open_database_requested.connect(self.on_open_database)
-        self.welcome_page.open_folder_requested.connect(self.on_open_folder)
-        for page in self.content_pages:
-            self.page_status.connect_messages(page)
-        self.observations_page.status_changed.connect(self._on_observations_status)
-        # One page asks another to show something: the window only routes.
-        self.observations_page.open_chat_requested.connect(self.router.show_chat)
-        self.observations_page.timeline_requested.connect(self.router.show_timeline)
+        self.welcome_page.open_database_requested.connect(self.opener.ask_for_database)
+        self.welcome_page.open_folder_requested.connect(self.opener.ask_for_folder)
         self.pages.currentChanged.connect(self._on_page_changed)
-        self._connect_unsaved(self.observations_page)
-
-        self.registry.added.connect(self._on_source_added)
-        self.registry.changed.connect(self._on_source_written)
+        self.source_switch.follow_database_counts(self.observations_page)
+        self.live_indicator.follow(self.registry)
         self.registry.presence_checked.connect(self.sidebar.mark_presence)
-        self.registry.replacing.connect(self._on_source_replacing)
-        self.registry.replaced.connect(self._on_source_replaced)
-        self.registry.live_changed.connect(self._show_live_state)
         self.registry.error.connect(self.message_bar.show_error)
         self.registry.info.connect(self.message_bar.show_info)
-        self.sidebar.current_changed.connect(self._on_source_changed)
+        self.source_switch.connect_signals()
         self.live_indicator.toggled.connect(self.set_live)
 
-    def _connect_unsaved(self, page: QWidget) -> None:
+    def _place(self, name: str, page: QWidget) -> None:
+        """Wire a page just built to the window and put it in the stack."""
+        self.page_status.connect_page(page)
+        self.router.follow(page)
+        written = getattr(page, "file_written", None)  # a page that writes files says so
+        if written is not None:
+            written.connect(self.registry.expect_own_write)
         unsaved = getattr(page, "unsaved_changed", None)  # a page that edits says so
         if unsaved is not None:
             unsaved.connect(self._show_unsaved)
+        menu = self._page_menus.get(name)
+        if menu is not None:
+            fill_menu(menu, page.menu_actions())
+        self.pages.place(name, page)
 
-    # -- since you last looked (the journal) -------------------------------------------------------
+    # -- pages built after the first paint or on first need ---------------------------------
 
     @property
     def review(self) -> ReviewDesk:
-        """The journal and the review page, owned by one ReviewDesk (built after the first
-        paint, or here on first use); the window only shows its count in the title."""
+        """The journal and the review page (built after the first paint, or on first use)."""
         if self._review is None:
             from memory_desk.ui.review.desk import ReviewDesk
 
@@ -230,13 +173,10 @@ class MainWindow(QMainWindow):
                 self,
             )
             self._review = desk
-            page = desk.page
-            self._page_undo[page] = page.undo_stack
-            self.page_status.connect_page(page)
-            desk.pending_changed.connect(self._show_waiting_changes)
+            desk.pending_changed.connect(self._title.show_waiting_changes)
             desk.error_raised.connect(self.message_bar.show_error)
             desk.info_raised.connect(self.message_bar.show_info)
-            self.pages.place("review", page)
+            self._place("review", desk.page)
             desk.connect_window()  # after the window's slots: its own run after them
             if self.observations_page.store is not None and not self.observations_page.is_busy():
                 desk.start()  # the first rows came before the desk: it missed ``refreshed``
@@ -252,22 +192,74 @@ class MainWindow(QMainWindow):
 
     @property
     def persona_page(self) -> PersonaPage:
-        """The persona page, built (and its modules imported) after the first paint or on
-        first use; its entry actions fill the Entry menu then."""
+        """The persona page (built after the first paint, or on first use)."""
         if self.pages.built("persona") is None:
             from memory_desk.ui.persona.page import PersonaPage
 
             page = PersonaPage(self._new_undo_stack("persona"), self)
-            self._page_undo[page] = page.undo_stack
-            self.page_status.connect_messages(page)
-            page.status_changed.connect(self._on_persona_status)
-            page.file_written.connect(self.registry.expect_own_write)
-            self._connect_unsaved(page)
-            fill_menu(self._entry_menu, page.menu_actions())
-            self.pages.place("persona", page)
+            self.source_switch.follow_folder_counts(page)
+            self._place("persona", page)
         return self.pages.built("persona")
 
-    # -- the first paint ----------------------------------------------------------------------
+    @property
+    def chats_page(self) -> ChatsPage:
+        if self.pages.built("chats") is None:
+            from memory_desk.ui.chats.page import ChatsPage
+
+            self._place("chats", ChatsPage(self))
+        return self.pages.built("chats")
+
+    @property
+    def overview_page(self) -> OverviewPage:
+        if self.pages.built("overview") is None:
+            from memory_desk.ui.overview.page import OverviewPage
+
+            self._place("overview", OverviewPage(self))
+        return self.pages.built("overview")
+
+    @property
+    def pruning_page(self) -> PruningPage:
+        if self.pages.built("pruning") is None:
+            from memory_desk.ui.pruning.page import PruningPage
+
+            self._place("pruning", PruningPage(self._new_undo_stack("pruning"), self))
+        return self.pages.built("pruning")
+
+    @property
+    def content_pages(self) -> tuple[QWidget, ...]:
+        """Every page that shows a source, among those built so far."""
+        return self.pages.built_pages()
+
+    def _page_named(self, name: str) -> QWidget | None:
+        """The page called ``name``, built now if it was not yet (None: no such page)."""
+        return getattr(self, f"{name}_page") if name in PAGE_NAMES else None
+
+    def show_page(self, name: str) -> None:
+        """Show the page named ``name`` (``welcome`` or one of PAGE_NAMES); a page of a kind
+        of store the sidebar does not show selects the first source of that kind."""
+        page = self._page_named(name)
+        if page is None:
+            self.pages.setCurrentWidget(self.welcome_page)
+            return
+        self.source_switch.select_for_page(name, page)
+        self.pages.setCurrentWidget(page)
+
+    def current_page_name(self) -> str:
+        return self.pages.current_name()
+
+    def show_chat(self, session_id: str) -> None:
+        self.router.show_chat(session_id)
+
+    def show_timeline(self, observation_id: int) -> None:
+        self.router.show_timeline(observation_id)
+
+    def show_observation(self, observation_id: int) -> None:
+        self.router.show_observation(observation_id)
+
+    def show_day(self, day) -> None:  # noqa: ANN001 - a datetime.date
+        self.router.show_day(day)
+
+    # -- the window's own parts -----------------------------------------------------------------
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
         super().showEvent(event)
@@ -276,84 +268,9 @@ class MainWindow(QMainWindow):
     def is_shut_down(self) -> bool:
         return self._shut_down
 
-    def _show_waiting_changes(self, count: int) -> None:
-        self._waiting_changes = count
-        self._show_title()
-
-    def _show_title(self) -> None:
-        """``Memory Desk — 3 changes to review``; the ``[*]`` keeps the unsaved mark."""
-        title = self._title_base
-        if self._waiting_changes:
-            title = translate("MainWindow", "{title} — {changes}").format(
-                title=title,
-                changes=i18n.plural(
-                    self._waiting_changes,
-                    translate("MainWindow", "{n} change to review"),
-                    translate("MainWindow", "{n} changes to review"),
-                ),
-            )
-        self.setWindowTitle(title + "[*]")
-
-    # -- pages built on first need ----------------------------------------------------------------
-
-    @property
-    def chats_page(self) -> ChatsPage:
-        """The Chats page, built (and its modules imported) on first use."""
-        if self.pages.built("chats") is None:
-            from memory_desk.ui.chats.page import ChatsPage
-
-            page = ChatsPage(self)
-            page.observation_requested.connect(self.router.show_observation)
-            self.page_status.connect_page(page)
-            self.pages.place("chats", page)
-        return self.pages.built("chats")
-
-    @property
-    def overview_page(self) -> OverviewPage:
-        """The Overview page, built (and its modules imported) on first use."""
-        if self.pages.built("overview") is None:
-            from memory_desk.ui.overview.page import OverviewPage
-
-            page = OverviewPage(self)
-            page.observation_requested.connect(self.router.show_observation)
-            page.day_requested.connect(self.router.show_day)
-            self.page_status.connect_page(page)
-            self.pages.place("overview", page)
-            self._update_overview_folders()
-        return self.pages.built("overview")
-
-    @property
-    def pruning_page(self) -> PruningPage:
-        """The Pruning assistant, built (and its modules imported) on first use."""
-        if self.pages.built("pruning") is None:
-            from memory_desk.ui.pruning.page import PruningPage
-
-            page = PruningPage(self._new_undo_stack("pruning"), self)
-            self._page_undo[page] = page.undo_stack
-            page.file_written.connect(self.registry.expect_own_write)
-            self.page_status.connect_page(page)
-            self.pages.place("pruning", page)
-        return self.pages.built("pruning")
-
-    @property
-    def db_pages(self) -> tuple[QWidget, ...]:
-        """The pages of the current database built so far (the others read when built)."""
-        return self.pages.built_pages(DB_PAGE_NAMES)
-
-    @property
-    def content_pages(self) -> tuple[QWidget, ...]:
-        """Every page that shows a source, among those built so far."""
-        return self.pages.built_pages()
-
     def set_theme(self, name: str) -> None:
         """Use this theme now and from now on (``system``, ``light`` or ``dark``)."""
         window_menus.set_theme(name)
-
-    def set_language(self, name: str) -> None:
-        """Keep this language (``system``, ``en``, ``es``) for the next start, and say so."""
-        text = window_menus.set_language(name)
-        if text is not None:
-            self.message_bar.show_info(text)
 
     def _new_undo_stack(self, name: str) -> QUndoStack:
         stack = QUndoStack(self)
@@ -375,35 +292,26 @@ class MainWindow(QMainWindow):
     def _sources(self) -> list[Source]:
         return self.registry.sources()
 
+    def current_source(self) -> Source | None:
+        return self.sidebar.current()
+
     # -- opening sources ----------------------------------------------------------------------
 
     def open_database(self, path: Path, *, found: bool = False, info: dict | None = None) -> bool:
         """Open an Alisio memory database and show it; False (with a message) if it cannot be."""
-        known = self.registry.find(SourceKind.DB, path) is not None
-        source = self.registry.open_database(path, found=found, info=info)
-        if source is None:
-            return False
-        if known or not found:
-            self.sidebar.select(source)
-        return True
+        return self.opener.open_database(path, found=found, info=info)
 
     def open_persona_folder(
         self, path: Path, *, label: str | None = None, found: bool = False
     ) -> bool:
         """Open an agent's memory folder and show it; False (with a message) if it cannot be."""
-        source = self.registry.open_persona_folder(path, label=label, found=found)
-        if source is None:
-            return False
-        if not found:
-            self.sidebar.select(source)
-        return True
+        return self.opener.open_persona_folder(path, label=label, found=found)
 
     def open_demo(self) -> bool:
         """Build the demo in a temporary folder (removed on close) and open it."""
         opened = self._demo_opener.open()
         if self._demo_opener.demo is not None:
-            self._title_base = translate("MainWindow", "Memory Desk — demo")
-            self._show_title()
+            self._title.show_demo()
         return opened
 
     @property
@@ -421,21 +329,13 @@ class MainWindow(QMainWindow):
         """Add stores that appeared, mark those that vanished, and (``recount``) update every
         count (see SourceRegistry.refresh)."""
         if self.registry.refresh(extra_folders=self.added_folders(), recount=recount) and recount:
-            self.update_counts()
+            self.source_switch.update_counts()
 
-    def _on_source_added(self, source: Source) -> None:
-        """A new row; a source found by looking is shown when nothing else is."""
-        self.sidebar.add(source)
-        self._show_live_state()
-        if source.kind == SourceKind.PERSONA:
-            self._update_overview_folders()
-        if source.found and self.sidebar.current() is None:
-            self.sidebar.select(source)
+    def check_database(self) -> None:
+        """Tools ▸ Check database: check the shown database again, in the background."""
+        window_menus.check_database(self)
 
     # -- live reload ---------------------------------------------------------------------------
-
-    def is_live(self) -> bool:
-        return self.registry.is_live()
 
     def set_live(self, live: bool) -> None:
         """Pause or resume live reload; resuming catches up with what changed meanwhile."""
@@ -444,218 +344,16 @@ class MainWindow(QMainWindow):
             return
         self.registry.set_live(live)
         if live:
-            source = self.current_source()
-            if source is not None and source.kind == SourceKind.PERSONA:
-                source.stale = False
-                self.persona_page.reload()
-            self.update_counts()
-        self._show_live_state()
-
-    def _on_source_written(self, source: Source) -> None:
-        """An agent wrote to a source: the page showing it re-reads (its answer brings the
-        counts); a hidden one only gets its sidebar count, and a folder the persona page
-        still holds is read again when the person comes back."""
-        if self.current_source() is source:
-            if source.kind == SourceKind.DB:
-                for page in self.db_pages:
-                    page.refresh()  # a page not in front only notes it, and reads on return
-            else:
-                self.persona_page.reload()
-            pruning = self.pages.built("pruning")
-            if pruning is not None:  # one built later searches when shown
-                pruning.refresh()
-            overview = self.pages.built("overview")
-            if source.kind == SourceKind.PERSONA and overview is not None:
-                overview.refresh()  # its persona folders' numbers
-            return
-        if source.kind == SourceKind.PERSONA:
-            source.stale = True
-            overview = self.pages.built("overview")
-            if overview is not None:
-                overview.refresh()  # in front, it shows every folder's numbers
-        self.sidebar.recount(source)
-
-    def _show_live_state(self) -> None:
-        # Nothing open (the welcome page): there is nothing to follow, so say nothing.
-        self.live_indicator.setVisible(bool(self.registry.sources()))
-        self.live_indicator.show_state(
-            live=self.is_live(),
-            polling=self.folder_watcher.mode == MODE_POLLING,
-            reason=self.folder_watcher.fallback_reason,
-            last_change=self.registry.last_change,
-        )
-
-    def current_source(self) -> Source | None:
-        return self.sidebar.current()
-
-    # -- counts -------------------------------------------------------------------------------
-
-    def update_counts(self) -> None:
-        for source in self.registry.sources():
-            self.registry.reopen_if_replaced(source)
-        self.sidebar.update_all()
-
-    # -- a replaced database ----------------------------------------------------------------------
-
-    def _on_source_replacing(self, source: Source) -> None:
-        """The store is about to close: the page showing it lets go first."""
-        if self.current_source() is source:
-            self.pages.show_database(None)
-            self.pages.show_pruning_source(None)
-
-    def _on_source_replaced(self, source: Source, message: str, problem: str) -> None:
-        """The source reads the file now at its path (or none): the page shows that."""
-        if self.current_source() is source:
-            store = source.store if source.file_id is not None else None
-            self.pages.show_database(store)
-            self.pages.show_pruning_source(store)
-            if store is None:
-                self.observations_page.show_store_problem(
-                    problem
-                    or translate(
-                        "MainWindow", "{what}. Nothing is shown until a database is at that path."
-                    ).format(what=message)
-                )
-        self.sidebar.recount(source)
-
-    def check_database(self) -> None:
-        """Tools ▸ Check database: check the shown database again (quick_check and the search
-        index), in the background; the page's banner and write actions follow the answer."""
-        source = self.current_source()
-        if source is None or source.kind != SourceKind.DB:
-            self.message_bar.show_info(
-                translate("MainWindow", "Open an Alisio database to check it")
-            )
-            return
-        self.registry.reopen_if_replaced(source)
-        self.show_page("observations")
-        self.observations_page.check_database()
-        self.message_bar.show_info(
-            translate("MainWindow", "Checking {path} …").format(path=source.path)
-        )
-
-    # -- switching ----------------------------------------------------------------------------
-
-    def _on_source_changed(self, source: Source, previous: Source | None) -> None:
-        leaving_dirty_entry = (
-            source.kind == SourceKind.PERSONA
-            and self.persona_page_folder() is not source.store
-            and not self.persona_page.maybe_close()
-        )
-        if leaving_dirty_entry:
-            self.sidebar.select(previous, quietly=True)
-            return
-        pruning = self.pages.current_name() == "pruning"
-        if source.kind == SourceKind.DB:
-            self.pages.show_database(source.store)
-            self.pages.show_plugin_settings(source.info or None)
-            shown = self._db_page
-        else:
-            self._show_folder(source)
-            shown = self.persona_page
-        self.pages.show_pruning_source(source.store)
-        # The assistant stays in front: it prunes whichever source the person picks.
-        self.pages.setCurrentWidget(self.pruning_page if pruning else shown)
-        self.sidebar.show_info(source)
-
-    def _show_folder(self, source: Source) -> None:
-        """Put the folder on the persona page; one the page already holds is read again when
-        the agents wrote to it while another source was shown (its events only updated the
-        sidebar's count then)."""
-        if self.persona_page_folder() is source.store:
-            if source.stale:
-                self.persona_page.reload()
-        else:
-            self.persona_page.set_folder(source.store)
-        source.stale = False
-
-    def _persona_page_lists(self, source: Source) -> bool:
-        """Whether the persona page is listing ``source``'s folder now (the sidebar's count
-        of it then waits for the page's)."""
-        page = self.pages.built("persona")
-        return page is not None and page.is_listing() and page.folder() is source.store
-
-    def persona_page_folder(self):
-        page = self.pages.built("persona")
-        return None if page is None else page.folder()  # a page not built holds no folder
-
-    def page_if_built(self, name: str) -> QWidget | None:
-        """The page called ``name`` if it was built (None: not yet, or no such page)."""
-        return self.pages.built(name)
-
-    def _page_named(self, name: str) -> QWidget | None:
-        """The page called ``name``, built now if it was not yet (None: no such page)."""
-        if name in (*LAZY_PAGE_NAMES, "persona", "review"):
-            return getattr(self, f"{name}_page")
-        return self.pages.built(name)
-
-    def show_page(self, name: str) -> None:
-        """Show the page named ``observations``, ``chats``, ``overview``, ``persona``,
-        ``pruning``, ``review`` or ``welcome``; a page of a kind of store the sidebar does not show
-        selects the first source of that kind."""
-        page = self._page_named(name)
-        if page is None:
-            self.pages.setCurrentWidget(self.welcome_page)
-            return
-        if name in DB_PAGE_NAMES:
-            self._db_page = page
-        kind = PAGE_SOURCE_KINDS.get(name)
-        current = self.current_source()
-        if kind is not None and (current is None or current.kind != kind):
-            for source in self._sources:
-                if source.kind == kind:
-                    self.sidebar.select(source)  # shows self._db_page or the persona page
-                    break
-        if name == "overview":
-            self._update_overview_folders()
-        self.pages.setCurrentWidget(page)
-
-    def current_page_name(self) -> str:
-        return self.pages.current_name()
-
-    def _update_overview_folders(self) -> None:
-        if self.pages.built("overview") is None:
-            return  # it reads the folders when built
-        self.pages.built("overview").set_persona_folders(
-            [source.store for source in self._sources if source.kind == SourceKind.PERSONA]
-        )
-
-    # -- one page showing something of another -------------------------------------------------
-
-    def show_chat(self, session_id: str) -> None:
-        self.router.show_chat(session_id)
-
-    def show_timeline(self, observation_id: int) -> None:
-        self.router.show_timeline(observation_id)
-
-    def show_observation(self, observation_id: int) -> None:
-        self.router.show_observation(observation_id)
-
-    def show_day(self, day) -> None:  # noqa: ANN001 - a datetime.date
-        self.router.show_day(day)
+            self.source_switch.catch_up()
+        self.live_indicator.show_registry()
 
     # -- person's actions ---------------------------------------------------------------------
 
     def on_open_database(self) -> None:
-        from PySide6.QtWidgets import QFileDialog  # dialogs: imported when opened
-
-        path, _ = QFileDialog.getOpenFileName(
-            self,
-            translate("MainWindow", "Open an Alisio memory database"),
-            str(Path.home()),
-            translate("MainWindow", "SQLite databases (*.sqlite *.db *.sqlite3);;All files (*)"),
-        )
-        if path:
-            self.open_database(Path(path))
+        self.opener.ask_for_database()
 
     def on_open_folder(self) -> None:
-        from PySide6.QtWidgets import QFileDialog
-
-        path = QFileDialog.getExistingDirectory(
-            self, translate("MainWindow", "Open an agent's memory folder"), str(Path.home())
-        )
-        if path:
-            self.add_persona_folder(Path(path))
+        self.opener.ask_for_folder()
 
     def added_folders(self) -> list[Path]:
         """Persona folders the person opened by hand: found again at every start."""
@@ -663,91 +361,43 @@ class MainWindow(QMainWindow):
 
     def add_persona_folder(self, path: Path) -> bool:
         """Open a folder the person picked or dropped, and remember it for the next start."""
-        if not self.open_persona_folder(path):
-            return False
-        remember_added_folder(path)
-        return True
+        return self.opener.add_persona_folder(path)
 
     def handle_arguments(self, args: list[str]) -> None:
         """Arguments handed over by a second start: open what they name and come forward."""
         handle_arguments(self, args)
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt override)
-        if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
-            event.acceptProposedAction()
-
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt override)
-        for url in event.mimeData().urls():
-            if url.isLocalFile():
-                self.open_dropped(Path(url.toLocalFile()))
-        event.acceptProposedAction()
-
     def open_dropped(self, path: Path) -> bool:
         """A folder opens as persona memory; a file as an Alisio database."""
-        if path.is_dir():
-            return self.add_persona_folder(path)
-        return self.open_database(path)
+        return self.opener.open_dropped(path)
 
     def show_shortcuts(self) -> ShortcutsDialog:
-        """Help ▸ Keyboard shortcuts: read from the window's actions each time it opens."""
-        from memory_desk.ui.shortcuts import ShortcutsDialog  # only when asked for
+        """Help ▸ Keyboard shortcuts, with the persona page's entry actions (built now)."""
+        self.persona_page  # noqa: B018 - built now if not yet
+        return window_menus.show_shortcuts(self)
 
-        self.persona_page  # noqa: B018 - built now if not yet: its entry actions are listed too
-        dialog = self.findChild(ShortcutsDialog, "shortcutsDialog")
-        if dialog is None:
-            dialog = ShortcutsDialog(self)
-        dialog.fill_from(self)
-        dialog.show()
-        dialog.raise_()
-        dialog.activateWindow()
-        return dialog
-
-    # -- status -------------------------------------------------------------------------------
+    # -- the page in front ----------------------------------------------------------------------
 
     def _on_page_changed(self, _index: int) -> None:
-        """Another page is in front: only its actions work, and the status text and message
-        shown are its own (a page's message waits for it while another page is current)."""
+        """Another page is in front: only its actions work, Edit ▸ Undo acts on its history,
+        and the status text and message shown are its own (a page's message waits for it
+        while another page is current)."""
         page = self.pages.currentWidget()
-        if page in self.db_pages:
-            self._db_page = page
         for each in self.content_pages:
             each.set_current(each is page)
-        stack = self._page_undo.get(page)
-        holds = getattr(page, "holds_undo", None)
-        self.undo_group.setActiveStack(None if holds is not None and holds() else stack)
+        holds = getattr(page, "holds_undo", None)  # a page whose form takes Ctrl+Z for now
+        stack = None if holds is not None and holds() else getattr(page, "undo_stack", None)
+        self.undo_group.setActiveStack(stack)
         self.page_status.on_page_changed(page)
 
     def _show_unsaved(self, *_args) -> None:
         """The title's mark (``[*]``): some page holds edits not yet saved. Any page, not
         only the one in front: a draft left on a hidden page is still unsaved, and closing
         the window asks about it."""
-        pages = self.pages.built_pages(("observations", "persona"))
-        self.setWindowModified(any(_has_unsaved_edits(page) for page in pages))
+        pages = self.content_pages
+        self.setWindowModified(any(getattr(p, "has_unsaved_edits", bool)() for p in pages))
 
-    def _on_observations_status(self, text: str) -> None:
-        self.page_status.set_status(self.observations_page, text)
-        self._update_current_item(totals=self.observations_page.totals)
-
-    def _on_persona_status(self, text: str) -> None:
-        self.page_status.set_status(self.persona_page, text)
-        counts = self.persona_page.counts()
-        if counts is not None:  # (None while the page reads: the sidebar keeps its count,
-            self._update_current_item(folder_counts=counts)  # not list 20,000 names again)
-
-    def _update_current_item(self, **counted) -> None:
-        """The page in front just counted its source: show those counts, query nothing."""
-        source = self.current_source()
-        if source is None:
-            return
-        page_store = (
-            self.observations_page.store
-            if source.kind == SourceKind.DB
-            else self.persona_page.folder()
-        )
-        if page_store is source.store:
-            self.sidebar.recount(source, **counted)
-
-    # -- state --------------------------------------------------------------------------------
+    # -- state and closing --------------------------------------------------------------------
 
     def restore_ui_state(self) -> None:
         """Geometry, splitters, table columns and sort, last page and source."""
@@ -756,8 +406,6 @@ class MainWindow(QMainWindow):
 
     def save_ui_state(self) -> None:
         save_window_state(self)
-
-    # -- closing ------------------------------------------------------------------------------
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         if not all(page.may_close() for page in self.content_pages):
@@ -780,8 +428,3 @@ class MainWindow(QMainWindow):
             self._review.shutdown()
         self.registry.close_stores()
         self._demo_opener.cleanup()
-
-
-def _has_unsaved_edits(page: QWidget) -> bool:
-    has_unsaved = getattr(page, "has_unsaved_edits", None)
-    return bool(has_unsaved()) if has_unsaved is not None else False

@@ -4,22 +4,24 @@ theme and language choices."""
 
 from __future__ import annotations
 
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import QMainWindow, QMenu, QWidget
 
 from memory_desk import __version__
+from memory_desk.core.kinds import SourceKind
 from memory_desk.ui import i18n, theme
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.pages import fill_menu, make_action
+from memory_desk.ui.pages import make_action
 
 # The window (ui/window.py) is typed by its Qt base here: these parts are imported by the
 # window, never the other way round.
 MainWindow = QMainWindow
 
 
-def build_menus(window: MainWindow) -> QMenu:
-    """Build the menu bar; returns the Entry menu, which the persona page fills when built."""
+def build_menus(window: MainWindow) -> dict[str, QMenu]:
+    """Build the menu bar; returns the menus a page fills with its own actions when it is
+    built (:meth:`memory_desk.ui.pages.Page.menu_actions`), by the page's name."""
     bar = window.menuBar()
 
     def add_menu(name: str, title: str) -> QMenu:
@@ -40,8 +42,6 @@ def build_menus(window: MainWindow) -> QMenu:
     edit.addAction(window.undo_action)
     edit.addAction(window.redo_action)
     observation = add_menu("observationMenu", translate("MainWindow", "&Observation"))
-    fill_menu(observation, window.observations_page.menu_actions())
-    # The persona page's own entry actions (the page enables them): added when it is built.
     entry = add_menu("entryMenu", translate("MainWindow", "E&ntry"))
     tools = add_menu("toolsMenu", translate("MainWindow", "&Tools"))
     add_actions(tools, _tools_actions(window))
@@ -51,7 +51,24 @@ def build_menus(window: MainWindow) -> QMenu:
     _build_appearance_menus(window, view)
     help_menu = add_menu("helpMenu", translate("MainWindow", "&Help"))
     add_actions(help_menu, _help_actions(window))
-    return entry
+    return {"observations": observation, "persona": entry}
+
+
+def build_undo_actions(window: MainWindow) -> tuple[QUndoGroup, QAction, QAction]:
+    """Each page keeps its own undo history; Edit ▸ Undo and Redo act on the current page's
+    (the group's active stack)."""
+    group = QUndoGroup(window)
+    undo = group.createUndoAction(window, translate("MainWindow", "&Undo"))
+    undo.setObjectName("undoAction")
+    undo.setShortcut(QKeySequence.StandardKey.Undo)
+    undo.setWhatsThis(translate("MainWindow", "Undo the last change (its text says which)"))
+    redo = group.createRedoAction(window, translate("MainWindow", "&Redo"))
+    redo.setObjectName("redoAction")
+    redo.setShortcut(QKeySequence.StandardKey.Redo)
+    redo.setWhatsThis(translate("MainWindow", "Redo the change just undone"))
+    window.addAction(undo)
+    window.addAction(redo)
+    return group, undo, redo
 
 
 def _file_actions(window: MainWindow) -> list:
@@ -173,6 +190,36 @@ def _help_actions(window: MainWindow) -> list:
     ]
 
 
+def check_database(window: MainWindow) -> None:
+    """Tools ▸ Check database: check the shown database again (quick_check and the search
+    index), in the background; the page's banner and write actions follow the answer."""
+    source = window.current_source()
+    if source is None or source.kind != SourceKind.DB:
+        window.message_bar.show_info(translate("MainWindow", "Open an Alisio database to check it"))
+        return
+    window.registry.reopen_if_replaced(source)
+    window.show_page("observations")
+    window.observations_page.check_database()
+    window.message_bar.show_info(
+        translate("MainWindow", "Checking {path} …").format(path=source.path)
+    )
+
+
+def show_shortcuts(window: MainWindow):  # noqa: ANN201 - a ShortcutsDialog, imported when asked
+    """Help ▸ Keyboard shortcuts: read from the window's actions each time it opens (the
+    caller builds the pages whose actions should be listed first)."""
+    from memory_desk.ui.shortcuts import ShortcutsDialog  # only when asked for
+
+    dialog = window.findChild(ShortcutsDialog, "shortcutsDialog")
+    if dialog is None:
+        dialog = ShortcutsDialog(window)
+    dialog.fill_from(window)
+    dialog.show()
+    dialog.raise_()
+    dialog.activateWindow()
+    return dialog
+
+
 def show_about(parent: QWidget) -> None:
     from PySide6.QtWidgets import QMessageBox  # dialogs: imported when opened
 
@@ -238,7 +285,7 @@ def _build_appearance_menus(window: MainWindow, view: QMenu) -> None:
         action.setCheckable(True)
         action.setChecked(name == saved)
         action.setStatusTip(tip)
-        action.triggered.connect(lambda _checked=False, n=name: window.set_language(n))
+        action.triggered.connect(lambda _checked=False, n=name: _choose_language(window, n))
         language_menu.addAction(action)
 
 
@@ -248,6 +295,12 @@ def set_theme(name: str) -> None:
     settings = settings_module.app_settings()
     settings.setValue(theme.THEME_KEY, name)
     settings_module.sync_private(settings)
+
+
+def _choose_language(window: MainWindow, name: str) -> None:
+    text = set_language(name)
+    if text is not None:
+        window.message_bar.show_info(text)
 
 
 def set_language(name: str) -> str | None:

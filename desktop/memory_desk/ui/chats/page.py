@@ -485,3 +485,7 @@ class ChatsPage(ViewPage):
     def on_export(self) -> None:
         if self.store is not None and self._chosen is not None:
             export.start_chat_export(self, self.store, self._chosen)
+
+    def select_id(self, session_id: str) -> None:
+        """The Page contract's selection by id (:meth:`show_chat`)."""
+        self.show_chat(session_id)

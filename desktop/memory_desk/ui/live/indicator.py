@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QToolButton, QWidget
 
 from memory_desk.ui import dates
 from memory_desk.ui.i18n import translate
+from memory_desk.ui.live.folders import MODE_POLLING
 from memory_desk.ui.plain import as_shown
 
 
@@ -26,6 +27,27 @@ class LiveIndicator(QToolButton):
         self.setChecked(True)
         self.setAutoRaise(True)
         self.setAccessibleName(translate("LiveIndicator", "Live reload"))
+        self._registry = None
+
+    def follow(self, registry) -> None:  # noqa: ANN001 - a SourceRegistry (it imports ui/live)
+        """Show what ``registry`` follows, now and whenever a source or the state changes."""
+        self._registry = registry
+        registry.added.connect(self.show_registry)
+        registry.live_changed.connect(self.show_registry)
+        self.show_registry()
+
+    def show_registry(self, *_args) -> None:
+        """The followed registry's state; nothing while no source is open (the welcome page:
+        there is nothing to follow)."""
+        registry = self._registry
+        watcher = registry.folder_watcher
+        self.setVisible(bool(registry.sources()))
+        self.show_state(
+            live=registry.is_live(),
+            polling=watcher.mode == MODE_POLLING,
+            reason=watcher.fallback_reason,
+            last_change=registry.last_change,
+        )
 
     def show_state(
         self, *, live: bool, polling: bool, reason: str, last_change: float | None

@@ -1523,3 +1523,7 @@ class ObservationsPage(QWidget):
         stack already moved past it: step it back once the stack is done, so Ctrl+Z (or redo)
         offers the same step again. The command skips that step."""
         step_back_later(self._undo_stack, command, undone=undone, context=self)
+
+    def select_id(self, observation_id: int) -> None:
+        """The Page contract's selection by id (:meth:`show_observation_id`)."""
+        self.show_observation_id(observation_id)

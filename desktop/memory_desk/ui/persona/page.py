@@ -471,3 +471,12 @@ class PersonaPage(QWidget):
                 url=url.toString()
             )
         )
+
+    def select_id(self, name: str) -> bool:
+        """Select and focus the entry ``name`` (the Page contract's selection by id); False
+        when the list does not show it."""
+        row = self.model.row_of(name)
+        if row >= 0:
+            self.list.setCurrentIndex(self.model.index(row, 0))
+            self.list.setFocus()
+        return row >= 0
