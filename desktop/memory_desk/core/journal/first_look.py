@@ -117,8 +117,7 @@ def take(
     baselines, :mod:`.limits`) is under ``budget`` bytes, in the order the size limit keeps
     them: rows with a topic_key first, then the others, newest first in each. Beyond the
     budget a row is taken with its hash and no text, instead of writing texts that pruning
-    would delete again (a 1,000,000-row store wrote 840 MB, and pruning them back to 100 MB
-    kept a core busy for minutes)."""
+    would delete again (for a big store, many times the limit, at great cost)."""
     look = Look(pid=os.getpid(), spent=history_bytes(jdb))
     topics = sorted((row[0] for row in conn.execute(TOPIC_IDS_SQL)), reverse=True)
     for start in range(0, len(topics), batch):
@@ -229,7 +228,7 @@ class Looks:
 
     def close(self) -> None:
         """Kill every child under way and start no more: a window closing would otherwise
-        wait for a look of a million rows (about 20 s) before it can end."""
+        wait for a look of a big store before it can end."""
         with self._lock:
             self._closed = True
         self.stop_all()

@@ -24,10 +24,8 @@ from memory_desk.core.journal.model import JournalLimits
 DAY_MS = 86_400_000
 EXPECTED_FOR_MS = DAY_MS  # a person's write not seen by a scan within a day never will be
 BATCH = 500
-# A baseline row and its index entry in the journal's pages, about (SQLite's dbstat: 112 bytes
-# at 4,000 rows, 117 at 100,000, 119 at 1,000,000). Too high, and the journal keeps more than
-# its limit (150 let a 1,000,000-row journal keep 129 MB of pages besides its baselines, for a
-# limit of 100).
+# A baseline row and its index entry in the journal's pages, about (SQLite's dbstat, from a
+# few thousand to a million rows). Too high, and the journal keeps more than its limit.
 ROW_BYTES = 130
 
 ORPHANS_SQL = (

@@ -39,7 +39,7 @@ TEMP_SUFFIX = ".memory-desk.tmp"
 ASIDE_SUFFIX = ".memory-desk.aside"
 # A leftover of Memory Desk's is removed only once nothing has touched it for this long (its
 # change time: a write, a rename, a link). Writing and fsyncing the largest entry Memory Desk
-# opens (32 MB) takes seconds even on a slow disk, and every step then takes milliseconds:
+# opens is done long before this even on a slow disk, and every later step is far shorter:
 # no Memory Desk (another instance, another session on a shared folder) can still be using
 # a file that old. Shorter would risk deleting a file in use; longer only keeps an invisible
 # file a little longer.
@@ -221,8 +221,7 @@ def stale_own_files(folder: Path, stale_after_s: float) -> list[Path]:
     a write, rename or link renews, so a file in use is never stale.
 
     The names come from the folder's shared pass (:mod:`~memory_desk.core.folder_stats`), which
-    the window's watcher takes next anyway: a listing of its own was 11 ms of a 20,000-entry
-    folder's start. A pass kept for reuse misses only files younger than it, never stale
+    the window's watcher takes next anyway, instead of a listing of its own. A pass kept for reuse misses only files younger than it, never stale
     unless ``stale_after_s`` is shorter (then a fresh pass is taken); each candidate's
     ``lstat`` is taken again before it counts as stale.
     """

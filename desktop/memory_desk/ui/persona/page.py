@@ -480,3 +480,7 @@ class PersonaPage(QWidget):
             self.list.setCurrentIndex(self.model.index(row, 0))
             self.list.setFocus()
         return row >= 0
+
+    def mark_waiting(self, names: set[str]) -> None:
+        """Mark these entries in the list as changed by the agent and not yet reviewed."""
+        self.model.set_waiting(names)

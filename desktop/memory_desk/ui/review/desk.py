@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QAbstractItemView, QWidget
+from PySide6.QtWidgets import QWidget
 
 from memory_desk.core import StoreError
 from memory_desk.core.journal import Change, Journal, JournalLimits
@@ -52,7 +52,7 @@ SCAN_AFTER_REFRESH_MS = 50
 # keeps the page busy; the inbox must still follow).
 SCAN_WAIT_AT_MOST_MS = 2000
 # A look at the folder the persona page is listing waits for the listing to end, at most this
-# long: both read every file (20,000 parses, on two workers, made each take twice as long).
+# long: both read every file, and on two workers each would take about twice as long.
 PERSONA_WAIT_AT_MOST_MS = 15_000
 
 
@@ -67,14 +67,16 @@ class ObservationsPageParts(Protocol):
 
 
 class PersonaPageParts(Protocol):
-    """What the desk uses of the persona page: its folder, its listing, its list and model
-    (to mark the entries waiting for review and to show one)."""
+    """What the desk uses of the persona page: its folder, its listing, the marks of the
+    entries waiting for review, and showing one."""
 
     listed: SignalInstance
-    list: QAbstractItemView
-    model: object
 
     def folder(self) -> object | None: ...
+
+    def mark_waiting(self, names: set[str]) -> None: ...
+
+    def select_id(self, name: str) -> bool: ...
 
     def is_listing(self) -> bool: ...
 
@@ -235,9 +237,8 @@ class ReviewDesk(QObject):
         """A scan of a store a page is reading waits for the page's answer.
 
         The database the observations page is re-reading: an agent's commit reaches both at
-        once. The scan is a Python loop on a worker: it holds the GIL in slices of the switch
-        interval (5 ms) while the page plans, applies and paints the new row, and that made
-        the live refresh stall. The folder the persona page is listing: both would read every
+        once. The scan is a Python loop on a worker: it holds the GIL a switch interval at a
+        time while the page plans, applies and paints the new row, which stalls the refresh. The folder the persona page is listing: both would read every
         file at once. The inbox can come later; the rows cannot. True when the scan was put
         off (it runs after the page's ``refreshed`` or ``listed``, or after
         SCAN_WAIT_AT_MOST_MS or PERSONA_WAIT_AT_MOST_MS at most)."""
@@ -299,7 +300,7 @@ class ReviewDesk(QObject):
         names: set[str] = set()
         if folder is not None and self._snapshot is not None:
             names = self._snapshot.waiting_entries.get(str(folder.path), set())
-        self._persona.model.set_waiting(names)
+        self._persona.mark_waiting(names)
 
     def _store_of_change(self, change: Change) -> object | None:
         """The open store a change was found in (None when it is not open any more)."""
@@ -354,16 +355,12 @@ class ReviewDesk(QObject):
             self._show_observation(int(change.target))
             return
         self._show_page("persona")
-        row = self._persona.model.row_of(change.target)
-        if row < 0:
+        if not self._persona.select_id(change.target):
             self.info_raised.emit(
                 translate(
                     "MainWindow", "{name} is not in the list: clear the filter to see it"
                 ).format(name=change.target)
             )
-            return
-        self._persona.list.setCurrentIndex(self._persona.model.index(row, 0))
-        self._persona.list.setFocus()
 
     def _on_entry_written(self, path: str) -> None:
         """A rollback wrote a persona file: its echo is not the agent's, and the persona page
