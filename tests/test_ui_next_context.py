@@ -159,6 +159,9 @@ def test_the_note_says_what_the_block_is_made_of(qtbot, open_panel, db: Path) ->
     assert "characters divided by 4" in note  # the plugin's own token estimate
     assert "10 pinned and 20 recent observations and 5 prompts" in note
     assert layout.NEXT_SESSION_STAND_IN in note and "no memory" not in note
+    # The person's words on screen; the setting's own name only in the tooltip.
+    assert "injectBudgetTokens" not in note
+    assert "injectBudgetTokens" in panel.findChild(QLabel, "nextContextNote").toolTip()
     caption = panel.findChild(QLabel, "nextContextEstimateCaption").text()
     assert caption.startswith("Next context: about ")
 

@@ -81,6 +81,9 @@ def test_welcome_text_is_shown_whole(open_window) -> None:
     QApplication.processEvents()
     assert text.height() >= text.heightForWidth(text.width())
     assert "~/.&lt;agent&gt;/memory" in text.text()
+    # The person's words; the variables and the config's setting only in the tooltip.
+    assert "$ALISIO_STATE_HOME" not in text.text() and "dbPath" not in text.text()
+    assert "$ALISIO_STATE_HOME" in text.toolTip() and "dbPath" in text.toolTip()
 
 
 def test_welcome_demo_opens_the_demo(open_window, qtbot) -> None:

@@ -1716,10 +1716,6 @@
         <translation>Presupuesto: {tokens} tokens, fijado en la configuración de Alisio.</translation>
     </message>
     <message>
-        <source>Budget: {tokens} tokens, the plugin&apos;s default (Alisio&apos;s config does not set injectBudgetTokens).</source>
-        <translation>Presupuesto: {tokens} tokens, el valor por defecto del plugin (la configuración de Alisio no fija injectBudgetTokens).</translation>
-    </message>
-    <message>
         <source>Budget: {tokens} tokens, the plugin&apos;s default: this is not the database Alisio&apos;s config points to, so its setting does not apply here.</source>
         <translation>Presupuesto: {tokens} tokens, el valor por defecto del plugin: esta no es la base de datos a la que apunta la configuración de Alisio, así que su ajuste no se aplica aquí.</translation>
     </message>
@@ -1760,6 +1756,10 @@
         <translation>Los tokens se estiman como lo hace el plugin, caracteres divididos entre 4: unos {used} usados.</translation>
     </message>
     <message>
+        <source>Budget: {tokens} tokens, the plugin&apos;s default (Alisio&apos;s settings do not set one).</source>
+        <translation>Presupuesto: {tokens} tokens, el predeterminado del plugin (la configuración de Alisio no fija ninguno).</translation>
+    </message>
+    <message>
         <source>Alisio&apos;s config turns the memory plugin off: while it is off, a new chat is told nothing from this database.</source>
         <translation>La configuración de Alisio desactiva el plugin de memoria: mientras esté desactivado, a un chat nuevo no se le dice nada de esta base de datos.</translation>
     </message>
@@ -1782,6 +1782,10 @@
     <message>
         <source>Choose a chat to see what the next chat of its project will be told.</source>
         <translation>Elija un chat para ver qué se le dirá al próximo chat de su proyecto.</translation>
+    </message>
+    <message>
+        <source>The budget is the setting injectBudgetTokens in Alisio&apos;s config.json.</source>
+        <translation>El presupuesto es el ajuste injectBudgetTokens del config.json de Alisio.</translation>
     </message>
     <message>
         <source>Last recorded context</source>
@@ -5075,8 +5079,8 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Memory Desk muestra lo que recuerdan tus agentes de IA y te deja podarlo y corregirlo. Todavía no se ha encontrado memoria de ningún agente en este equipo.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Alisio&lt;/b&gt; keeps its observations in &lt;code&gt;memory.sqlite&lt;/code&gt;, in &lt;code&gt;$ALISIO_STATE_HOME&lt;/code&gt;, else &lt;code&gt;$XDG_STATE_HOME/alisio&lt;/code&gt;, else &lt;code&gt;~/.local/state/alisio&lt;/code&gt; (unless its config sets &lt;code&gt;dbPath&lt;/code&gt;).</source>
-        <translation>&lt;b&gt;Alisio&lt;/b&gt; guarda sus observaciones en &lt;code&gt;memory.sqlite&lt;/code&gt;, en &lt;code&gt;$ALISIO_STATE_HOME&lt;/code&gt;; si no, en &lt;code&gt;$XDG_STATE_HOME/alisio&lt;/code&gt;; si no, en &lt;code&gt;~/.local/state/alisio&lt;/code&gt; (salvo que su configuración indique &lt;code&gt;dbPath&lt;/code&gt;).</translation>
+        <source>&lt;b&gt;Alisio&lt;/b&gt; keeps its observations in a database file, &lt;code&gt;memory.sqlite&lt;/code&gt;, in its state folder: usually &lt;code&gt;~/.local/state/alisio&lt;/code&gt;.</source>
+        <translation>&lt;b&gt;Alisio&lt;/b&gt; guarda sus observaciones en un archivo de base de datos, &lt;code&gt;memory.sqlite&lt;/code&gt;, en su carpeta de estado: normalmente &lt;code&gt;~/.local/state/alisio&lt;/code&gt;.</translation>
     </message>
     <message>
         <source>&lt;b&gt;agent-kit agents&lt;/b&gt; such as miyagi keep their memory of you as markdown files in &lt;code&gt;~/.&amp;lt;agent&amp;gt;/memory&lt;/code&gt;, one folder per agent (and per account).</source>
@@ -5093,6 +5097,10 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     <message>
         <source>Welcome</source>
         <translation>Bienvenida</translation>
+    </message>
+    <message>
+        <source>Alisio&apos;s database is $ALISIO_STATE_HOME/memory.sqlite, else $XDG_STATE_HOME/alisio/memory.sqlite, else ~/.local/state/alisio/memory.sqlite, unless its config.json sets dbPath.</source>
+        <translation>La base de datos de Alisio es $ALISIO_STATE_HOME/memory.sqlite, si no $XDG_STATE_HOME/alisio/memory.sqlite, si no ~/.local/state/alisio/memory.sqlite, salvo que su config.json fije dbPath.</translation>
     </message>
     <message>
         <source>Open the demo</source>

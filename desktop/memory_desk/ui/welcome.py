@@ -20,7 +20,7 @@ def welcome_text() -> str:
         ),
         translate(
             "WelcomePage",
-            "<b>Alisio</b> keeps its observations in <code>memory.sqlite</code>, in <code>$ALISIO_STATE_HOME</code>, else <code>$XDG_STATE_HOME/alisio</code>, else <code>~/.local/state/alisio</code> (unless its config sets <code>dbPath</code>).",
+            "<b>Alisio</b> keeps its observations in a database file, <code>memory.sqlite</code>, in its state folder: usually <code>~/.local/state/alisio</code>.",
         ),
         translate(
             "WelcomePage",
@@ -58,6 +58,14 @@ class WelcomePage(QWidget):
         column.setFixedWidth(COLUMN_WIDTH)
         column_layout = QVBoxLayout(column)
         text = QLabel(welcome_text(), column)
+        text.setToolTip(
+            translate(
+                "WelcomePage",
+                "Alisio's database is $ALISIO_STATE_HOME/memory.sqlite, else"
+                " $XDG_STATE_HOME/alisio/memory.sqlite, else ~/.local/state/alisio/memory.sqlite,"
+                " unless its config.json sets dbPath.",
+            )
+        )
         text.setObjectName("welcomeText")
         text.setWordWrap(True)
         text.setTextFormat(Qt.TextFormat.RichText)

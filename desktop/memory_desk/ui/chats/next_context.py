@@ -72,8 +72,7 @@ def budget_text(budget: nc.Budget) -> str:
     elif budget.source == nc.BUDGET_DEFAULT:
         template = translate(
             "NextContext",
-            "Budget: {tokens} tokens, the plugin's default (Alisio's config does not set"
-            " injectBudgetTokens).",
+            "Budget: {tokens} tokens, the plugin's default (Alisio's settings do not set one).",
         )
     else:
         template = translate(
@@ -210,6 +209,12 @@ class NextContextPanel(QWidget):
         self.note.setWordWrap(True)
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.note.setToolTip(
+            translate(
+                "NextContext",
+                "The budget is the setting injectBudgetTokens in Alisio's config.json.",
+            )
+        )
         self.estimate_caption = self._caption("nextContextEstimateCaption", content)
         self.estimate = self._pane(
             "nextContextEstimate",
