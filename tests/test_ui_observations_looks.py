@@ -180,7 +180,7 @@ def closest(image: QImage, rect, colour: str) -> int:
 # -- the project column ----------------------------------------------------------------------
 
 
-def test_project_cells_draw_the_name_bold_and_the_hash_subdued_cut_in_the_middle(
+def test_project_cells_draw_the_name_bold_and_the_hash_subdued_and_drop_the_hash_first(
     qtbot, window, project: str
 ) -> None:
     view = table(window)
@@ -212,21 +212,21 @@ def test_project_cells_draw_the_name_bold_and_the_hash_subdued_cut_in_the_middle
     narrow = 120
     view.horizontalHeader().resizeSection(Column.PROJECT, narrow)
     cell = delegate.cell_at(index)
-    assert cell.tail == f"…{digest}"  # the whole hash stays: it tells checkouts apart
-    assert name.startswith(cell.name) and 3 <= len(cell.name) < len(name)
-    assert bold.horizontalAdvance(cell.name) + plain.horizontalAdvance(cell.tail) <= narrow
+    assert cell.tail == ""  # the name is what a person reads: the hash goes first
+    assert cell.name.endswith("…") and name.startswith(cell.name[:-1])
+    assert len(cell.name) > 6  # most of the name, not "fie…a786d7ce"
+    assert bold.horizontalAdvance(cell.name) <= narrow
 
     assert index.data(Qt.ItemDataRole.ToolTipRole) == project  # the whole id on hover
     assert index.data() == project  # what a screen reader reads and a copy takes
 
 
-def test_a_very_narrow_project_column_still_cuts_in_the_middle(qtbot, window, project) -> None:
+def test_a_very_narrow_project_column_shows_the_start_of_the_name(qtbot, window, project) -> None:
     view = table(window)
     view.horizontalHeader().resizeSection(Column.PROJECT, 48)
     cell = view.itemDelegateForColumn(Column.PROJECT).cell_at(index_of(window, 1, Column.PROJECT))
-    shown = cell.name + cell.tail
-    assert "…" in shown and shown != project
-    assert project.startswith(shown.split("…")[0]) and project.endswith(shown.split("…")[1])
+    assert cell.tail == "" and cell.name.endswith("…")
+    assert project.startswith(cell.name[:-1])
 
 
 # -- one date style --------------------------------------------------------------------------

@@ -81,8 +81,10 @@ def project_pieces(
 ) -> tuple[str, str]:
     """``(bold part, subdued part)`` of a project id as it fits in ``width`` pixels.
 
-    Whole when it fits; else the name is cut at its end and ``…`` joins it to the whole hash
-    (``fieldnotes…a786d7ce``); when not even that fits, the id is cut in its middle.
+    The name is what a person reads; the hash only tells two checkouts of one name apart
+    (the whole id is in the cell's tooltip). Whole when it fits; else the hash goes first
+    (``fieldnotes``, with what follows it, such as " (personal)"), then the name is cut at its
+    end (``fieldno…``).
     """
     name, digest, rest = project_parts(text)
     if not digest:
@@ -90,28 +92,10 @@ def project_pieces(
     tail = f"-{digest}{rest}"
     if bold.horizontalAdvance(name) + plain.horizontalAdvance(tail) <= width:
         return name, tail
-    tail = f"{ELLIPSIS}{digest}{rest}"
-    room = width - plain.horizontalAdvance(tail)
-    head = _fitting_prefix(name, bold, room)
-    if len(head) >= min(3, len(name)):
-        return head, tail
-    shown = elide_middle(f"{name}-{digest}{rest}", bold, width)
-    before, ellipsis, after = shown.partition(ELLIPSIS)
-    if not ellipsis:
-        return shown, ""
-    return before, ellipsis + after
-
-
-def _fitting_prefix(text: str, metrics: QFontMetrics, room: int) -> str:
-    """The longest start of ``text`` no wider than ``room`` pixels (binary search)."""
-    low, high = 0, len(text)
-    while low < high:
-        middle = (low + high + 1) // 2
-        if metrics.horizontalAdvance(text[:middle]) <= room:
-            low = middle
-        else:
-            high = middle - 1
-    return text[:low]
+    room = width - plain.horizontalAdvance(rest)
+    if bold.horizontalAdvance(name) <= room:
+        return name, rest
+    return bold.elidedText(name, Qt.TextElideMode.ElideRight, max(room, 0)), rest
 
 
 @dataclass(frozen=True)
