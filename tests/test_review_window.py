@@ -436,3 +436,25 @@ def test_an_emptied_journal_file_says_the_history_started_again(
     assert "had to start again" in notice.text() and "was found empty" in notice.text()
     looked(qtbot, window)
     assert notice.isVisible()  # the list read after it does not hide it
+
+
+def test_a_persona_rewrite_with_the_same_fields_shows_which_lines_changed(
+    qtbot, open_window, folder: Path
+) -> None:
+    """The agent saves an entry again with the same text: its header's date is what changed,
+    and the diff shows the whole file instead of four identical fields."""
+    window = open_window(["--persona", str(folder)])
+    looked(qtbot, window)
+    before = (folder / "no-fish-puns.md").read_text("utf-8")
+    persona_agent(folder, "no-fish-puns", "Dislikes puns about fish", "Never tell fish puns.")
+    after = (folder / "no-fish-puns.md").read_text("utf-8")
+    assert after != before
+    show_review(window)
+    wait_rows(qtbot, window, [("± changed", "no-fish-puns")])
+    select_row(window, 0)
+    old, new = diff_sides(qtbot, window)
+    summary = child(window, QLabel, "reviewDiffSummary").text()
+    assert "only other lines" in summary
+    assert "The whole file" in old.toPlainText() and "The whole file" in new.toPlainText()
+    assert marked_runs(old, REMOVED) and marked_runs(new, ADDED)  # the changed lines, marked
+    assert all("fish" not in run for run in marked_runs(new, ADDED))  # not the text itself

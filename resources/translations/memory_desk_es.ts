@@ -4135,6 +4135,10 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Cuerpo</translation>
     </message>
     <message>
+        <source>The whole file</source>
+        <translation>El archivo entero</translation>
+    </message>
+    <message>
         <source>Title</source>
         <translation>Título</translation>
     </message>
@@ -4161,6 +4165,10 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     <message>
         <source>Memory Desk had not kept the earlier text (the history was off, cleared or pruned): only the new version is shown.</source>
         <translation>Memory Desk no había guardado el texto anterior (el historial estaba desactivado, se borró o se recortó): solo se muestra la versión nueva.</translation>
+    </message>
+    <message>
+        <source>The agent rewrote the file with the same name, description, type and body: only other lines of it changed (such as the date it was updated), marked below.</source>
+        <translation>El agente reescribió el archivo con el mismo nombre, descripción, tipo y cuerpo: solo cambiaron otras líneas (como la fecha de actualización), marcadas abajo.</translation>
     </message>
     <message>
         <source>The agent forgot it: it no longer sees it. Roll back brings it back.</source>

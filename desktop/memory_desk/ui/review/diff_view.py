@@ -42,6 +42,7 @@ def field_labels(store_kind: str) -> dict[str, str]:
             "description": translate("ReviewDiff", "Description"),
             "type": translate("ReviewDiff", "Type"),
             "body": translate("ReviewDiff", "Body"),
+            "raw": translate("ReviewDiff", "The whole file"),
         }
     return {
         "title": translate("ReviewDiff", "Title"),
@@ -56,8 +57,21 @@ def compute(change: Change) -> DiffAnswer:
     old, new = change.old, change.new
     if old is not None and new is not None:
         pairs = [(name, word_diff(getattr(old, name), getattr(new, name))) for name in FIELDS]
+        if only_other_lines(old, new):
+            # (a persona file rewritten with the same fields: its other lines tell what changed)
+            pairs = [("raw", word_diff(old.raw, new.raw))]
         return DiffAnswer(change.id, *split_sides(pairs))
     return DiffAnswer(change.id, _whole(old), _whole(new))
+
+
+def same_fields(old: Version, new: Version) -> bool:
+    """Whether the two versions agree on every field the diff shows."""
+    return all(getattr(old, name) == getattr(new, name) for name in FIELDS)
+
+
+def only_other_lines(old: Version, new: Version) -> bool:
+    """A persona file rewritten with the same fields the diff shows, other lines changed."""
+    return bool(old.raw and new.raw and old.raw != new.raw and same_fields(old, new))
 
 
 def _whole(version: Version | None) -> list[FieldDiff] | None:
@@ -84,6 +98,12 @@ def explanation(change: Change | None) -> str:
         return translate(
             "ReviewDiff",
             "Memory Desk had not kept the earlier text (the history was off, cleared or pruned): only the new version is shown.",
+        )
+    if change.new is not None and only_other_lines(change.old, change.new):
+        return translate(
+            "ReviewDiff",
+            "The agent rewrote the file with the same name, description, type and body: only"
+            " other lines of it changed (such as the date it was updated), marked below.",
         )
     if kind == ChangeKind.FORGOTTEN:
         return translate(
