@@ -3,8 +3,8 @@
 It only collects what the person wants to see and says when that changed; the page turns
 it into a :class:`~memory_desk.ui.observations.query.Query`. The search box is debounced
 with a timer the bar owns: a trailing delay so a query runs when typing pauses (as long as the
-database takes to answer, at most 150 ms: :meth:`FilterBar.note_answer_time`), plus a
-maximum latency so results still follow a person who types without pausing.
+database takes to answer, up to :attr:`FilterBar.SEARCH_DELAY_MS`:
+:meth:`FilterBar.note_answer_time`), plus a maximum latency so results still follow a person who types without pausing.
 
 The search box also steers the table, so a person can search and triage without leaving
 it: Up/Down/Page Up/Page Down are handed to the table (``navigate_requested``), Escape

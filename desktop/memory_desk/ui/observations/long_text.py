@@ -1,10 +1,10 @@
 """Long contents in the detail pane: the reader renders their start, the form takes them whole.
 
 The plugin caps content at 50,000 characters, but the database can hold anything (another
-writer, an older plugin, a hand edit). Rendering markdown costs the window's thread about a
-millisecond per kilobyte, and ``QPlainTextEdit.setPlainText`` lays out a whole text at once:
-a content of megabytes froze the window for seconds when it was selected, and again when
-its form opened. So:
+writer, an older plugin, a hand edit). Rendering markdown costs the window's thread time in
+proportion to the text, and ``QPlainTextEdit.setPlainText`` lays out a whole text at once:
+a content of megabytes would freeze the window when it is selected, and again when its form
+opens. So:
 
 - the reader renders only the first :data:`DETAIL_CHARS` characters (a quarter of the persona
   preview's cap: the reader shares its turn with the table's selection), cut at a line's end,

@@ -8,7 +8,7 @@ the main thread's row fetches and writes. This module only says what a query is 
 its answer holds.
 
 For a new question on a big database, the worker first reports the newest matches (FTS5 walks
-its index backwards, no ranking: a millisecond), then every match in order; a re-run (live
+its index backwards, with no ranking, so they come at once), then every match in order; a re-run (live
 reload, after a write) instead works out the row operations from the table's ids on the
 worker, so the main thread only applies them.
 

@@ -42,8 +42,8 @@ IMMEDIATE_CHARS = 5_000
 CONTENT_DELAY_MS = 120
 
 # Above this many characters the content's note comes from its length alone: scanning
-# megabytes for <private> tags and blank space at every pause of typing froze the window
-# (the save still stores the text exactly as the plugin would).
+# megabytes for <private> tags and blank space at every pause of typing would freeze the
+# window (the save still stores the text exactly as the plugin would).
 COUNTED_ONLY_ABOVE = 256 * 1024
 
 TITLE = "title"
@@ -193,7 +193,7 @@ class StoredPreviewPanel(QObject):
         """The edited row's content and stored hash: while the form keeps that content, a
         hash Memory Desk cannot reproduce is flagged (:func:`hash_note`). Not for a content
         whose note comes from its length alone (:data:`COUNTED_ONLY_ABOVE`): the note could
-        not tell it unchanged, and hashing megabytes held the window about 80 ms."""
+        not tell it unchanged, and hashing megabytes would hold the window's thread."""
         differs = (
             content is not None
             and len(content) <= COUNTED_ONLY_ABOVE

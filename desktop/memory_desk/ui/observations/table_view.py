@@ -2,10 +2,10 @@
 
 Why: a ``QTableView`` paints each cell through its delegate and the style
 (``QTableView::drawCell`` → ``PE_PanelItemViewRow`` → ``CE_ItemViewItem``). From Python that is
-a trip into the delegate and two into the style sheet style per cell: 20–30 ms of main-thread
-CPU for a screen of 21 rows × 10 columns, against 5–8 ms for a plain C++ table. A live refresh
-inserts at the top and shifts every row, a page-jump scroll and a sort repaint the whole
-viewport, so that cost was the floor of their stalls.
+a trip into the delegate and two into the style sheet style per cell, several times what a
+plain C++ table spends on the main thread for the same screen (docs/performance.md). A live
+refresh inserts at the top and shifts every row, a page-jump scroll and a sort repaint the
+whole viewport, so that cost would be the floor of their stalls.
 
 What it paints is what the style and the delegates paint (the same pixels, tested in both
 themes): per row, one fill for each run of cells with the same background (selection,
@@ -100,8 +100,8 @@ class ObservationsTableView(QTableView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         # (text, width, height, font, align) -> laid out, in two generations (widgets/painting):
-        # emptying one cache at once made the next frame lay out every text on screen again
-        # (a page-jump frame in a hundred, 2-3x the others: the scroll's p99).
+        # emptying one cache at once would make the next frame lay out every text on screen
+        # again, the slowest frames of a scroll.
         self._text_cache = TextCache()
         self._fonts: dict[str, QFont] = {}  # a forgotten row's font, per view font
         self._checks = StyleChecks(self._matches_the_style)
