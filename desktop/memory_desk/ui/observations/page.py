@@ -26,12 +26,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
-from PySide6.QtWidgets import (
-    QSplitter,
-    QTableView,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QSplitter, QTableView, QVBoxLayout, QWidget
 
 from memory_desk.core import TopicConflict
 from memory_desk.core.observations import ObservationStore, Totals
@@ -45,7 +40,7 @@ from memory_desk.ui.observations.page_actions import ActionTable
 from memory_desk.ui.observations.page_query import QueryFlow
 from memory_desk.ui.observations.page_reading import Reading, key_help
 from memory_desk.ui.observations.page_table import RowSelection, build_table
-from memory_desk.ui.observations.page_writes import (  # noqa: F401 (tests import it from here)
+from memory_desk.ui.observations.page_writes import (  # noqa: F401 (importable from here)
     PageWrites,
     confirm_delete,
     delete_confirmation,
