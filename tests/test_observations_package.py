@@ -122,6 +122,7 @@ UI_ROOMS = (
     "busy",
     "row_diff",
     "row_format",
+    "row_marks",
     "query",
     "model",
     "columns",

@@ -10,9 +10,9 @@ the agent wrote) goes through :meth:`ObservationTableModel.apply_ids`, which tur
 difference into row removals, moves and insertions, so selection, current row and scroll
 position survive; changed rows in the cache emit ``dataChanged``.
 
-Rows another program just added (or revised) are *marked* for a few seconds: a soft
-highlight behind the row and a word in its tooltip, so a person sees what arrived without
-hunting. One single-shot timer clears the marks as they expire; a new query clears them all.
+Rows another program just added (or revised) are *marked* for a few seconds
+(:mod:`.row_marks`): a soft highlight behind the row and a word in its tooltip; a new query
+clears them all.
 
 The columns and each row's texts are :mod:`.row_format`'s; colours (forgotten rows, marks,
 unreadable titles) come from the theme in effect, and the whole table repaints when it changes.
@@ -23,7 +23,6 @@ Signals:
 
 from __future__ import annotations
 
-import time
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
@@ -32,7 +31,6 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     Qt,
-    QTimer,
     Signal,
 )
 from PySide6.QtGui import QBrush, QColor, QFont, QPalette
@@ -63,6 +61,7 @@ from memory_desk.ui.observations.row_format import (
     revised,
     tooltip,
 )
+from memory_desk.ui.observations.row_marks import RowMarks
 from memory_desk.ui.plain import as_shown
 from memory_desk.ui.widgets.cells import FORGOTTEN_ROLE, Cell, CellTableModel
 from memory_desk.ui.widgets.display import now_ms
@@ -133,10 +132,8 @@ class ObservationTableModel(CellTableModel):
         self._forgotten_font.setItalic(True)
         self._take_theme_colours()
         theme.notifier().changed.connect(self._on_theme_changed)
-        self._marks: dict[int, tuple[str, float]] = {}  # id -> (kind, monotonic deadline)
-        self._mark_timer = QTimer(self)
-        self._mark_timer.setSingleShot(True)
-        self._mark_timer.timeout.connect(self._expire_marks)
+        self._row_marks = RowMarks(self._on_marks_expired, self)
+        self._marks = self._row_marks.by_id  # read for every painted row
 
     # -- Qt model interface --------------------------------------------------------------------
 
@@ -427,50 +424,27 @@ class ObservationTableModel(CellTableModel):
 
     def mark(self, ids: Iterable[int], kind: str = MARK_NEW) -> None:
         """Highlight these rows for :attr:`MARK_MS`; a row already marked new stays "new"."""
-        deadline = time.monotonic() + self.MARK_MS / 1000
-        rows: list[int] = []
-        for oid in ids:
-            previous = self._marks.get(oid)
-            self._marks[oid] = (previous[0] if previous else kind, deadline)
-            row = self.row_of(oid)
-            if row >= 0:
-                rows.append(row)
-        self._emit_changed(rows, _MARK_ROLES)
-        self._schedule_expiry()
+        ids = list(ids)
+        self._row_marks.add(ids, kind, self.MARK_MS / 1000)
+        self._emit_changed([row for row in map(self.row_of, ids) if row >= 0], _MARK_ROLES)
+        self._row_marks.schedule_expiry()
 
     def mark_of(self, observation_id: int) -> str | None:
         """``"new"``, ``"changed"`` or None: how this row is marked right now."""
-        mark = self._marks.get(observation_id)
-        return mark[0] if mark is not None else None
+        return self._row_marks.kind_of(observation_id)
 
     def marked_ids(self) -> list[int]:
         return list(self._marks)
 
     def clear_marks(self) -> None:
         """Unmark every row now (the page is closing, or the person asked for a new view)."""
-        rows = [row for row in map(self.row_of, self._marks) if row >= 0]
-        self._drop_marks()
-        self._emit_changed(rows, _MARK_ROLES)
+        self._on_marks_expired(self._row_marks.drop())
 
     def _drop_marks(self) -> None:
-        self._marks.clear()
-        self._mark_timer.stop()
+        self._row_marks.drop()
 
-    def _expire_marks(self) -> None:
-        now = time.monotonic()
-        expired = [oid for oid, (_kind, deadline) in self._marks.items() if deadline <= now]
-        for oid in expired:
-            del self._marks[oid]
-        self._emit_changed([row for row in map(self.row_of, expired) if row >= 0], _MARK_ROLES)
-        self._schedule_expiry()
-
-    def _schedule_expiry(self) -> None:
-        """One timer for every mark: it fires when the earliest one is due."""
-        if not self._marks:
-            self._mark_timer.stop()
-            return
-        due = min(deadline for _kind, deadline in self._marks.values())
-        self._mark_timer.start(max(0, int((due - time.monotonic()) * 1000) + 1))
+    def _on_marks_expired(self, ids: list[int]) -> None:
+        self._emit_changed([row for row in map(self.row_of, ids) if row >= 0], _MARK_ROLES)
 
     def _tooltip(self, observation: Observation, column: int) -> str | None:
         text = tooltip(observation, column)
