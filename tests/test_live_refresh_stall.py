@@ -71,7 +71,7 @@ def test_a_live_refresh_paints_the_row_before_asking_for_the_counts(
     page.model.rowsInserted.connect(lambda *_: events.append("row inserted"))
     page.table.painted.connect(lambda: events.append("painted"))
     page.refreshed.connect(lambda: events.append("refreshed"))
-    page._summary.submit = spy(events, "counts asked", page._summary.submit)
+    page.queries.summary.submit = spy(events, "counts asked", page.queries.summary.submit)
     page.detail.show_observation = spy(events, "detail shown", page.detail.show_observation)
 
     agent_save(db, title="Arrived live", content="**What** new", now=NOW + 60_000)

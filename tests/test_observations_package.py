@@ -112,3 +112,73 @@ def test_the_store_holds_only_the_public_calls() -> None:
     private = [name for name in methods if name.startswith("_") and not name.startswith("__")]
     assert private == []
     assert [node for node in tree.body if isinstance(node, ast.FunctionDef)] == []
+
+
+# The observations page's package (ui/observations/), from the bottom up: each room imports only
+# rooms before it. The page is the room at the top; page_* are the rooms it is composed of.
+UI_PACKAGE = PACKAGE.parent.parent / "ui" / "observations"
+UI_PREFIX = "memory_desk.ui.observations"
+UI_ROOMS = (
+    "busy",
+    "row_diff",
+    "row_format",
+    "row_marks",
+    "query",
+    "model",
+    "columns",
+    "delegates",
+    "table_view",
+    "conflict",
+    "long_text",
+    "stored_note",
+    "topic_field",
+    "detail",
+    "filters",
+    "index_health",
+    "agent_search",
+    # the page's rooms, then the page
+    "page_table",
+    "page_reading",
+    "page_query",
+    "page_writes",
+    "page_actions",
+    "page",
+)
+# Lines a room may hold; the two below are older rooms that hold one concern each.
+UI_ROOM_LIMIT = 450
+UI_LARGER_ROOMS = {"model": 700, "detail": 700}
+
+
+def ui_rooms_imported_by(room: str) -> set[str]:
+    tree = ast.parse((UI_PACKAGE / f"{room}.py").read_text("utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom) or not node.module:
+            continue
+        if node.module == UI_PREFIX:
+            found |= {alias.name for alias in node.names}
+        elif node.module.startswith(UI_PREFIX + "."):
+            found.add(node.module.removeprefix(UI_PREFIX + "."))
+    return found
+
+
+def test_the_page_package_is_made_of_the_listed_rooms_and_each_stays_small() -> None:
+    found = {path.stem for path in UI_PACKAGE.glob("*.py")} - {"__init__"}
+    assert found == set(UI_ROOMS)
+    for room in UI_ROOMS:
+        lines = (UI_PACKAGE / f"{room}.py").read_text("utf-8").count("\n")
+        limit = UI_LARGER_ROOMS.get(room, UI_ROOM_LIMIT)
+        assert lines <= limit, f"{room}.py has {lines} lines: split it by what it holds"
+
+
+def test_each_page_room_imports_only_the_rooms_below_it() -> None:
+    for position, room in enumerate(UI_ROOMS):
+        assert ui_rooms_imported_by(room) <= set(UI_ROOMS[:position]), room
+
+
+def test_the_page_keeps_its_names_where_other_code_imports_them() -> None:
+    from memory_desk.ui.observations import model, page
+
+    assert callable(page.ObservationsPage) and callable(page.delete_confirmation)
+    for name in ("Column", "SORT_KEY_BY_COLUMN", "CELL_ALIGNMENTS", "RowRecord", "format_row"):
+        assert hasattr(model, name), name

@@ -91,10 +91,10 @@ def test_show_day_filters_the_table_and_the_chip_clears_it(open_window, days_db:
     window = open_window(["--db", str(days_db)])
     view = table(window)
     qtbot.waitUntil(lambda: view.model().rowCount() == 4)  # live rows
-    asked = window.observations_page._runner.generation  # noqa: SLF001
+    asked = window.observations_page.queries.runner.generation
     window.overview_page.day_requested.emit(DAY)
     assert window.current_page_name() == "observations"
-    assert window.observations_page._runner.generation == asked + 1  # noqa: SLF001 (one query)
+    assert window.observations_page.queries.runner.generation == asked + 1  # one query
     qtbot.waitUntil(lambda: view.model().rowCount() == 3)
     with ObservationStore(days_db) as store:
         titles = {o.title for o in store.get_many(window.observations_page.model.ids()).values()}

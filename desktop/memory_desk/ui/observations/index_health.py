@@ -2,8 +2,8 @@
 from Tools ▸ Check database.
 
 SQLite's ``quick_check`` and FTS5's own ``integrity-check`` are the only honest answers to
-"is the file sound, does the agent's search still find what is stored?", and they take seconds
-on a big database (the store runs them on a snapshot so the agent's writes never wait). The
+"is the file sound, does the agent's search still find what is stored?", and they read the
+whole of a big database (the store runs them on a snapshot so the agent's writes never wait). The
 page must keep painting meanwhile, so the check runs on a :class:`~memory_desk.ui.workers.background.BackgroundCall`;
 its answer is shown only if it is about the database the page still shows: switching or
 closing the database while it runs drops it. A damaged database makes the store read-only

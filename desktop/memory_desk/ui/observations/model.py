@@ -10,14 +10,12 @@ the agent wrote) goes through :meth:`ObservationTableModel.apply_ids`, which tur
 difference into row removals, moves and insertions, so selection, current row and scroll
 position survive; changed rows in the cache emit ``dataChanged``.
 
-Rows another program just added (or revised) are *marked* for a few seconds: a soft
-highlight behind the row and a word in its tooltip, so a person sees what arrived without
-hunting. One single-shot timer clears the marks as they expire; a new query clears them all.
+Rows another program just added (or revised) are *marked* for a few seconds
+(:mod:`.row_marks`): a soft highlight behind the row and a word in its tooltip; a new query
+clears them all.
 
-Texts are the person's language (headers and tooltips through ``translate``, read when asked
-so a language installed later applies); dates are :mod:`memory_desk.ui.dates`' one style
-(relative in cells, exact on hover); colours (forgotten rows, marks, unreadable titles) come
-from the theme in effect, and the whole table repaints when the theme changes.
+The columns and each row's texts are :mod:`.row_format`'s; colours (forgotten rows, marks,
+unreadable titles) come from the theme in effect, and the whole table repaints when it changes.
 
 Signals:
     fetch_failed(str): loading rows for the view failed (the store's message)
@@ -25,35 +23,48 @@ Signals:
 
 from __future__ import annotations
 
-import time
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from enum import IntEnum
 
 from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     Qt,
-    QTimer,
     Signal,
 )
 from PySide6.QtGui import QBrush, QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
 from memory_desk.core import StoreError, lazy_numpy
-from memory_desk.core.hidden_text import reveal
 from memory_desk.core.lazy_numpy import np
 from memory_desk.core.observations import Observation, ObservationStore
-from memory_desk.ui import dates, i18n, theme
+from memory_desk.ui import dates, theme
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations import row_diff
 from memory_desk.ui.observations.busy import report_unless_busy
 from memory_desk.ui.observations.row_diff import IdIndex, RowPlan
+from memory_desk.ui.observations.row_format import (
+    ASCENDING_FIRST,
+    CELL_ALIGNMENTS,
+    MARK_CHANGED,
+    MARK_NEW,
+    SORT_KEY_BY_COLUMN,  # noqa: F401 (the page imports it from here)
+    UNSAVED_MARK,
+    Column,
+    RowRecord,
+    format_row,
+    header_labels,
+    header_names,
+    header_tips,
+    mark_note,
+    revised,
+    tooltip,
+)
+from memory_desk.ui.observations.row_marks import RowMarks
 from memory_desk.ui.plain import as_shown
 from memory_desk.ui.widgets.cells import FORGOTTEN_ROLE, Cell, CellTableModel
-from memory_desk.ui.widgets.display import now_ms, pin_glyph
+from memory_desk.ui.widgets.display import now_ms
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 BADGE_COLOUR_ROLE = Qt.ItemDataRole.UserRole + 2  # the type badge's fill, in the theme in effect
@@ -77,207 +88,19 @@ _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 # that restores the selection by id (the page does that when apply_ids returns False).
 MAX_INCREMENTAL_RUNS = row_diff.MAX_RUNS
 
-MARK_NEW = "new"
-MARK_CHANGED = "changed"
 _MARK_ROLES = [Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ToolTipRole]
-
-
-class Column(IntEnum):
-    ID = 0
-    PINNED = 1
-    TYPE = 2
-    TITLE = 3
-    PROJECT = 4
-    SCOPE = 5
-    TOPIC_KEY = 6
-    REVISIONS = 7
-    DUPLICATES = 8
-    ACCESSES = 9
-    UPDATED = 10
-    CREATED = 11
 
 
 _COLUMN_COUNT = len(Column)
 _TITLE = int(Column.TITLE)  # compared per painted cell: a plain int, not an enum member
-
-
-def header_labels() -> list[str]:
-    """Each column's header in the person's language (the pin column shows the pin glyph)."""
-    return [
-        translate("ObservationTableModel", "ID"),
-        pin_glyph(),
-        translate("ObservationTableModel", "Type"),
-        translate("ObservationTableModel", "Title"),
-        translate("ObservationTableModel", "Project"),
-        translate("ObservationTableModel", "Scope"),
-        translate("ObservationTableModel", "Topic key"),
-        translate("ObservationTableModel", "Rev."),
-        translate("ObservationTableModel", "Dup."),
-        translate("ObservationTableModel", "Reads"),
-        translate("ObservationTableModel", "Updated"),
-        translate("ObservationTableModel", "Created"),
-    ]
-
-
-def header_names() -> list[str]:
-    """What a screen reader says for each header: the words the short labels stand for."""
-    return [
-        translate("ObservationTableModel", "ID"),
-        translate("ObservationTableModel", "Pinned"),
-        translate("ObservationTableModel", "Type"),
-        translate("ObservationTableModel", "Title"),
-        translate("ObservationTableModel", "Project"),
-        translate("ObservationTableModel", "Scope"),
-        translate("ObservationTableModel", "Topic key"),
-        translate("ObservationTableModel", "Revisions"),
-        translate("ObservationTableModel", "Duplicates"),
-        translate("ObservationTableModel", "Reads"),
-        translate("ObservationTableModel", "Updated"),
-        translate("ObservationTableModel", "Created"),
-    ]
-
-
-def header_tips() -> list[str]:
-    """Each column's header tooltip: what it holds and how clicking sorts."""
-    tips = [
-        translate("ObservationTableModel", "The observation's id in the database."),
-        translate("ObservationTableModel", "Pinned: always injected into the agent's context."),
-        translate("ObservationTableModel", "What kind of memory this is."),
-        translate("ObservationTableModel", "The title the agent gave it."),
-        translate(
-            "ObservationTableModel", "The project it belongs to (the full id on hover over a cell)."
-        ),
-        translate(
-            "ObservationTableModel",
-            "Either project or personal (personal rows are visible from every project).",
-        ),
-        translate("ObservationTableModel", "Saves with the same topic key revise this row."),
-        translate("ObservationTableModel", "Revisions: how many times a save rewrote it."),
-        translate("ObservationTableModel", "Duplicates: exact repeats saved within 15 minutes."),
-        translate("ObservationTableModel", "Reads: how often the agent opened it whole."),
-        translate("ObservationTableModel", "Last changed (exact time on hover)."),
-        translate("ObservationTableModel", "First saved (exact time on hover)."),
-    ]
-    sorting = translate(
-        "ObservationTableModel", "Click to sort; a third click goes back to the default order."
-    )
-    return [f"{tip} {sorting}" for tip in tips]
-
-
-# The store's SORT_KEYS, one per column: clicking a header sorts in SQL by this key.
-SORT_KEY_BY_COLUMN: dict[Column, str] = {
-    Column.ID: "id",
-    Column.PINNED: "pinned",
-    Column.TYPE: "type",
-    Column.TITLE: "title",
-    Column.PROJECT: "project",
-    Column.SCOPE: "scope",
-    Column.TOPIC_KEY: "topic_key",
-    Column.REVISIONS: "revision_count",
-    Column.DUPLICATES: "duplicate_count",
-    Column.ACCESSES: "access_count",
-    Column.UPDATED: "updated_at",
-    Column.CREATED: "created_at",
-}
-
-# Columns whose first click sorts ascending (words); the rest start with the largest/newest.
-ASCENDING_FIRST = frozenset(
-    {Column.TYPE, Column.TITLE, Column.PROJECT, Column.SCOPE, Column.TOPIC_KEY}
-)
-
-_NUMERIC = frozenset({Column.ID, Column.REVISIONS, Column.DUPLICATES, Column.ACCESSES})
-_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-_CENTRE = Qt.AlignmentFlag.AlignCenter
-_LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
-
-
-@dataclass(slots=True)
-class RowRecord:
-    """One observation as the table shows it, formatted once when it enters the cache.
-
-    No colour is kept here: colours are the theme's, read when a cell is painted.
-    """
-
-    observation: Observation
-    display: list[str]
-    forgotten: bool
-    clock: int = 0  # the model's clock tick its relative times were written at
-
-
-def format_row(obs: Observation, now: int) -> RowRecord:
-    """Every cell's text, so painting never formats or queries."""
-    title = reveal(obs.title)  # hidden characters as placeholders (core.hidden_text)
-    display = [
-        str(obs.id),
-        pin_glyph() if obs.pinned else "",
-        reveal(obs.type),
-        f"⚠ {title}" if obs.problems else title,
-        reveal(obs.project),
-        reveal(obs.scope),
-        reveal(obs.topic_key or ""),
-        str(obs.revision_count),
-        str(obs.duplicate_count),
-        str(obs.access_count),
-        dates.relative(obs.updated_at, now),
-        dates.relative(obs.created_at, now),
-    ]
-    return RowRecord(obs, display, obs.deleted_at is not None)
-
-
-def revised(before: Observation, after: Observation) -> bool:
-    """Did a save rewrite the row (not just a pin, a forget or a read by the agent)?"""
-    return (
-        before.updated_at != after.updated_at
-        or before.revision_count != after.revision_count
-        or before.normalized_hash != after.normalized_hash
-        or before.title != after.title
-    )
-
-
-def tooltip(obs: Observation, column: int) -> str | None:
-    """A cell's tooltip, formatted on hover (one cell at a time, so not worth caching)."""
-    if column == Column.UPDATED:
-        return dates.exact(obs.updated_at)
-    if column == Column.CREATED:
-        return dates.exact(obs.created_at)
-    forgotten = (
-        translate("ObservationTableModel", "Forgotten {when}").format(
-            when=dates.exact(obs.deleted_at)
-        )
-        if obs.deleted_at is not None
-        else None
-    )
-    if column == Column.TITLE:
-        title = reveal(obs.title)
-        text = title if forgotten is None else f"{title}\n({forgotten})"
-        if obs.problems:
-            problems = (i18n.shown(problem) for problem in obs.problems)
-            heading = translate("ObservationTableModel", "Cannot be read as stored:")
-            return "\n".join((heading, *problems, text))
-        return text
-    if column == Column.PROJECT:  # the cell may be elided: the whole id is here
-        project = reveal(obs.project)
-        return project if forgotten is None else f"{project}\n({forgotten})"
-    if column == Column.PINNED and obs.pinned:
-        return translate("ObservationTableModel", "Pinned")
-    return forgotten
-
-
-UNSAVED_MARK = "• "  # before the title of the row being edited with unsaved edits
-
-
-def mark_note(kind: str) -> str:
-    """What a row's tooltip adds while it is marked as just arrived or just changed."""
-    if kind == MARK_NEW:
-        return translate("ObservationTableModel", "New: just arrived")
-    return translate("ObservationTableModel", "Changed just now")
+_ALIGNMENTS = CELL_ALIGNMENTS
 
 
 class ObservationTableModel(CellTableModel):
     """Ids in display order plus a bounded cache of formatted rows (see the module docstring).
 
-    The ids are one int64 array (8 bytes a row: a million rows hold 8 MB, not the ~100 MB of a
-    list of ints plus a dict), looked up through a sorted index built once per change. The
+    The ids are one int64 array (far smaller than a list of ints plus a dict), looked up
+    through a sorted index built once per change. The
     array is never written in place once shown: :meth:`snapshot` hands it to a worker thread
     that plans the next difference while the window paints.
 
@@ -287,10 +110,9 @@ class ObservationTableModel(CellTableModel):
 
     fetch_failed = Signal(str)
 
-    # Rows fetched around a cache miss, on the window's thread: about two screens. Fetching
-    # five times as many made some page jumps miss a frame, and reading them ahead on a
-    # worker cost more than it saved: the worker's Python took the interpreter's lock from
-    # the frames it was meant to spare (docs/performance.md has the measurements).
+    # Rows fetched around a cache miss, on the window's thread: about two screens. Bigger
+    # blocks make page jumps miss frames, and reading ahead on a worker takes the
+    # interpreter's lock from the frames it was meant to spare (docs/performance.md).
     BLOCK = 40
     CACHE_LIMIT = 2000  # rows kept; the oldest-used go first
     MARK_MS = 4000  # how long a row that just arrived or changed stays highlighted
@@ -310,10 +132,8 @@ class ObservationTableModel(CellTableModel):
         self._forgotten_font.setItalic(True)
         self._take_theme_colours()
         theme.notifier().changed.connect(self._on_theme_changed)
-        self._marks: dict[int, tuple[str, float]] = {}  # id -> (kind, monotonic deadline)
-        self._mark_timer = QTimer(self)
-        self._mark_timer.setSingleShot(True)
-        self._mark_timer.timeout.connect(self._expire_marks)
+        self._row_marks = RowMarks(self._on_marks_expired, self)
+        self._marks = self._row_marks.by_id  # read for every painted row
 
     # -- Qt model interface --------------------------------------------------------------------
 
@@ -604,50 +424,27 @@ class ObservationTableModel(CellTableModel):
 
     def mark(self, ids: Iterable[int], kind: str = MARK_NEW) -> None:
         """Highlight these rows for :attr:`MARK_MS`; a row already marked new stays "new"."""
-        deadline = time.monotonic() + self.MARK_MS / 1000
-        rows: list[int] = []
-        for oid in ids:
-            previous = self._marks.get(oid)
-            self._marks[oid] = (previous[0] if previous else kind, deadline)
-            row = self.row_of(oid)
-            if row >= 0:
-                rows.append(row)
-        self._emit_changed(rows, _MARK_ROLES)
-        self._schedule_expiry()
+        ids = list(ids)
+        self._row_marks.add(ids, kind, self.MARK_MS / 1000)
+        self._emit_changed([row for row in map(self.row_of, ids) if row >= 0], _MARK_ROLES)
+        self._row_marks.schedule_expiry()
 
     def mark_of(self, observation_id: int) -> str | None:
         """``"new"``, ``"changed"`` or None: how this row is marked right now."""
-        mark = self._marks.get(observation_id)
-        return mark[0] if mark is not None else None
+        return self._row_marks.kind_of(observation_id)
 
     def marked_ids(self) -> list[int]:
         return list(self._marks)
 
     def clear_marks(self) -> None:
         """Unmark every row now (the page is closing, or the person asked for a new view)."""
-        rows = [row for row in map(self.row_of, self._marks) if row >= 0]
-        self._drop_marks()
-        self._emit_changed(rows, _MARK_ROLES)
+        self._on_marks_expired(self._row_marks.drop())
 
     def _drop_marks(self) -> None:
-        self._marks.clear()
-        self._mark_timer.stop()
+        self._row_marks.drop()
 
-    def _expire_marks(self) -> None:
-        now = time.monotonic()
-        expired = [oid for oid, (_kind, deadline) in self._marks.items() if deadline <= now]
-        for oid in expired:
-            del self._marks[oid]
-        self._emit_changed([row for row in map(self.row_of, expired) if row >= 0], _MARK_ROLES)
-        self._schedule_expiry()
-
-    def _schedule_expiry(self) -> None:
-        """One timer for every mark: it fires when the earliest one is due."""
-        if not self._marks:
-            self._mark_timer.stop()
-            return
-        due = min(deadline for _kind, deadline in self._marks.values())
-        self._mark_timer.start(max(0, int((due - time.monotonic()) * 1000) + 1))
+    def _on_marks_expired(self, ids: list[int]) -> None:
+        self._emit_changed([row for row in map(self.row_of, ids) if row >= 0], _MARK_ROLES)
 
     def _tooltip(self, observation: Observation, column: int) -> str | None:
         text = tooltip(observation, column)
@@ -718,8 +515,7 @@ class ObservationTableModel(CellTableModel):
         The rows the last step leaves are the planned ones: that step takes ``plan.new`` as it
         is. The steps before it work in a fresh buffer (one copy of the ids), so the array a
         snapshot handed to a worker is never written; every step leaves ``self._ids`` a view
-        of what is shown. (A live commit is one insertion: no id is copied, where shifting a
-        million ids and copying them first held the window's thread.)
+        of what is shown. (A live commit is one insertion: no id is copied.)
         """
         removals, moves, insertions = list(plan.removals), list(plan.moves), list(plan.insertions)
         root = QModelIndex()
@@ -854,21 +650,13 @@ def _id_array(ids: Sequence[int] | np.ndarray) -> np.ndarray | array:
     """``ids`` as numpy's int64 array; before numpy is imported, a list of ids (the newest
     rows of a first answer) as an ``array('q')`` instead (see :meth:`_numpy_ids`).
 
-    An int64 array is taken as it is, not copied (a query's answer, which its worker hands
-    over and never writes again): copying a million ids after each sort held the window's
-    thread. The model never writes an array it shows."""
+    An int64 array is taken as it is, not copied: it is a query's answer, which its worker
+    hands over and never writes again, and the model never writes an array it shows."""
     if isinstance(ids, list | tuple | array) and not lazy_numpy.loaded():
         return array("q", ids)
     if isinstance(ids, array):
         return np.array(row_diff.as_ids(ids), dtype=np.int64)  # (as_ids would share it)
     return row_diff.as_ids(ids)
-
-
-_ALIGNMENTS = [
-    _RIGHT if column in _NUMERIC else _CENTRE if column == Column.PINNED else _LEFT
-    for column in Column
-]
-CELL_ALIGNMENTS = _ALIGNMENTS  # each column's alignment (the table paints with it)
 
 
 def _runs(sorted_rows: Sequence[int]) -> list[tuple[int, int]]:
