@@ -1,5 +1,9 @@
 """Make the README's screenshots from the demo: ``python docs/screenshots.py [OUT_DIR]``.
 
+``python docs/screenshots.py --sizes OUT_DIR`` shoots every page instead, at 1024×640 and
+1920×1080, in both languages and both themes (``<page>-<width>x<height>-<lang>-<theme>.png``),
+to look at how each page holds at the smallest and a large screen.
+
 Runs the real window on a demo built in a temporary HOME (your own stores are never opened),
 drives it by object names as a person would, and saves PNGs of the window (and of the dialogs it
 opens) into ``docs/`` or OUT_DIR: the whole tour in English with the light theme, then the two
@@ -60,7 +64,13 @@ LOOKS = [
 ]
 
 
+PAGES = ("observations", "persona", "chats", "overview", "pruning", "review")
+SIZES = ((1024, 640), (1920, 1080))
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--sizes"]:
+        return every_page(Path(argv[1]) if len(argv) > 1 else Path("screenshots"))
     out = Path(argv[0]) if argv else Path(__file__).resolve().parent
     out.mkdir(parents=True, exist_ok=True)
     _isolate_home()
@@ -128,6 +138,64 @@ def _tour(
     finally:
         window.close()
         window.shutdown()
+
+
+def every_page(out: Path) -> int:
+    """Every page at each of :data:`SIZES`, in both languages and themes."""
+    out.mkdir(parents=True, exist_ok=True)
+    _isolate_home()
+
+    from PySide6.QtWidgets import QAbstractItemView, QApplication
+
+    from memory_desk.app import configure_application, create_main_window
+
+    app = QApplication.instance() or QApplication(["memory-desk"])
+    configure_application(app)
+    for language in ("en", "es"):
+        for theme_name in ("light", "dark"):
+            window = create_main_window(["--demo", "--lang", language, "--theme", theme_name])
+            window.show()
+            try:
+                table = window.findChild(QAbstractItemView, "observationsTable")
+                _wait(app, lambda: table.model().rowCount() > 0)  # noqa: B023
+                _wait(app, lambda: window.review.started, 20000)  # noqa: B023
+                for width, height in SIZES:
+                    window.resize(width, height)
+                    for page in PAGES:
+                        window.show_page(page)
+                        _settle(app, 700)
+                        _fill_page(app, window, page)
+                        name = f"{page}-{width}x{height}-{language}-{theme_name}.png"
+                        window.grab().save(str(out / name))
+                        print(out / name)
+            finally:
+                window.close()
+                window.shutdown()
+    return 0
+
+
+def _fill_page(app, window, page: str) -> None:
+    """Something selected on the page, as a person would have it."""
+    from PySide6.QtWidgets import QAbstractItemView
+
+    names = {
+        "observations": "observationsTable",
+        "chats": "chatsTable",
+        "review": "reviewList",
+        "persona": "personaList",
+    }
+    view = window.findChild(QAbstractItemView, names.get(page, ""))
+    if view is not None and view.model() is not None and view.model().rowCount() > 2:
+        if view.currentIndex().row() < 0:
+            view.setCurrentIndex(view.model().index(2 if page != "persona" else 1, 0))
+        _settle(app, 500)
+    if page == "pruning":
+        tree = window.pruning_page.tree
+        _wait(app, lambda: tree.topLevelItemCount() > 0, 20000)
+        branch = tree.topLevelItem(0)
+        if branch is not None and branch.childCount():
+            tree.setCurrentItem(branch.child(branch.childCount() - 1))
+        _settle(app, 600)
 
 
 def _agent_search(app, window, shoot) -> None:
