@@ -198,7 +198,10 @@ def test_counts_by_type_project_and_scope_show_their_numbers(qtbot, open_window,
         by_type = dict(conn.execute("SELECT type, count(*)" + live + "type").fetchall())
         by_scope = dict(conn.execute("SELECT scope, count(*)" + live + "scope").fetchall())
     assert {name: int(n) for name, n in table_rows(window, "overviewTypeCounts")} == by_type
-    assert table_rows(window, "overviewProjectCounts") == [[PROJECT, str(sum(by_type.values()))]]
+    # The project by its name (its only checkout: no hash), the whole id on hover.
+    assert table_rows(window, "overviewProjectCounts") == [["alpha", str(sum(by_type.values()))]]
+    projects = window.findChild(QTableWidget, "overviewProjectCounts")
+    assert projects.item(0, 0).toolTip() == PROJECT
     assert table_rows(window, "overviewScopeCounts") == [
         ["Project", str(by_scope["project"])],
         ["Personal", str(by_scope["personal"])],
@@ -319,3 +322,27 @@ def test_a_closed_database_leaves_the_page_empty(qtbot, open_window, db) -> None
     notice = window.findChild(QLabel, "overviewNotice")
     assert notice.isVisible() and "Open an Alisio database" in notice.text()
     assert not chart(window).isVisible()
+
+
+def test_the_counts_keep_their_names_whole_at_1024_by_640(qtbot, open_window, db) -> None:
+    """On a small screen the names stay readable and the bars take what is left (a stretched
+    name column was squeezed to one letter)."""
+    window, _page = open_overview(qtbot, open_window, db)
+    window.resize(1024, 640)
+    qtbot.wait(100)
+    for name in ("overviewTypeCounts", "overviewProjectCounts", "overviewScopeCounts"):
+        table = window.findChild(QTableWidget, name)
+        metrics = table.fontMetrics()
+        for row in range(table.rowCount()):
+            text = table.item(row, 0).text()
+            assert table.columnWidth(0) >= metrics.horizontalAdvance(text), (name, text)
+        assert table.columnWidth(1) >= 40, name  # room for a bar and its number
+        right = table.mapTo(window, table.rect().topRight()).x()
+        assert right <= window.width(), name
+
+
+def test_two_checkouts_of_one_project_keep_their_hashes() -> None:
+    from memory_desk.ui.elide import project_names
+
+    projects = ["shop-api-12307d9a", "shop-api-99a0b1c2", "garden-bbd98ac3", "plain"]
+    assert project_names(projects) == ["shop-api-12307d9a", "shop-api-99a0b1c2", "garden", "plain"]

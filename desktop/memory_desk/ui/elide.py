@@ -23,6 +23,16 @@ def split_project(project: str) -> tuple[str, str]:
     return match.group("name"), match.group("hash")
 
 
+def project_names(projects: list[str]) -> list[str]:
+    """What a person reads for each project: its name, with the hash only where two projects
+    share a name (two checkouts of one repository)."""
+    names = [split_project(project)[0] for project in projects]
+    return [
+        name if names.count(name) == 1 else project
+        for name, project in zip(names, projects, strict=True)
+    ]
+
+
 def elide_middle(text: str, metrics: QFontMetrics, width: int) -> str:
     """``text`` cut in the middle with ``…`` to fit ``width`` pixels (whole if it fits)."""
     return metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, max(width, 0))

@@ -35,6 +35,7 @@ from memory_desk.core.observations.overview import (
 )
 from memory_desk.core.persona import PersonaFolder
 from memory_desk.ui import i18n, theme
+from memory_desk.ui.elide import project_names
 from memory_desk.ui.i18n import number, plural, translate
 from memory_desk.ui.overview.charts import DailyChart
 from memory_desk.ui.overview.tables import (
@@ -366,7 +367,9 @@ class OverviewPage(ViewPage):
         self.totals.setText(_totals_text(figures))
         self.chart.set_days(figures.days, figures.day_types)
         self.type_counts.set_counts(figures.by_type, [kind for kind, _ in figures.by_type])
-        self.project_counts.set_counts(figures.by_project, [p for p, _ in figures.by_project])
+        self.project_counts.set_counts(
+            figures.by_project, project_names([p for p, _ in figures.by_project])
+        )
         self.scope_counts.set_counts(
             figures.by_scope, [scope_label(s) for s, _ in figures.by_scope]
         )

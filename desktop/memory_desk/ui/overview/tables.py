@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -152,10 +152,20 @@ class CountTable(OverviewTable):
         super().__init__(name, accessible_name, headers, max_rows=max_rows, parent=parent)
         self._coloured = coloured_by_type
         self.setItemDelegateForColumn(1, CountBarDelegate(self))
-        self.stretch(0)
-        self.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
-        self.horizontalHeader().resizeSection(1, _BAR_ROOM + 60)
+        # The names whole, the bars in what is left (at least room for a bar and its number):
+        # on a small screen a stretched name column was squeezed to a letter.
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(_BAR_ROOM // 2)
         theme.notifier().changed.connect(self.viewport().update)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        """Wide enough for the longest name and a bar with its number beside it."""
+        hint = super().minimumSizeHint()
+        names = max(self.horizontalHeader().sectionSizeHint(0), self.sizeHintForColumn(0))
+        frame = 2 * self.frameWidth() + self.verticalScrollBar().sizeHint().width()
+        return QSize(names + _BAR_ROOM + frame, hint.height())
 
     def set_counts(self, counts: Sequence[tuple[str, int]], shown: Sequence[str]) -> None:
         """``counts`` are ``(key, count)`` pairs; ``shown`` the text for each key."""
@@ -163,7 +173,8 @@ class CountTable(OverviewTable):
         rows = []
         for (key, count), text in zip(counts, shown, strict=True):
             name = QTableWidgetItem(text)
-            name.setToolTip(text)
+            # (a project shown by its name alone: the whole id on hover)
+            name.setToolTip(key if isinstance(key, str) and key.startswith(text) else text)
             amount = QTableWidgetItem(number(count))
             amount.setData(COUNT_ROLE, count)
             amount.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
