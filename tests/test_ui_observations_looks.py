@@ -430,3 +430,21 @@ def test_the_topic_question_speaks_through_the_translator(
     missing, nameless, text = seen[0]
     assert missing == [] and nameless == []
     assert "Refresh per tab" in text and AUTH in text  # the rows and the key, as data
+
+
+def test_a_narrow_table_steps_columns_aside_instead_of_scrolling_sideways(qtbot, window) -> None:
+    """At 1024×640 (here narrower still: the offscreen screen) every shown column fits beside
+    the title; widened again, the columns come back."""
+    from memory_desk.ui.observations.columns import MIN_TITLE_WIDTH, NARROW_DROPS
+
+    view = table(window)
+    header = view.horizontalHeader()
+    window.resize(1024, 640)
+    qtbot.waitUntil(lambda: view.horizontalScrollBar().maximum() == 0)
+    assert header.sectionSize(Column.TITLE) >= MIN_TITLE_WIDTH
+    assert any(header.isSectionHidden(c) for c in NARROW_DROPS)
+    assert not header.isSectionHidden(Column.TYPE)  # the columns that matter most stay
+    assert not header.isSectionHidden(Column.PROJECT)
+    view.resize(1900, view.height())  # (the screen caps the window: widen the table itself)
+    qtbot.waitUntil(lambda: not any(header.isSectionHidden(c) for c in NARROW_DROPS))
+    assert view.horizontalScrollBar().maximum() == 0

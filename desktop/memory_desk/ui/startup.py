@@ -16,7 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QDataStream, QEvent, QObject, Qt, QTimer
-from PySide6.QtWidgets import QAbstractItemView, QMainWindow, QSplitter, QTableView, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QMainWindow,
+    QSplitter,
+    QTableView,
+    QWidget,
+)
 
 from memory_desk.core import StoreError, lazy_numpy
 from memory_desk.core.kinds import SourceKind
@@ -206,6 +213,18 @@ def restore_widget_state(root: QWidget) -> None:
             header().restoreState(value)
 
 
+def _header_state(view: QAbstractItemView, header: QHeaderView) -> QByteArray:
+    """The header's state with the columns a small window stepped aside shown: they come
+    back on a bigger one (the observations table's ``steppedAside`` property)."""
+    aside = [int(c) for c in (view.property("steppedAside") or [])]
+    for column in aside:
+        header.setSectionHidden(column, False)
+    state = header.saveState()
+    for column in aside:
+        header.setSectionHidden(column, True)
+    return state
+
+
 def save_window_state(window: MainWindow) -> None:
     state = settings_module.ui_state()
     state.setValue("window/geometry", window.saveGeometry())
@@ -218,7 +237,7 @@ def save_window_state(window: MainWindow) -> None:
     for view in window.findChildren(QAbstractItemView):
         header = getattr(view, "horizontalHeader", None) or getattr(view, "header", None)
         if header is not None and view.objectName():
-            state.setValue(f"headers/{view.objectName()}", header().saveState())
+            state.setValue(f"headers/{view.objectName()}", _header_state(view, header()))
     source = window.current_source()
     if source is not None:
         state.setValue("window/source", f"{source.kind}:{source.path}")

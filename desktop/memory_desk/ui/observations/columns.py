@@ -7,7 +7,10 @@ person's language (a longer translation widens its column); the title takes what
 leave (at least :data:`MIN_TITLE_WIDTH`) and follows the table's width, until someone else
 sizes a column: the person dragging a border, or the window restoring a saved layout. From
 then on their widths rule. Duplicates and Created start hidden (the detail pane shows both);
-the header's context menu shows or hides any column but the title.
+the header's context menu shows or hides any column but the title. While the table is too
+narrow for every column beside the title (a small screen), the columns of :data:`NARROW_DROPS`
+step aside in that order, and come back as the table widens: the table never scrolls
+sideways. The detail pane shows what they held.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from datetime import UTC, datetime
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QHeaderView, QTableView
+from PySide6.QtWidgets import QHeaderView, QStyle, QTableView
 
 from memory_desk.core.alisio import now_ms
 from memory_desk.ui import dates
@@ -44,6 +47,15 @@ _LONG_DATE_MS = dates.ms_from_datetime(datetime(2026, 12, 28, 12, tzinfo=UTC))
 
 HIDDEN_BY_DEFAULT = (Column.DUPLICATES, Column.CREATED)
 MIN_TITLE_WIDTH = 240
+STEPPED_ASIDE = "steppedAside"  # the table's property: the columns hidden for want of room
+# Hidden, in this order, while the table is too narrow for them beside the title.
+NARROW_DROPS = (
+    Column.ACCESSES,
+    Column.REVISIONS,
+    Column.ID,
+    Column.SCOPE,
+    Column.TOPIC_KEY,
+)
 
 
 class TableColumns(QObject):
@@ -60,6 +72,8 @@ class TableColumns(QObject):
             header.resizeSection(column, self.default_width(column))
         for column in HIDDEN_BY_DEFAULT:
             header.setSectionHidden(column, True)
+        self._stepped_aside: list[Column] = []  # hidden for want of room, in drop order
+        self._arranging = False
         self.actions = self._build_menu(header)
         self._fitted: list[int] | None = self._sizes()  # the widths this object last set
         table.viewport().installEventFilter(self)  # its width: the title fits it
@@ -82,6 +96,9 @@ class TableColumns(QObject):
     def show_column(self, column: Column, shown: bool) -> None:
         """Show or hide a column; the title keeps fitting the width if it did."""
         header = self._table.horizontalHeader()
+        if column in self._stepped_aside:
+            self._stepped_aside.remove(column)  # the person's choice rules it from now on
+            self._table.setProperty(STEPPED_ASIDE, [int(c) for c in self._stepped_aside])
         if header.isSectionHidden(column) != shown:
             return
         fitting = self._fitting()
@@ -99,21 +116,60 @@ class TableColumns(QObject):
             self._fitted = None  # the person's widths (or a restored layout) rule from now on
             return
         header = self._table.horizontalHeader()
-        others = sum(
-            header.sectionSize(c)
-            for c in Column
-            if c != Column.TITLE and not header.isSectionHidden(c)
-        )
+        self._arranging = True  # (hiding a column resizes the viewport on the way)
+        try:
+            for _round in range(3):  # until the room it was arranged for is the room there is
+                room = self._room()
+                self._make_room(header, room)
+                if self._room() == room:
+                    break
+        finally:
+            self._arranging = False
+        others = self._others(header)
         width = max(MIN_TITLE_WIDTH, self._table.viewport().width() - others)
         if width != header.sectionSize(Column.TITLE):
             header.resizeSection(Column.TITLE, width)
         self._fitted = self._sizes()
 
+    def _room(self) -> int:
+        """The width the columns may take: the viewport's, with the vertical scroll bar's
+        room always kept (its coming and going must not make the columns come and go)."""
+        table = self._table
+        extent = table.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, table)
+        return table.maximumViewportSize().width() - extent
+
+    def _others(self, header: QHeaderView) -> int:
+        return sum(
+            header.sectionSize(c)
+            for c in Column
+            if c != Column.TITLE and not header.isSectionHidden(c)
+        )
+
+    def _make_room(self, header: QHeaderView, room: int) -> None:
+        """Step columns aside while the title lacks its minimum; bring them back (last
+        dropped first) while they fit again."""
+        for column in NARROW_DROPS:
+            if self._others(header) + MIN_TITLE_WIDTH <= room:
+                break
+            if not header.isSectionHidden(column):
+                header.setSectionHidden(column, True)
+                self._stepped_aside.append(column)
+        while self._stepped_aside:
+            column = self._stepped_aside[-1]
+            width = self.default_width(column)  # (a hidden section's size reads 0)
+            if self._others(header) + width + MIN_TITLE_WIDTH > room:
+                break
+            header.setSectionHidden(column, False)
+            self._stepped_aside.pop()
+        # (saved as shown: a layout saved on a small screen must not hide them on a big one)
+        self._table.setProperty(STEPPED_ASIDE, [int(c) for c in self._stepped_aside])
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         """The viewport resized: fit the title. The header's menu opens: tick what shows."""
         kind = event.type()
         if kind == QEvent.Type.Resize and watched is self._table.viewport():
-            self.fit_title()
+            if not self._arranging:
+                self.fit_title()
         elif kind == QEvent.Type.ContextMenu and watched is self._table.horizontalHeader():
             self._sync_menu()
         return super().eventFilter(watched, event)
