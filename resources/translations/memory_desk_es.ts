@@ -2887,6 +2887,13 @@ Chat: {session}</translation>
     </message>
 </context>
 <context>
+    <name>PageList</name>
+    <message>
+        <source>Pages</source>
+        <translation>Páginas</translation>
+    </message>
+</context>
+<context>
     <name>Persona</name>
     <message>
         <source>The name is empty.</source>

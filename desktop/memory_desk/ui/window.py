@@ -19,6 +19,7 @@ from memory_desk.ui import window_menus
 from memory_desk.ui.live import FolderWatcher
 from memory_desk.ui.live.indicator import LiveIndicator
 from memory_desk.ui.observations.page import ObservationsPage
+from memory_desk.ui.page_list import PageList, column
 from memory_desk.ui.page_stack import PAGE_NAMES, PageStack
 from memory_desk.ui.page_status import PageStatus
 from memory_desk.ui.pages import Router, fill_menu
@@ -80,10 +81,12 @@ class MainWindow(QMainWindow):
 
         central = QWidget(self)
         central.setObjectName("centralArea")
-        # Floats over the top of the pages (MessageBar.cover): a message never moves the page.
-        self.message_bar = MessageBar(central)
+        self.message_bar = MessageBar(central)  # a row of its own under the pages
         self.registry = SourceRegistry(self)
         self.registry.hold_watching()  # until the first rows are painted
+        # The menus, then the page list (their View actions): first in the Tab order.
+        self._page_menus = window_menus.build_menus(self)
+        self.page_list = PageList(window_menus.page_actions(self._page_menus["view"]), self)
         self.sidebar = SourceSidebar(self)
         self.opener = SourceOpener(self.registry, self.sidebar, self)
         self.pages = PageStack(self)
@@ -98,22 +101,22 @@ class MainWindow(QMainWindow):
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("mainSplitter")
-        self.splitter.addWidget(self.sidebar)
-        self.splitter.addWidget(self.pages)
+        left = column(self, "sourcesColumn", above=(self.page_list,), grows=self.sidebar)
+        self.splitter.addWidget(left)
+        right = column(self, "pagesColumn", grows=self.pages, below=(self.message_bar,))
+        self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([230, 1050])
         layout = QVBoxLayout(central)
         layout.setContentsMargins(6, 6, 6, 0)
         layout.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
-        self.message_bar.cover(self.pages)
 
         # Each page's status text and messages are its own (ui/page_status.py).
         self.page_status = PageStatus(self.pages, self.statusBar(), self.message_bar, self)
         self.status_label = self.page_status.label
         self.live_indicator = LiveIndicator(self)
         self.statusBar().addPermanentWidget(self.live_indicator)
-        self._page_menus = window_menus.build_menus(self)
 
         self._place("observations", self.observations_page)
         self.source_switch = SourceSwitch(
@@ -174,6 +177,7 @@ class MainWindow(QMainWindow):
             )
             self._review = desk
             desk.pending_changed.connect(self._title.show_waiting_changes)
+            desk.pending_changed.connect(lambda n: self.page_list.set_count("review", n))
             desk.error_raised.connect(self.message_bar.show_error)
             desk.info_raised.connect(self.message_bar.show_info)
             self._place("review", desk.page)
@@ -243,6 +247,7 @@ class MainWindow(QMainWindow):
             return
         self.source_switch.select_for_page(name, page)
         self.pages.setCurrentWidget(page)
+        page.setFocus()  # (asked for by name: its keys work at once, Ctrl+F included)
 
     def current_page_name(self) -> str:
         return self.pages.current_name()
@@ -264,6 +269,8 @@ class MainWindow(QMainWindow):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
         super().showEvent(event)
         self.startup.on_window_shown(self.pages.currentWidget())
+        if not event.spontaneous():  # the first show: the page's keys work at once
+            self.pages.currentWidget().setFocus()
 
     def is_shut_down(self) -> bool:
         return self._shut_down
@@ -389,6 +396,7 @@ class MainWindow(QMainWindow):
         stack = None if holds is not None and holds() else getattr(page, "undo_stack", None)
         self.undo_group.setActiveStack(stack)
         self.page_status.on_page_changed(page)
+        self.page_list.show_current(self.current_page_name())
 
     def _show_unsaved(self, *_args) -> None:
         """The title's mark (``[*]``): some page holds edits not yet saved. Any page, not

@@ -51,7 +51,16 @@ def build_menus(window: MainWindow) -> dict[str, QMenu]:
     _build_appearance_menus(window, view)
     help_menu = add_menu("helpMenu", translate("MainWindow", "&Help"))
     add_actions(help_menu, _help_actions(window))
-    return {"observations": observation, "persona": entry}
+    return {"observations": observation, "persona": entry, "view": view}
+
+
+def page_actions(view: QMenu) -> list[tuple[str, QAction]]:
+    """(page name, its View action) for every page, in the menu's order."""
+    return [
+        (action.objectName()[len("show") : -len("Action")].lower(), action)
+        for action in view.actions()
+        if action.objectName().startswith("show") and action.objectName().endswith("Action")
+    ]
 
 
 def build_undo_actions(window: MainWindow) -> tuple[QUndoGroup, QAction, QAction]:

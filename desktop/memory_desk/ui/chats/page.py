@@ -109,6 +109,7 @@ class ChatsPage(ViewPage):
         i18n.mark_data(self.project_filter)  # the database's project ids
         self.model = ChatsModel(self)
         self.table = QTableView(self)
+        self.setFocusProxy(self.table)  # the page in front takes the keys at its table
         self.table.setObjectName("chatsTable")
         self.table.setAccessibleName(translate("ChatsPage", "Chats"))
         self.table.setModel(self.model)

@@ -101,6 +101,7 @@ class ObservationsPage(QWidget):
         self.filters = FilterBar(self)
         self.model = ObservationTableModel(self)
         self.table = build_table(self, self.model)
+        self.setFocusProxy(self.table)  # the page in front takes the keys at the table
         self.columns = TableColumns(self.table)  # widths that fit, and the header's column menu
         self.detail = ObservationDetail(self)
         self.selection = RowSelection(self.table, self.model)

@@ -128,6 +128,7 @@ class PersonaPage(QWidget):
             )
         )
         self.list = EntryListView(self)
+        self.setFocusProxy(self.list)  # the page in front takes the keys at its list
         self.list.setModel(self.model)
         self.editor = EntryEditor(self)
         self.preview = SafePreview(self)

@@ -157,6 +157,7 @@ class PruningPage(ViewPage):
         self.progress.setAccessibleName(translate("PruningPage", "Looking for candidates"))
         self.progress.setTextVisible(False)
         self.tree = CandidatesTree(self)
+        self.setFocusProxy(self.tree)  # the page in front takes the keys at its groups
         self.tree.selection_changed.connect(self._update_buttons)
         self.compare = PruningCompare(self)
         self.compare.keep_requested.connect(self.tree.keep_only)

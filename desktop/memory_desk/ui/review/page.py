@@ -84,6 +84,7 @@ class ReviewPage(QWidget):
         self._snapshot: ReviewSnapshot | None = None
         self.model = ReviewListModel(store_label, self)
         self.list = self._build_list()
+        self.setFocusProxy(self.list)  # the page in front takes the keys at its list
         self.diff = ReviewDiff(self)
         self.history = HistorySettings(limits, self)
         self.show_reviewed = QCheckBox(translate("ReviewPage", "Show &reviewed"), self)

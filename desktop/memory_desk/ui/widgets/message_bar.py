@@ -1,20 +1,17 @@
-"""An inline message strip floating over the bottom of the pages: errors and notices without modal dialogs.
+"""An inline message strip under the pages: errors and notices without modal dialogs.
 
-The bar floats: it is a child laid over the widget it covers (:meth:`MessageBar.cover`), not
-a row of a layout, so showing or hiding a message never moves the table or the editor under
-the person's eyes. It follows the covered widget's size and place (a splitter moved, the
-window resized) and grows downwards with a long, wrapped message.
+The bar is a row of the window's layout, under the page stack: it never covers a control,
+and the top of a page (its search box, its table's first rows) stays where it was when a
+message comes or goes. A long message wraps and the row grows.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
 
 from memory_desk.ui import theme
 from memory_desk.ui.i18n import translate
-
-_MARGIN = 6  # between the bar and the covered widget's edges
 
 
 class MessageBar(QFrame):
@@ -29,7 +26,7 @@ class MessageBar(QFrame):
         super().__init__(parent)
         self.setObjectName("messageBar")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setAutoFillBackground(True)  # over the page: never see-through
+        self.setAutoFillBackground(True)
         self.setAccessibleName(translate("MessageBar", "Message"))
         self._label = QLabel(self)
         self._label.setObjectName("messageText")
@@ -50,7 +47,6 @@ class MessageBar(QFrame):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.hide)
-        self._covered: QWidget | None = None
         self.kind = ""
         self.hide()
 
@@ -73,35 +69,3 @@ class MessageBar(QFrame):
         self.setAccessibleDescription(text)
         theme.set_tone(self, kind)
         self.show()
-        self.raise_()
-        self._place()
-
-    # -- floating over a widget -----------------------------------------------------------------
-
-    def cover(self, widget: QWidget) -> None:
-        """Float over the bottom of ``widget`` (a sibling or descendant of the bar's parent),
-        following its moves and resizes. The bottom, not the top: the search box, the filters
-        and the page's own banners (a write waiting for the agent) stay in sight."""
-        if self._covered is not None:
-            self._covered.removeEventFilter(self)
-        self._covered = widget
-        widget.installEventFilter(self)
-        self._place()
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
-        if watched is self._covered and event.type() in (QEvent.Type.Resize, QEvent.Type.Move):
-            self._place()
-        return False
-
-    def _place(self) -> None:
-        """Over the covered widget's bottom edge, its width less a margin, as tall as the
-        wrapped text needs."""
-        covered, parent = self._covered, self.parentWidget()
-        if covered is None or parent is None:
-            return
-        top_left = covered.mapTo(parent, QPoint(0, 0))
-        width = max(covered.width() - 2 * _MARGIN, 0)
-        height = self.heightForWidth(width) if self.hasHeightForWidth() else -1
-        height = max(height, self.sizeHint().height())
-        bottom = top_left.y() + covered.height() - _MARGIN
-        self.setGeometry(top_left.x() + _MARGIN, max(bottom - height, top_left.y()), width, height)
