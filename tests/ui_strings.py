@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QListWidget,
     QMenu,
     QPlainTextEdit,
     QTabBar,
@@ -127,7 +128,9 @@ def visible_texts(root: QWidget) -> Iterator[tuple[str, str]]:
             texts.extend(("item", widget.itemText(i)) for i in range(widget.count()))
         elif isinstance(widget, QAbstractSpinBox):
             texts.append(("suffix", getattr(widget, "suffix", lambda: "")()))
-        if isinstance(widget, QAbstractItemView) and widget.model() is not None:
+        if isinstance(widget, QListWidget):  # (the page list: its rows are the app's words)
+            texts.extend(("row", widget.item(row).text()) for row in range(widget.count()))
+        elif isinstance(widget, QAbstractItemView) and widget.model() is not None:
             model = widget.model()
             for section in range(model.columnCount()):
                 texts.append(
@@ -168,6 +171,7 @@ CONTROLS = (
     QTextEdit,
     QPlainTextEdit,
     QAbstractSpinBox,
+    QListWidget,
     QTabBar,
 )
 
