@@ -122,7 +122,7 @@ def test_page_jumps_read_their_rows_on_the_window_thread_a_small_block_at_a_time
     shown: set[int] = set()
     per_frame: list[int] = []
     reads.calls.clear()
-    for _ in range(40):  # 40 pages: about 800 rows
+    for _ in range(48):  # 48 pages: past row 700 whatever the screen height
         before = len(reads.calls)
         bar.setValue(bar.value() + bar.pageStep())
         qtbot.wait(1)  # the scroll's own events

@@ -270,7 +270,8 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         self.startup.on_window_shown(self.pages.currentWidget())
         if not event.spontaneous():  # the first show: the page's keys work at once
-            self.pages.currentWidget().setFocus()
+            page = self.pages.currentWidget()
+            getattr(page, "take_first_focus", page.setFocus)()
 
     def is_shut_down(self) -> bool:
         return self._shut_down

@@ -7,9 +7,8 @@ and the live reload when another program commits, call :meth:`ObservationsPage.r
 which applies only the difference, so the selection, the scroll position and the detail
 pane stay where the person left them (:mod:`.page_table`, :mod:`.page_reading`).
 
-The page composes those rooms, its actions (:mod:`.page_actions`), the search index's check
-(:mod:`.index_health`) and "Search as the agent…" (:mod:`.agent_search`), and keeps the Page
-contract the window uses. Texts go through Qt's translation (context "ObservationsPage").
+The page composes those rooms, its actions (:mod:`.page_actions`), the index check
+(:mod:`.index_health`) and "Search as the agent…" (:mod:`.agent_search`): the Page contract.
 
 Signals:
     status_changed(str): counts for the status bar ("Showing 120 · 3,401 live · …")
@@ -441,6 +440,10 @@ class ObservationsPage(QWidget):
 
     def restore_stack_position(self, command: QUndoCommand, *, undone: bool) -> None:
         self.writes.restore_stack_position(command, undone=undone)
+
+    def take_first_focus(self) -> None:
+        """At start the search box has the keys: typing searches, and the page's keys work."""
+        self.reading.focus_search()
 
     def select_id(self, observation_id: int) -> None:
         """The Page contract's selection by id (:meth:`show_observation_id`)."""
