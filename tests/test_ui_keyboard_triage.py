@@ -150,6 +150,23 @@ def test_delete_again_and_again_keeps_the_focus_in_the_table(qtbot, window, db: 
     assert window.message_bar.text() == "Forgot 1 observation (Ctrl+Z brings it back)"
 
 
+def test_three_deletes_pressed_at_once_forget_three_rows_in_turn(qtbot, window, db: Path) -> None:
+    """A person triaging presses Delete without waiting for each write: every press acts on
+    the row the selection comes to (the second one was dropped, nothing forgotten or said)."""
+    view = table(window)
+    select_row(qtbot, window, 4)
+    for _ in range(3):
+        qtbot.keyClick(view, Qt.Key.Key_Delete)  # no wait between the keys
+    qtbot.waitUntil(
+        lambda: all(column(db, "deleted_at", oid) is not None for oid in (4, 3, 2)),
+        timeout=10_000,
+    )
+    writes_done(window)
+    settle(qtbot, window)
+    assert column(db, "deleted_at", 1) is None  # three presses, three rows
+    assert current_id(window) == 1 and view.hasFocus()
+
+
 def test_the_agent_forgetting_the_current_row_moves_on_to_the_row_below(
     qtbot, window, db: Path
 ) -> None:

@@ -115,6 +115,11 @@ class PageWrites(QObject):
         self.runner = WriteRunner(page)
         self._reports = Reports()
         self._retrying_save = False  # the save running is the form's automatic second try
+        # Delete pressed again while a forget that moves on to the next row is written: each
+        # press forgets the row the selection comes to, in turn (a person triaging).
+        self._forgets_queued = 0
+        self._moving_on: set[int] = set()  # the rows a triage forget takes, till the next is on
+        page.refreshed.connect(self._on_refreshed)
 
     # -- the row actions ------------------------------------------------------------------------
 
@@ -133,6 +138,9 @@ class PageWrites(QObject):
         command.start(then=lambda: self._after_triage(command.written, after))
 
     def forget(self) -> None:
+        if self._moving_on:  # (the next press is for the row the selection comes to)
+            self._forgets_queued += 1
+            return
         if self._still_writing():
             return
         page = self._page
@@ -148,7 +156,8 @@ class PageWrites(QObject):
             hidden = not page.filters.show_forgotten.isChecked()
             after = page.selection.row_after(live) if hidden else None
             command = ForgetCommand(self, page.store, live)
-            command.start(then=lambda: self._after_triage(command.written, after))
+            started = command.start(then=lambda: self._after_triage(command.written, after))
+            self._moving_on = set(live) if started and after is not None else set()
 
     def restore(self) -> None:
         if self._still_writing():
@@ -212,6 +221,22 @@ class PageWrites(QObject):
         person triaging with the keyboard goes on with the next press."""
         if written:
             self._page.selection.go_on_after_write(after)
+        elif self._moving_on:
+            self._moving_on, self._forgets_queued = set(), 0  # (nothing written: said why)
+
+    def _on_refreshed(self) -> None:
+        """The rows are shown again after a triage forget: the selection is on the next row,
+        where a Delete pressed meanwhile acts."""
+        if not self._moving_on or self.runner.is_busy():
+            return
+        if self._moving_on & set(self._page.selection.ids()):
+            return  # (an answer from before the write: the selection has not moved on yet)
+        self._moving_on = set()
+        if self._forgets_queued:
+            self._forgets_queued -= 1
+            queued, self._forgets_queued = self._forgets_queued, 0
+            self.forget()
+            self._forgets_queued += queued
 
     def _selected_observations(self) -> dict[int, Observation]:
         """The selected rows as they are in the database now (one query, no content)."""
