@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import shiboken6
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton, QWidget
 
@@ -92,6 +92,11 @@ def confirm_delete(parent: QWidget | None, count: int) -> bool:
         box.deleteLater()
 
 
+# After a triage forget, how often (and how many times) the selection is looked at again.
+MOVE_ON_CHECK_MS = 50
+MOVE_ON_CHECKS = 40
+
+
 @dataclass
 class Reports:
     """What the commands reported while the form's save (or re-creation) was written: its
@@ -119,6 +124,7 @@ class PageWrites(QObject):
         # press forgets the row the selection comes to, in turn (a person triaging).
         self._forgets_queued = 0
         self._moving_on: set[int] = set()  # the rows a triage forget takes, till the next is on
+        self._move_on_checks = 0
         page.refreshed.connect(self._on_refreshed)
 
     # -- the row actions ------------------------------------------------------------------------
@@ -138,6 +144,7 @@ class PageWrites(QObject):
         command.start(then=lambda: self._after_triage(command.written, after))
 
     def forget(self) -> None:
+        self._check_moved_on()
         if self._moving_on:  # (the next press is for the row the selection comes to)
             self._forgets_queued += 1
             return
@@ -224,15 +231,29 @@ class PageWrites(QObject):
         elif self._moving_on:
             self._moving_on, self._forgets_queued = set(), 0  # (nothing written: said why)
 
-    def _on_refreshed(self) -> None:
-        """The rows are shown again after a triage forget: the selection is on the next row,
-        where a Delete pressed meanwhile acts."""
+    def _check_moved_on(self) -> bool:
+        """Whether the selection has left the rows of the last triage forget (which then
+        no longer holds the next press back)."""
         if not self._moving_on or self.runner.is_busy():
-            return
+            return False
         if self._moving_on & set(self._page.selection.ids()):
-            return  # (an answer from before the write: the selection has not moved on yet)
+            return False
         self._moving_on = set()
-        if self._forgets_queued:
+        return True
+
+    def _on_refreshed(self) -> None:
+        """The rows are shown again after a triage forget: once the selection is on the next
+        row, a Delete pressed meanwhile acts there (looked at again shortly if the answer
+        came before the selection moved)."""
+        if self._moving_on and not self.runner.is_busy() and not self._check_moved_on():
+            self._move_on_checks += 1
+            if self._move_on_checks <= MOVE_ON_CHECKS:
+                QTimer.singleShot(MOVE_ON_CHECK_MS, self, self._on_refreshed)
+            else:  # (the selection stayed: the presses waiting have nowhere to go)
+                self._moving_on, self._forgets_queued = set(), 0
+            return
+        self._move_on_checks = 0
+        if self._forgets_queued and not self._moving_on and not self.runner.is_busy():
             self._forgets_queued -= 1
             queued, self._forgets_queued = self._forgets_queued, 0
             self.forget()
