@@ -58,6 +58,19 @@ def test_every_spanish_entry_is_translated_and_finished() -> None:
     assert unfinished == []
 
 
+def test_two_different_actions_are_not_named_alike_in_spanish() -> None:
+    """Discarding the persona editor's unsaved text and rolling back an agent's change are
+    two actions: one Spanish word for both ("Revertir") made them look the same."""
+    spanish = {
+        (context, source): translation.text
+        for context, source, translation in messages(CATALOGUE)
+        if translation is not None
+    }
+    revert = spanish[("PersonaPage", "Revert")]
+    roll_back = next(text for (_c, source), text in spanish.items() if source == "Roll back")
+    assert revert != roll_back
+
+
 def test_translations_keep_their_fields_and_accelerators() -> None:
     wrong = []
     for context, source, translation in messages(CATALOGUE):

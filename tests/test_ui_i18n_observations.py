@@ -219,6 +219,10 @@ def test_forgotten_rows_changed_filters_and_banners_are_translated(
         p.findChild(QCheckBox, "showForgottenFilter").setChecked(True)
         settle(qtbot, window)
         assert table(window).model().rowCount() == len(ROWS)
+        # The scope column speaks the person's language too (the value is the plugin's).
+        model = table(window).model()
+        scopes = {model.index(r, Column.SCOPE).data() for r in range(model.rowCount())}
+        assert scopes and all(scope.startswith(OPEN) and CLOSE in scope for scope in scopes)
         p.findChild(QAction, "typeFilter_bugfix").setChecked(True)
         settle(qtbot, window)
         project = p.findChild(QComboBox, "projectFilter")

@@ -3425,7 +3425,7 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     </message>
     <message>
         <source>Revert</source>
-        <translation>Revertir</translation>
+        <translation>Descartar cambios</translation>
     </message>
     <message>
         <source>Drop unsaved edits</source>

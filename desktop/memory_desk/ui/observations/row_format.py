@@ -17,7 +17,7 @@ from memory_desk.core.hidden_text import reveal
 from memory_desk.core.observations import Observation
 from memory_desk.ui import dates, i18n
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.widgets.display import pin_glyph
+from memory_desk.ui.widgets.display import pin_glyph, scope_label
 
 MARK_NEW = "new"
 MARK_CHANGED = "changed"
@@ -150,7 +150,7 @@ def format_row(obs: Observation, now: int) -> RowRecord:
         reveal(obs.type),
         f"⚠ {title}" if obs.problems else title,
         reveal(obs.project),
-        reveal(obs.scope),
+        scope_label(reveal(obs.scope)),  # in the person's language (the value is the plugin's)
         reveal(obs.topic_key or ""),
         str(obs.revision_count),
         str(obs.duplicate_count),
