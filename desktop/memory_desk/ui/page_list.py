@@ -74,9 +74,6 @@ class PageList(QListWidget):
                 text = action_text(self._actions[name])
                 item.setText(f"{text}  ({i18n.number(count)})" if count else text)
 
-    def page_names(self) -> list[str]:
-        return [self.item(row).data(PAGE_ROLE) for row in range(self.count())]
-
     def _on_chosen(self, item: QListWidgetItem) -> None:
         action = self._actions.get(item.data(PAGE_ROLE))
         if action is not None:

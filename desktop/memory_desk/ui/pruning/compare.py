@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from memory_desk.core.observations import ObservationStore
 from memory_desk.core.persona import PersonaFolder
@@ -25,7 +25,7 @@ from memory_desk.core.pruning import Group, Row
 from memory_desk.core.word_diff import word_diff
 from memory_desk.ui import theme
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.widgets.side_by_side import FieldDiff, fill, split_sides
+from memory_desk.ui.widgets.side_by_side import FieldDiff, fill, side_view, split_sides
 from memory_desk.ui.workers.background import BackgroundCall
 
 FIELDS = ("title", "text")
@@ -68,9 +68,9 @@ class PruningCompare(QWidget):
         self.summary.setObjectName("pruningCompareSummary")
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
-        self.kept_view = self._view("pruningCompareKept", translate("PruningPage", "Kept"))
-        self.candidate_view = self._view(
-            "pruningCompareCandidate", translate("PruningPage", "Candidate")
+        self.kept_view = side_view(self, "pruningCompareKept", translate("PruningPage", "Kept"))
+        self.candidate_view = side_view(
+            self, "pruningCompareCandidate", translate("PruningPage", "Candidate")
         )
         self.keep_button = QPushButton(translate("PruningPage", "&Keep this one"), self)
         self.keep_button.setObjectName("pruningKeepThisButton")
@@ -105,14 +105,6 @@ class PruningCompare(QWidget):
         self._worker.failed.connect(lambda _g, message: self.summary.setText(message))
         theme.notifier().changed.connect(self._paint)
         self.show_pair(None, None, None, None)
-
-    def _view(self, name: str, title: str) -> QTextEdit:
-        view = QTextEdit(self)
-        view.setObjectName(name)
-        view.setReadOnly(True)
-        view.setAcceptRichText(False)
-        view.setAccessibleName(title)
-        return view
 
     def show_pair(
         self, source: object, group: Group | None, kept: Row | None, candidate: Row | None

@@ -13,14 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from memory_desk.core.journal import Change, ChangeKind, Version
 from memory_desk.core.kinds import StoreKind
 from memory_desk.core.word_diff import EQUAL, Segment, word_diff
 from memory_desk.ui import theme
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.widgets.side_by_side import FieldDiff, fill, split_sides
+from memory_desk.ui.widgets.side_by_side import FieldDiff, fill, side_view, split_sides
 from memory_desk.ui.workers.background import BackgroundCall
 
 FIELDS = ("title", "description", "type", "body")
@@ -127,8 +127,8 @@ class ReviewDiff(QWidget):
         self.summary.setObjectName("reviewDiffSummary")
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
-        self.old_view = self._text_view("reviewDiffOld", translate("ReviewDiff", "Before"))
-        self.new_view = self._text_view("reviewDiffNew", translate("ReviewDiff", "After"))
+        self.old_view = side_view(self, "reviewDiffOld", translate("ReviewDiff", "Before"))
+        self.new_view = side_view(self, "reviewDiffNew", translate("ReviewDiff", "After"))
         self.old_title = QLabel(translate("ReviewDiff", "Before"), self)
         self.new_title = QLabel(translate("ReviewDiff", "After"), self)
         sides = QHBoxLayout()
@@ -148,18 +148,6 @@ class ReviewDiff(QWidget):
         self._worker.failed.connect(lambda _g, message: self.summary.setText(message))
         theme.notifier().changed.connect(self._repaint)
         self.show_change(None)
-
-    def _text_view(self, name: str, title: str) -> QTextEdit:
-        view = QTextEdit(self)
-        view.setObjectName(name)
-        view.setReadOnly(True)
-        view.setAcceptRichText(False)
-        view.setAccessibleName(title)
-        view.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse
-            | Qt.TextInteractionFlag.TextSelectableByKeyboard
-        )
-        return view
 
     @property
     def change(self) -> Change | None:

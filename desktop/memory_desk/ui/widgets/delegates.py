@@ -47,7 +47,6 @@ from memory_desk.ui.widgets.cells import FORGOTTEN_ROLE, Cell, CellTableModel
 from memory_desk.ui.widgets.painting import laid_out
 
 _Index = QModelIndex | QPersistentModelIndex
-ELLIPSIS = "…"
 _HAS_DISPLAY = QStyleOptionViewItem.ViewItemFeature.HasDisplay
 _TEXT = QPalette.ColorRole.Text
 _ITEM = QStyle.ControlElement.CE_ItemViewItem

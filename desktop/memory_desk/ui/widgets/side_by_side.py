@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QTextEdit
+from PySide6.QtWidgets import QTextEdit, QWidget
 
 from memory_desk.core.word_diff import ADDED, EQUAL, REMOVED, Segment
 from memory_desk.ui import theme
@@ -22,6 +23,21 @@ class FieldDiff:
 
     name: str
     segments: list[Segment]
+
+
+def side_view(parent: QWidget, name: str, title: str) -> QTextEdit:
+    """One side: read-only plain text, selectable by mouse and keyboard, named for screen
+    readers."""
+    view = QTextEdit(parent)
+    view.setObjectName(name)
+    view.setReadOnly(True)
+    view.setAcceptRichText(False)
+    view.setAccessibleName(title)
+    view.setTextInteractionFlags(
+        Qt.TextInteractionFlag.TextSelectableByMouse
+        | Qt.TextInteractionFlag.TextSelectableByKeyboard
+    )
+    return view
 
 
 def split_sides(
