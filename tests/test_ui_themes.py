@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memory_desk.ui import i18n, theme
+from memory_desk.ui import theme
 from memory_desk.ui.settings import app_settings
 from memory_desk.ui.sources.sidebar import GONE_ROLE
 from memory_desk.ui.widgets.conflict import CompareDialog, ConflictBanner
@@ -180,17 +180,6 @@ def test_the_theme_option_starts_the_window_dark(open_window) -> None:
     assert window.palette().color(QPalette.ColorRole.Window).name() == theme.DARK.window
     assert action(window, "themeDarkAction").isChecked()
     assert not action(window, "themeSystemAction").isChecked()
-
-
-def test_spanish_is_kept_for_the_next_start_and_said_so(open_window) -> None:
-    window = open_window([])
-    action(window, "languageSpanishAction").trigger()
-    assert app_settings().value(i18n.LANGUAGE_KEY) == "es"
-    assert i18n.choose_language(None, app_settings()) == "es"
-    assert i18n.current_language() == "en"  # nothing half-translated until the restart
-    assert window.message_bar.isVisible() and window.message_bar.kind == "info"
-    assert "español" in window.message_bar.text() and "próxima vez" in window.message_bar.text()
-    assert action(window, "languageSpanishAction").isChecked()
 
 
 # -- the sidebar's details ---------------------------------------------------------------------

@@ -117,13 +117,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     if lock is not None and lock.held:
         lock.publish(server.address())
     window = create_main_window(argv)
-    server.arguments_received.connect(window.handle_arguments)
+    _hand_starts_to(window, server)
     window.show()
     code = app.exec()
     server.close()
     if lock is not None:
         lock.release()
     return code
+
+
+def _hand_starts_to(window, server) -> None:
+    """A second start's arguments go to the window in front, also once it is made again."""
+    server.arguments_received.connect(window.handle_arguments)
+
+    def replaced(new) -> None:
+        server.arguments_received.disconnect(window.handle_arguments)
+        _hand_starts_to(new, server)
+
+    window.replaced.connect(replaced)
 
 
 def _already_running() -> int:

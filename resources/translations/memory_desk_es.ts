@@ -1462,16 +1462,8 @@
         <translation>&amp;English</translation>
     </message>
     <message>
-        <source>Show Memory Desk in English from the next start</source>
-        <translation>Mostrar Memory Desk en inglés a partir del próximo inicio</translation>
-    </message>
-    <message>
         <source>E&amp;spañol</source>
         <translation>E&amp;spañol</translation>
-    </message>
-    <message>
-        <source>Show Memory Desk in Spanish from the next start</source>
-        <translation>Mostrar Memory Desk en español a partir del próximo inicio</translation>
     </message>
     <message>
         <source>Open &amp;database…</source>
@@ -1576,6 +1568,14 @@
     <message>
         <source>Show what the agents changed since you last looked</source>
         <translation>Mostrar lo que cambiaron los agentes desde la última vez que miraste</translation>
+    </message>
+    <message>
+        <source>Show Memory Desk in English</source>
+        <translation>Mostrar Memory Desk en inglés</translation>
+    </message>
+    <message>
+        <source>Show Memory Desk in Spanish</source>
+        <translation>Mostrar Memory Desk en español</translation>
     </message>
     <message>
         <source>&amp;Help</source>

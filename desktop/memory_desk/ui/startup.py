@@ -256,6 +256,11 @@ class DemoOpener(QObject):
         self._dir: tempfile.TemporaryDirectory | None = None
         self.demo: Demo | None = None
 
+    def take_over(self, other: DemoOpener) -> None:
+        """Open the demo ``other`` built, and remove its folder on close instead of it."""
+        self._dir, other._dir = other._dir, None
+        self.demo, other.demo = other.demo, None
+
     def open(self) -> bool:
         from memory_desk.core.locate import locate_alisio
         from memory_desk.demo import build_demo

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent, QShowEvent, QUndoStack
 from PySide6.QtWidgets import QMainWindow, QSplitter, QVBoxLayout, QWidget
 
@@ -66,7 +66,13 @@ class MainWindow(QMainWindow):
     Pages report through signals and the sources through the registry's; the window never
     reaches into a page's widgets. The pages other than the observations table are built on
     first need; the page stack gives them what they missed.
+
+    Signals:
+        replaced(MainWindow): made again in another language (ui/language_switch.py): the
+            window now in front
     """
+
+    replaced = Signal(object)
 
     def __init__(self) -> None:
         super().__init__()
@@ -315,8 +321,11 @@ class MainWindow(QMainWindow):
         """Open an agent's memory folder and show it; False (with a message) if it cannot be."""
         return self.opener.open_persona_folder(path, label=label, found=found)
 
-    def open_demo(self) -> bool:
-        """Build the demo in a temporary folder (removed on close) and open it."""
+    def open_demo(self, *, taken_from: MainWindow | None = None) -> bool:
+        """Build the demo in a temporary folder (removed on close) and open it; or open the
+        demo that window ``taken_from`` built (its folder is then this window's to remove)."""
+        if taken_from is not None:
+            self._demo_opener.take_over(taken_from._demo_opener)
         opened = self._demo_opener.open()
         if self._demo_opener.demo is not None:
             self._title.show_demo()

@@ -243,7 +243,7 @@ def show_about(parent: QWidget) -> None:
 
 
 def _build_appearance_menus(window: MainWindow, view: QMenu) -> None:
-    """View ▸ Theme (applies at once) and View ▸ Language (from the next start)."""
+    """View ▸ Theme and View ▸ Language, both applied at once."""
     theme_menu = view.addMenu(translate("MainWindow", "&Theme"))
     theme_menu.setObjectName("themeMenu")
     themes = QActionGroup(window)
@@ -280,13 +280,13 @@ def _build_appearance_menus(window: MainWindow, view: QMenu) -> None:
             "languageEnglishAction",
             # a language's own name, so the person finds theirs whatever is shown now
             translate("MainWindow", "&English"),
-            translate("MainWindow", "Show Memory Desk in English from the next start"),
+            translate("MainWindow", "Show Memory Desk in English"),
         ),
         (
             "es",
             "languageSpanishAction",
             translate("MainWindow", "E&spañol"),
-            translate("MainWindow", "Show Memory Desk in Spanish from the next start"),
+            translate("MainWindow", "Show Memory Desk in Spanish"),
         ),
     ):
         action = QAction(text, languages)
@@ -307,21 +307,6 @@ def set_theme(name: str) -> None:
 
 
 def _choose_language(window: MainWindow, name: str) -> None:
-    text = set_language(name)
-    if text is not None:
-        window.message_bar.show_info(text)
+    from memory_desk.ui.language_switch import choose_language
 
-
-def set_language(name: str) -> str | None:
-    """Keep this language (``system``, ``en``, ``es``) for the next start; returns what to
-    tell the person (None: the language shown already)."""
-    settings = settings_module.app_settings()
-    settings.setValue(i18n.LANGUAGE_KEY, name)
-    settings_module.sync_private(settings)
-    wanted = i18n.choose_language(None, settings)
-    if wanted == i18n.current_language():
-        return None
-    return {
-        "es": "Memory Desk se mostrará en español la próxima vez que se abra.",
-        "en": "Memory Desk will be in English the next time it starts.",
-    }[wanted]  # said in the language chosen, which the person is sure to read
+    choose_language(window, name)
