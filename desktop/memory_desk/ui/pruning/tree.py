@@ -180,12 +180,9 @@ class CandidatesTree(QTreeWidget):
             branch.setCheckState(0, state)
 
     def checked_keys(self) -> list[int | str]:
-        """The rows to forget, each once, in the order shown."""
-        return [
-            key
-            for key, items in self._leaves.items()
-            if items[0].checkState(0) == Qt.CheckState.Checked
-        ]
+        """The rows to forget, each once, in the order shown (the items' checks follow the
+        person's choices: :meth:`_sync_checks`)."""
+        return [key for key in self._leaves if key in self._checked]
 
     def proposed_count(self) -> int:
         return len(self._leaves)
