@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memory_desk.core.kinds import SourceKind
 from memory_desk.ui import i18n
 from memory_desk.ui.settings import app_settings
 from window_helpers import (
@@ -178,3 +179,23 @@ def test_the_same_language_again_remakes_nothing(open_window, stores) -> None:
     assert window.isVisible()
     assert QApplication.instance().quitOnLastWindowClosed()
     assert window.findChild(QAbstractItemView, "observationsTable") is not None
+
+
+def test_a_second_start_after_a_switch_goes_to_the_new_window(
+    qtbot, open_window, stores, tmp_path
+) -> None:
+    """The single-instance server hands a later start's arguments to the window in front."""
+    from memory_desk.app import hand_starts_to
+    from memory_desk.ui.single_instance import InstanceServer, hand_over
+
+    db, _folder = stores
+    other = make_database(tmp_path / "other" / "memory.sqlite", ("Elsewhere",))
+    window = open_window(["--db", str(db)])
+    server = InstanceServer(name=f"md-test-{tmp_path.name}")
+    assert server.listen()
+    hand_starts_to(window, server)
+    new = choose(window, "languageSpanishAction")
+    assert new is not None
+    assert hand_over(["--db", str(other)], name=f"md-test-{tmp_path.name}")
+    qtbot.waitUntil(lambda: new.registry.find(SourceKind.DB, other) is not None, timeout=10_000)
+    server.close()

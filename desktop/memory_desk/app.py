@@ -117,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if lock is not None and lock.held:
         lock.publish(server.address())
     window = create_main_window(argv)
-    _hand_starts_to(window, server)
+    hand_starts_to(window, server)
     window.show()
     code = app.exec()
     server.close()
@@ -126,13 +126,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-def _hand_starts_to(window, server) -> None:
+def hand_starts_to(window, server) -> None:
     """A second start's arguments go to the window in front, also once it is made again."""
     server.arguments_received.connect(window.handle_arguments)
 
     def replaced(new) -> None:
         server.arguments_received.disconnect(window.handle_arguments)
-        _hand_starts_to(new, server)
+        hand_starts_to(new, server)
 
     window.replaced.connect(replaced)
 
