@@ -34,6 +34,7 @@ from PySide6.QtWidgets import QWidget
 from memory_desk.core import StoreError
 from memory_desk.core.journal import Change, Journal, JournalLimits
 from memory_desk.core.kinds import SourceKind, StoreKind
+from memory_desk.core.locate import folder_label, store_label
 from memory_desk.ui import i18n
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
@@ -231,7 +232,7 @@ class ReviewDesk(QObject):
             return  # nothing at its path now
         if self._put_off(source):
             return
-        self.runner.scan(StoreToScan(source.kind, source.path, source.label))
+        self.runner.scan(StoreToScan(source.kind, source.path, folder_label(source.path)))
 
     def _put_off(self, source: Source) -> bool:
         """A scan of a store a page is reading waits for the page's answer.
@@ -310,11 +311,13 @@ class ReviewDesk(QObject):
     def _source_of(self, change: Change) -> Source | None:
         return self._registry.find(StoreKind(change.store_kind).source_kind, Path(change.store))
 
-    def _store_label(self, path: str) -> str:
-        for source in self._registry.sources():
-            if str(source.path) == path:
-                return source.label
-        return Path(path).name
+    def _store_label(self, change: Change) -> str:
+        """The sidebar's name of the store a change was seen in; a store not open now is
+        named as the sidebar would name it (a persona folder by its agent, never "memory")."""
+        source = self._source_of(change)
+        if source is not None:
+            return source.label
+        return store_label(StoreKind(change.store_kind), change.store)
 
     # -- the person's settings ----------------------------------------------------------------
 

@@ -73,7 +73,7 @@ class ReviewPage(QWidget):
         runner: JournalRunner,
         observations_page,
         resolve_store: StoreResolver,
-        store_label: Callable[[str], str],
+        store_label: Callable[[Change], str],
         limits: JournalLimits,
         parent: QWidget | None = None,
     ) -> None:

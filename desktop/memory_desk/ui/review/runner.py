@@ -45,7 +45,7 @@ JournalWrite = Callable[[Journal | None], Journal | None]
 @dataclass(frozen=True)
 class StoreToScan:
     """One open store: its kind, its path, and the agent's name for a
-    persona folder (as the sidebar shows it)."""
+    persona folder (``locate.folder_label``: ``miyagi``, whatever its sidebar label)."""
 
     kind: SourceKind
     path: Path
