@@ -57,12 +57,20 @@ SCAN_WAIT_AT_MOST_MS = 2000
 PERSONA_WAIT_AT_MOST_MS = 15_000
 
 
+class RowMarker(Protocol):
+    """The observations table's model, as far as the desk marks rows in it."""
+
+    def set_waiting(self, ids: set[int]) -> None: ...
+
+
 class ObservationsPageParts(Protocol):
-    """What the desk uses of the observations page: its store, whether it is reading, and
-    its ``refreshed`` signal (a page never imports another page)."""
+    """What the desk uses of the observations page: its store, whether it is reading, its
+    ``refreshed`` signal, and its table's model, which marks the rows waiting for review
+    (a page never imports another page)."""
 
     store: object | None
     refreshed: SignalInstance
+    model: RowMarker
 
     def is_busy(self) -> bool: ...
 
@@ -296,12 +304,19 @@ class ReviewDesk(QObject):
         self.pending_changed.emit(snapshot.pending_total)
 
     def _mark_entries(self) -> None:
-        """Persona entries the agent changed, not yet reviewed, are marked in the list."""
+        """Persona entries and observations the agent changed, not yet reviewed, are marked
+        in their lists: from the journal's list, so a restart shows the same marks."""
         folder = self._persona.folder()
-        names: set[str] = set()
-        if folder is not None and self._snapshot is not None:
-            names = self._snapshot.waiting_entries.get(str(folder.path), set())
-        self._persona.mark_waiting(names)
+        self._persona.mark_waiting(self._waiting_in(folder))
+        db = self._observations.store
+        self._observations.model.set_waiting({int(t) for t in self._waiting_in(db) if t.isdigit()})
+
+    def _waiting_in(self, store: object | None) -> set[str]:
+        """The targets of ``store`` (an open folder or database) with a change to review."""
+        path = getattr(store, "path", None)
+        if path is None or self._snapshot is None:
+            return set()
+        return self._snapshot.waiting_entries.get(str(path), set())
 
     def _store_of_change(self, change: Change) -> object | None:
         """The open store a change was found in (None when it is not open any more)."""
