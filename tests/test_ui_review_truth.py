@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QAbstractItemView, QLabel, QTreeWidget, QWidget
 from journal_helpers import alisio_agent, persona_agent
 from memory_desk.core.kinds import SourceKind
 from memory_desk.core.locate import describe_folder, folder_label, store_label
+from memory_desk.ui import dates
 from memory_desk.ui.observations.row_format import Column
 from test_ui_persona import write_entry
 from window_helpers import NOW, agent_save, source_rows, wait_persona_read
@@ -129,6 +130,38 @@ def sidebar_waiting(window) -> dict[str, str]:
 
 def marked(texts: dict) -> set:
     return {key for key, text in texts.items() if text.startswith(MARK)}
+
+
+# -- 1. the empty state says what the page is for ------------------------------------------
+
+
+def test_the_empty_state_explains_the_page_and_when_it_last_looked(
+    qtbot, open_window, db: Path
+) -> None:
+    window = open_window(["--db", str(db)])
+    page = show_review(window)
+    state = child(page, QLabel, "reviewEmptyState")
+    assert state.isVisible()
+    looked(qtbot, window)
+    qtbot.waitUntil(lambda: "last looked" in state.text(), timeout=WAIT_MS)
+    text = state.text()
+    for words in ("observations and persona entries", "since you last looked", "roll it back"):
+        assert words in text, words
+    looked_ms = window.journal_runner.looked_ms
+    assert looked_ms is not None and dates.exact(looked_ms) in text
+    assert child(page, QLabel, "reviewEmpty").isVisible()
+
+    # changes wait: the list, not the explanation
+    alisio_agent(db, "save", "Prefer rebase", "Rebase before merging.")
+    qtbot.waitUntil(lambda: len(review_rows(window)) == 1, timeout=WAIT_MS)
+    assert not state.isVisible()
+    assert child(page, QAbstractItemView, "reviewList").isVisible()
+
+    # reviewed: nothing waits, the explanation is back, with the newer look's time
+    child(window, QAction, "reviewMarkAllReviewedAction").trigger()
+    qtbot.waitUntil(state.isVisible, timeout=WAIT_MS)
+    assert "roll it back" in state.text()
+    assert dates.exact(window.journal_runner.looked_ms) in state.text()
 
 
 # -- 2. the marks come from the journal: the same after a restart ----------------------------

@@ -21,7 +21,9 @@ Signals:
 
 from __future__ import annotations
 
+import dataclasses
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,6 +66,7 @@ class ReviewSnapshot:
     size_bytes: int = 0
     include_reviewed: bool = False
     chat_prompts: dict[tuple[str, str], str] = field(default_factory=dict)  # (db, chat): prompt
+    looked_ms: int | None = None  # when the last look at a store ended (None: none yet)
 
 
 class JournalRunner(QObject):
@@ -99,6 +102,7 @@ class JournalRunner(QObject):
         # (db, chat) -> its first prompt: once written it never changes, so each is read
         # once (on the lister's thread, the only one that touches this)
         self._prompts: dict[tuple[str, str], str] = {}
+        self.looked_ms: int | None = None  # when the last scan ended (wall clock, ms)
 
     @property
     def journal(self) -> Journal | None:
@@ -125,10 +129,14 @@ class JournalRunner(QObject):
         call = self._scans.get(key)
         if call is None:
             call = BackgroundCall(self)
-            call.finished.connect(lambda _g, _n: self.refresh_list())
+            call.finished.connect(lambda _g, _n: self._on_looked())
             call.failed.connect(lambda _g, message: self.failed.emit(message))
             self._scans[key] = call
         call.submit(_scan_call(journal, store))
+
+    def _on_looked(self) -> None:
+        self.looked_ms = int(time.time() * 1000)
+        self.refresh_list()
 
     def scan_all(self, stores: Iterable[StoreToScan]) -> None:
         for store in stores:
@@ -139,8 +147,8 @@ class JournalRunner(QObject):
         if self._stopped:
             return
         stores = list(self._stores)
-        include_reviewed = self.include_reviewed
-        self._lister.submit(lambda: self._write_and_list(stores, include_reviewed))
+        include_reviewed, looked = self.include_reviewed, self.looked_ms
+        self._lister.submit(lambda: self._write_and_list(stores, include_reviewed, looked))
 
     def mark_reviewed(self, change_ids: Iterable[int]) -> None:
         """Mark these changes reviewed, off the main thread; the list follows."""
@@ -198,7 +206,9 @@ class JournalRunner(QObject):
             self._writes.append(write)
         self.refresh_list()
 
-    def _write_and_list(self, stores: list[str], include_reviewed: bool) -> ReviewSnapshot | None:
+    def _write_and_list(
+        self, stores: list[str], include_reviewed: bool, looked_ms: int | None
+    ) -> ReviewSnapshot | None:
         """On the lister's thread: every write queued so far, in order, then the list."""
         with self._lock:
             writes, self._writes = self._writes, []
@@ -209,7 +219,8 @@ class JournalRunner(QObject):
                 self._journal = journal
         if journal is None:
             return None
-        return _snapshot(journal, stores, include_reviewed, self._prompts)
+        snapshot = _snapshot(journal, stores, include_reviewed, self._prompts)
+        return dataclasses.replace(snapshot, looked_ms=looked_ms)
 
     def _on_listed(self, _generation: int, snapshot: ReviewSnapshot | None) -> None:
         self._tell_cleared()
