@@ -285,9 +285,12 @@ class ObservationTableModel(CellTableModel):
         """Mark these rows as changed by the agent and not yet reviewed (the journal's list,
         so the marks are the same after a restart): a "✱ " before the title."""
         ids = frozenset(ids)
+        if ids == self._waiting:
+            return  # (the journal's answer after every scan: most change no mark)
         before, self._waiting = self._waiting, ids
-        rows = [row for row in map(self.row_of, before ^ ids) if row >= 0]
-        self._emit_changed(rows, [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole])
+        rows = self.rows_of(list(before ^ ids))
+        shown = [int(row) for row in rows if row >= 0]
+        self._emit_changed(shown, [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole])
 
     def waiting(self) -> frozenset[int]:
         """The ids marked as waiting for review."""

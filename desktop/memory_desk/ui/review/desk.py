@@ -60,7 +60,7 @@ PERSONA_WAIT_AT_MOST_MS = 15_000
 class RowMarker(Protocol):
     """The observations table's model, as far as the desk marks rows in it."""
 
-    def set_waiting(self, ids: set[int]) -> None: ...
+    def set_waiting(self, ids: frozenset[int]) -> None: ...
 
 
 class ObservationsPageParts(Protocol):
@@ -306,17 +306,13 @@ class ReviewDesk(QObject):
     def _mark_entries(self) -> None:
         """Persona entries and observations the agent changed, not yet reviewed, are marked
         in their lists: from the journal's list, so a restart shows the same marks."""
-        folder = self._persona.folder()
-        self._persona.mark_waiting(self._waiting_in(folder))
-        db = self._observations.store
-        self._observations.model.set_waiting({int(t) for t in self._waiting_in(db) if t.isdigit()})
-
-    def _waiting_in(self, store: object | None) -> set[str]:
-        """The targets of ``store`` (an open folder or database) with a change to review."""
-        path = getattr(store, "path", None)
-        if path is None or self._snapshot is None:
-            return set()
-        return self._snapshot.waiting_entries.get(str(path), set())
+        snapshot = self._snapshot
+        folder = getattr(self._persona.folder(), "path", None)
+        db = getattr(self._observations.store, "path", None)
+        names = snapshot.waiting_entries.get(str(folder)) if snapshot and folder else None
+        rows = snapshot.waiting_rows.get(str(db)) if snapshot and db else None
+        self._persona.mark_waiting(names or set())
+        self._observations.model.set_waiting(rows or frozenset())
 
     def _store_of_change(self, change: Change) -> object | None:
         """The open store a change was found in (None when it is not open any more)."""

@@ -61,8 +61,8 @@ class ReviewSnapshot:
     changes: list[Change]
     pending: dict[str, int] = field(default_factory=dict)  # per store path: waiting changes
     pending_total: int = 0
-    # per store path: the targets with a change waiting (entry names, observation ids as text)
-    waiting_entries: dict[str, set[str]] = field(default_factory=dict)
+    waiting_entries: dict[str, set[str]] = field(default_factory=dict)  # persona folder: names
+    waiting_rows: dict[str, frozenset[int]] = field(default_factory=dict)  # database: ids
     size_bytes: int = 0
     include_reviewed: bool = False
     chat_prompts: dict[tuple[str, str], str] = field(default_factory=dict)  # (db, chat): prompt
@@ -146,7 +146,7 @@ class JournalRunner(QObject):
         """Read the list and the counts again (signal ``listed``), after the queued writes."""
         if self._stopped:
             return
-        stores = list(self._stores)
+        stores = {key: store.kind for key, store in self._stores.items()}
         include_reviewed, looked = self.include_reviewed, self.looked_ms
         self._lister.submit(lambda: self._write_and_list(stores, include_reviewed, looked))
 
@@ -207,7 +207,7 @@ class JournalRunner(QObject):
         self.refresh_list()
 
     def _write_and_list(
-        self, stores: list[str], include_reviewed: bool, looked_ms: int | None
+        self, stores: dict[str, SourceKind], include_reviewed: bool, looked_ms: int | None
     ) -> ReviewSnapshot | None:
         """On the lister's thread: every write queued so far, in order, then the list."""
         with self._lock:
@@ -278,7 +278,7 @@ def _scan_call(journal: Journal, store: StoreToScan) -> Callable[[], int]:
 
 def _snapshot(
     journal: Journal,
-    stores: list[str],
+    stores: dict[str, SourceKind],
     include_reviewed: bool,
     prompts: dict[tuple[str, str], str],
 ) -> ReviewSnapshot:
@@ -286,11 +286,17 @@ def _snapshot(
     changes = journal.changes(include_reviewed=include_reviewed, limit=LIST_LIMIT)
     pending = {store: journal.pending_count(store) for store in stores}
     waiting = {store: journal.pending_targets(store) for store in stores if pending[store]}
+    rows = {  # as ids here, off the main thread, which only compares them with the marks
+        store: frozenset(int(target) for target in targets if target.isdigit())
+        for store, targets in waiting.items()
+        if stores[store] == SourceKind.DB
+    }
     return ReviewSnapshot(
         changes=changes,
         pending=pending,
         pending_total=journal.pending_count(),
-        waiting_entries=waiting,
+        waiting_entries={s: t for s, t in waiting.items() if stores[s] == SourceKind.PERSONA},
+        waiting_rows=rows,
         size_bytes=journal.size_bytes(),
         include_reviewed=include_reviewed,
         chat_prompts=_chat_prompts(changes, prompts),
