@@ -168,7 +168,7 @@ def test_the_empty_state_explains_the_page_and_when_it_last_looked(
 
 
 def test_marks_and_count_are_the_same_in_a_second_window_on_the_same_journal(
-    qtbot, open_window, db: Path, folder: Path
+    qtbot, qtmodeltester, open_window, db: Path, folder: Path
 ) -> None:
     args = ["--db", str(db), "--persona", str(folder)]
     first = open_window(args)
@@ -188,6 +188,7 @@ def test_marks_and_count_are_the_same_in_a_second_window_on_the_same_journal(
     qtbot.waitUntil(lambda: marked(titles(first)) == {1, 4}, timeout=WAIT_MS)
     assert "changed this row since you last looked" in window_tip(first, 1)
     assert "changed this row" not in window_tip(first, 2)
+    qtmodeltester.check(first.observations_page.model)  # with its marks
     rows_before = titles(first)
     entry_marks(qtbot, first, folder)
     qtbot.waitUntil(lambda: marked(names(first)) == {"no-fish-puns", "prefers-short-answers"})

@@ -289,8 +289,10 @@ class ObservationTableModel(CellTableModel):
             return  # (the journal's answer after every scan: most change no mark)
         before, self._waiting = self._waiting, ids
         rows = self.rows_of(list(before ^ ids))
-        shown = [int(row) for row in rows if row >= 0]
-        self._emit_changed(shown, [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole])
+        rows = rows[rows >= 0]
+        if len(rows):  # one signal over the titles between: thousands of marks scatter
+            top, bottom = self.index(int(rows.min()), _TITLE), self.index(int(rows.max()), _TITLE)
+            self.dataChanged.emit(top, bottom, [_DISPLAY, _TOOLTIP])
 
     def waiting(self) -> frozenset[int]:
         """The ids marked as waiting for review."""
