@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QAbstractItemView, QLabel, QTreeWidget, QWidget
 from journal_helpers import alisio_agent, persona_agent
 from memory_desk.core.kinds import SourceKind
 from memory_desk.core.locate import describe_folder, folder_label, store_label
-from memory_desk.ui import dates
+from memory_desk.ui import dates, export
 from memory_desk.ui.observations.row_format import Column
 from test_ui_persona import write_entry
 from window_helpers import NOW, agent_save, source_rows, wait_persona_read
@@ -235,6 +235,9 @@ def test_a_folder_is_named_by_its_agent_in_either_layout(tmp_path: Path) -> None
     assert store_label(SourceKind.DB, tmp_path / "alisio" / "memory.sqlite") == (
         "alisio/memory.sqlite"
     )
+    # an export's file name starts with the same agent
+    assert export.folder_label(kit / "miyagi" / "memory") == "miyagi-memory"
+    assert export.folder_label(tmp_path / ".miyagi" / "memory" / "work") == "miyagi-memory-work"
 
 
 def test_the_agent_kit_folder_is_miyagi_in_the_sidebar_review_and_title(

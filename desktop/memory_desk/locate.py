@@ -10,6 +10,7 @@ from memory_desk.core.locate import (  # noqa: F401
     DEFAULT_SETTINGS,
     AlisioLocation,
     PersonaLocation,
+    agent_of_folder,
     alisio_config_home,
     alisio_state_home,
     describe_folder,

@@ -350,14 +350,24 @@ def describe_folder(path: Path) -> PersonaLocation:
     journal's record of who changed an entry and the window's title all ask here, so a
     folder is called the same whichever way it was opened (found, added, given on the
     command line) and after every restart."""
+    keeper = agent_of_folder(path)
+    if keeper is None:
+        return PersonaLocation(path, path.name, None, path.name, added=True)
+    agent, account = keeper
+    label = agent if account is None else f"{agent} ({account})"
+    return PersonaLocation(path, agent, account, label, added=True)
+
+
+def agent_of_folder(path: Path) -> tuple[str, str | None] | None:
+    """(agent, account) of a folder where an agent keeps memory (account None for the
+    agent's own ``memory`` folder), else None."""
     agent = _agent_keeping(path)
     if agent is not None:
-        return PersonaLocation(path, agent, None, agent, added=True)
+        return agent, None
     agent = _agent_keeping(path.parent)
     if agent is not None and path.name:
-        label = f"{agent} ({path.name})"
-        return PersonaLocation(path, agent, path.name, label, added=True)
-    return PersonaLocation(path, path.name, None, path.name, added=True)
+        return agent, path.name
+    return None
 
 
 def _agent_keeping(memory: Path) -> str | None:
