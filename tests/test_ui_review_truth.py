@@ -19,6 +19,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QTreeWidget, QWidget
 
 from journal_helpers import alisio_agent, persona_agent
+from memory_desk.core.journal import Journal
 from memory_desk.core.kinds import SourceKind
 from memory_desk.core.locate import describe_folder, folder_label, store_label
 from memory_desk.ui import dates, export
@@ -147,7 +148,7 @@ def test_the_empty_state_explains_the_page_and_when_it_last_looked(
     text = state.text()
     for words in ("observations and persona entries", "since you last looked", "roll it back"):
         assert words in text, words
-    looked_ms = window.journal_runner.looked_ms
+    looked_ms = window.journal_runner.journal.looked_ms
     assert looked_ms is not None and dates.exact(looked_ms) in text
     assert child(page, QLabel, "reviewEmpty").isVisible()
 
@@ -161,7 +162,17 @@ def test_the_empty_state_explains_the_page_and_when_it_last_looked(
     child(window, QAction, "reviewMarkAllReviewedAction").trigger()
     qtbot.waitUntil(state.isVisible, timeout=WAIT_MS)
     assert "roll it back" in state.text()
-    assert dates.exact(window.journal_runner.looked_ms) in state.text()
+    last = window.journal_runner.journal.looked_ms
+    assert last is not None and last >= looked_ms and dates.exact(last) in state.text()
+
+    # the journal keeps that time: the next start says it before its own first look ends
+    window.close()
+    window.shutdown()
+    journal = Journal(Journal.default_path())
+    try:
+        assert journal.looked_ms == last
+    finally:
+        journal.close()
 
 
 # -- 2. the marks come from the journal: the same after a restart ----------------------------

@@ -21,9 +21,7 @@ Signals:
 
 from __future__ import annotations
 
-import dataclasses
 import threading
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,7 +64,7 @@ class ReviewSnapshot:
     size_bytes: int = 0
     include_reviewed: bool = False
     chat_prompts: dict[tuple[str, str], str] = field(default_factory=dict)  # (db, chat): prompt
-    looked_ms: int | None = None  # when the last look at a store ended (None: none yet)
+    looked_ms: int | None = None  # when a look at a store last ended (None: never)
 
 
 class JournalRunner(QObject):
@@ -102,7 +100,6 @@ class JournalRunner(QObject):
         # (db, chat) -> its first prompt: once written it never changes, so each is read
         # once (on the lister's thread, the only one that touches this)
         self._prompts: dict[tuple[str, str], str] = {}
-        self.looked_ms: int | None = None  # when the last scan ended (wall clock, ms)
 
     @property
     def journal(self) -> Journal | None:
@@ -129,14 +126,10 @@ class JournalRunner(QObject):
         call = self._scans.get(key)
         if call is None:
             call = BackgroundCall(self)
-            call.finished.connect(lambda _g, _n: self._on_looked())
+            call.finished.connect(lambda _g, _n: self.refresh_list())
             call.failed.connect(lambda _g, message: self.failed.emit(message))
             self._scans[key] = call
         call.submit(_scan_call(journal, store))
-
-    def _on_looked(self) -> None:
-        self.looked_ms = int(time.time() * 1000)
-        self.refresh_list()
 
     def scan_all(self, stores: Iterable[StoreToScan]) -> None:
         for store in stores:
@@ -147,8 +140,8 @@ class JournalRunner(QObject):
         if self._stopped:
             return
         stores = {key: store.kind for key, store in self._stores.items()}
-        include_reviewed, looked = self.include_reviewed, self.looked_ms
-        self._lister.submit(lambda: self._write_and_list(stores, include_reviewed, looked))
+        include_reviewed = self.include_reviewed
+        self._lister.submit(lambda: self._write_and_list(stores, include_reviewed))
 
     def mark_reviewed(self, change_ids: Iterable[int]) -> None:
         """Mark these changes reviewed, off the main thread; the list follows."""
@@ -207,7 +200,7 @@ class JournalRunner(QObject):
         self.refresh_list()
 
     def _write_and_list(
-        self, stores: dict[str, SourceKind], include_reviewed: bool, looked_ms: int | None
+        self, stores: dict[str, SourceKind], include_reviewed: bool
     ) -> ReviewSnapshot | None:
         """On the lister's thread: every write queued so far, in order, then the list."""
         with self._lock:
@@ -219,8 +212,7 @@ class JournalRunner(QObject):
                 self._journal = journal
         if journal is None:
             return None
-        snapshot = _snapshot(journal, stores, include_reviewed, self._prompts)
-        return dataclasses.replace(snapshot, looked_ms=looked_ms)
+        return _snapshot(journal, stores, include_reviewed, self._prompts)
 
     def _on_listed(self, _generation: int, snapshot: ReviewSnapshot | None) -> None:
         self._tell_cleared()
@@ -300,6 +292,7 @@ def _snapshot(
         size_bytes=journal.size_bytes(),
         include_reviewed=include_reviewed,
         chat_prompts=_chat_prompts(changes, prompts),
+        looked_ms=journal.looked_ms,
     )
 
 
