@@ -22,6 +22,7 @@ from pathlib import Path
 
 from memory_desk.core.alisio import connect_like_plugin, save_observation
 from memory_desk.core.journal import Journal, JournalLimits
+from memory_desk.core.locate import folder_label
 from memory_desk.core.observations.context_layout import render
 from memory_desk.core.observations.next_context import plugin_parts
 from memory_desk.demo import DEMO_BUDGET_TOKENS, END_MS, MINUTE, Demo, agent_entry
@@ -89,13 +90,8 @@ def add_recent_changes(demo: Demo, journal_path: Path, limits: JournalLimits | N
 
 def agent_name(folder: Path) -> str:
     """``miyagi`` for ``~/.miyagi/memory``, ``padawan (work)`` for ``~/.padawan/memory/work``:
-    the names the sidebar shows for the folders it finds."""
-    parts = folder.parts
-    if parts[-1] == "memory" and len(parts) >= 2:
-        return parts[-2].lstrip(".")
-    if len(parts) >= 3 and parts[-2] == "memory":
-        return f"{parts[-3].lstrip('.')} ({parts[-1]})"
-    return folder.name
+    the names the sidebar shows for the folders it finds (the core's one naming)."""
+    return folder_label(folder)
 
 
 def _alisio_changes(db: Path) -> None:

@@ -10,10 +10,13 @@ from memory_desk.core.locate import (  # noqa: F401
     DEFAULT_SETTINGS,
     AlisioLocation,
     PersonaLocation,
+    agent_of_folder,
     alisio_config_home,
     alisio_state_home,
     describe_folder,
+    folder_label,
     has_entry_files,
     locate_alisio,
     locate_persona_folders,
+    store_label,
 )

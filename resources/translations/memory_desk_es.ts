@@ -1398,6 +1398,10 @@
         <translation>Rehace el cambio que acabas de deshacer</translation>
     </message>
     <message>
+        <source>{title} — {source}</source>
+        <translation>{title} — {source}</translation>
+    </message>
+    <message>
         <source>{title} — {changes}</source>
         <translation>{title} — {changes}</translation>
     </message>
@@ -2352,6 +2356,10 @@ Chat: {session}</translation>
     <message>
         <source>Cannot be read as stored:</source>
         <translation>No se puede leer tal como está guardada:</translation>
+    </message>
+    <message>
+        <source>The agent changed this row since you last looked: see View ▸ Since you last looked.</source>
+        <translation>El agente cambió esta fila desde la última vez que miraste: ver Ver ▸ Desde la última vez que miraste.</translation>
     </message>
     <message>
         <source>New: just arrived</source>
@@ -4426,6 +4434,18 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     <message>
         <source>No change is recorded yet</source>
         <translation>Aún no hay ningún cambio registrado</translation>
+    </message>
+    <message>
+        <source>This page lists the changes the agents make to their observations and persona entries since you last looked: you can keep each one (mark it reviewed) or roll it back.</source>
+        <translation>Esta página lista los cambios que los agentes hacen en sus observaciones y en las entradas de la persona desde la última vez que miraste: puedes conservar cada uno (marcarlo como revisado) o revertirlo.</translation>
+    </message>
+    <message>
+        <source>Memory Desk has not looked at the stores yet.</source>
+        <translation>Memory Desk aún no ha mirado las memorias de los agentes.</translation>
+    </message>
+    <message>
+        <source>Memory Desk last looked at the stores on {when}.</source>
+        <translation>Memory Desk miró las memorias de los agentes por última vez el {when}.</translation>
     </message>
     <message>
         <source>The history of changes is not open; Clear history (below) starts a new one.</source>

@@ -19,11 +19,12 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from memory_desk.core.alisio import SCOPES
+from memory_desk.core.kinds import SourceKind, StoreKind
 
 DB_FILE_NAME = "memory.sqlite"
 CONFIG_FILE_NAME = "config.json"
@@ -308,15 +309,13 @@ def _agent_dirs(home: Path) -> list[Path]:
 
 
 def _agent_folders(agent_dir: Path) -> list[PersonaLocation]:
-    agent = agent_dir.name[1:]
     memory = agent_dir / "memory"
     folders = []
     if has_entry_files(memory):
-        folders.append(PersonaLocation(memory, agent, None, agent))
+        folders.append(replace(describe_folder(memory), added=False))
     for account_dir in _account_dirs(memory):
         if has_entry_files(account_dir):
-            account = account_dir.name
-            folders.append(PersonaLocation(account_dir, agent, account, _label(agent, account)))
+            folders.append(replace(describe_folder(account_dir), added=False))
     return folders
 
 
@@ -343,19 +342,60 @@ def _entry_is_dir(entry: os.DirEntry[str]) -> bool:
 
 
 def describe_folder(path: Path) -> PersonaLocation:
-    """Label an added folder by agent when it sits where an agent keeps memory."""
-    if path.name == "memory" and path.parent.name.startswith("."):
-        agent = path.parent.name[1:]
-        return PersonaLocation(path, agent, None, agent, added=True)
-    parent = path.parent
-    if parent.name == "memory" and parent.parent.name.startswith("."):
-        agent = parent.parent.name[1:]
-        return PersonaLocation(path, agent, path.name, _label(agent, path.name), added=True)
-    return PersonaLocation(path, path.name, None, path.name, added=True)
+    """Label a folder by the agent that keeps it, when it sits where an agent keeps memory:
+    ``miyagi`` for ``~/.miyagi/memory`` or ``<agent-kit>/agents/miyagi/memory``, ``miyagi
+    (work)`` for an account's subfolder of either; any other folder by its own name.
+
+    The one place a persona folder's name for people is made: the sidebar, the review, the
+    journal's record of who changed an entry and the window's title all ask here, so a
+    folder is called the same whichever way it was opened (found, added, given on the
+    command line) and after every restart."""
+    keeper = agent_of_folder(path)
+    if keeper is None:
+        return PersonaLocation(path, path.name, None, path.name, added=True)
+    agent, account = keeper
+    label = agent if account is None else f"{agent} ({account})"
+    return PersonaLocation(path, agent, account, label, added=True)
 
 
-def _label(agent: str, account: str) -> str:
-    return f"{agent} ({account})"
+def agent_of_folder(path: Path) -> tuple[str, str | None] | None:
+    """(agent, account) of a folder where an agent keeps memory (account None for the
+    agent's own ``memory`` folder), else None."""
+    agent = _agent_keeping(path)
+    if agent is not None:
+        return agent, None
+    agent = _agent_keeping(path.parent)
+    if agent is not None and path.name:
+        return agent, path.name
+    return None
+
+
+def _agent_keeping(memory: Path) -> str | None:
+    """The agent whose ``memory`` folder this is (``.<agent>/memory`` in a home, or
+    ``agents/<agent>/memory`` in an agent-kit tree), else None."""
+    if memory.name != "memory":
+        return None
+    holder = memory.parent.name
+    if holder.startswith(".") and len(holder) > 1:
+        return holder[1:]
+    if holder and not holder.startswith(".") and memory.parent.parent.name == "agents":
+        return holder
+    return None
+
+
+def folder_label(path: str | os.PathLike[str]) -> str:
+    """A persona folder's name for people (:func:`describe_folder`), for a path as given."""
+    return describe_folder(_absolute(Path(path).expanduser())).label
+
+
+def store_label(kind: SourceKind | StoreKind, path: str | os.PathLike[str]) -> str:
+    """A store's name for people: a persona folder's agent (:func:`folder_label`); a
+    database's file name, with its folder when it is the usual ``memory.sqlite``. ``kind``
+    as the window or as the journal names it."""
+    if kind in (SourceKind.PERSONA, StoreKind.PERSONA):
+        return folder_label(path)
+    file = Path(path)
+    return file.name if file.name != DB_FILE_NAME else f"{file.parent.name}/{file.name}"
 
 
 def _is_dir(path: Path) -> bool:

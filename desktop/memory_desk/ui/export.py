@@ -131,15 +131,17 @@ def start_persona_export(parent: QWidget, folder: PersonaFolder) -> ExportRun | 
 
 
 def folder_label(path: Path) -> str:
-    """A file name stem for an agent's folder: ``miyagi-memory`` for ``~/.miyagi/memory``,
-    ``miyagi-memory-work`` for ``~/.miyagi/memory/work``, else the folder's own name."""
+    """A file name stem for an agent's folder: ``miyagi-memory`` for ``~/.miyagi/memory`` (or
+    agent-kit's ``agents/miyagi/memory``), ``miyagi-memory-work`` for an account's subfolder,
+    else the folder's own name; the agent as the core names it (``locate.agent_of_folder``)."""
+    from memory_desk.core.locate import agent_of_folder
+
     core = _core()
-    parts = [p.lstrip(".") for p in path.parts[-3:]]
-    if len(parts) >= 2 and parts[-1] == "memory":
-        return core.slug(f"{parts[-2]}-memory")
-    if len(parts) == 3 and parts[-2] == "memory":
-        return core.slug(f"{parts[-3]}-memory-{parts[-1]}")
-    return core.slug(path.name)
+    keeper = agent_of_folder(Path(path))
+    if keeper is None:
+        return core.slug(Path(path).name)
+    agent, account = keeper
+    return core.slug("-".join([agent, "memory", *([account] if account else [])]))
 
 
 class ExportRun(QObject):

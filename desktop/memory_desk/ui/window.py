@@ -146,6 +146,8 @@ class MainWindow(QMainWindow):
         self.registry.info.connect(self.message_bar.show_info)
         self.source_switch.connect_signals()
         self.live_indicator.toggled.connect(self.set_live)
+        # after the switch's slot: a refused switch has gone back (quietly) to the shown one
+        self.sidebar.current_changed.connect(self._title_follows_source)
 
     def _place(self, name: str, page: QWidget) -> None:
         """Wire a page just built to the window and put it in the stack."""
@@ -308,6 +310,10 @@ class MainWindow(QMainWindow):
 
     def current_source(self) -> Source | None:
         return self.sidebar.current()
+
+    def _title_follows_source(self, *_sources: object) -> None:
+        source = self.sidebar.current()
+        self._title.show_source(source.label if source is not None else "")
 
     # -- opening sources ----------------------------------------------------------------------
 

@@ -77,6 +77,8 @@ class Journal:
         self.looks = first_look.Looks()  # a big store's first look runs in a child process
         self.last_scan = observations.ScanCounts()  # what the last scan read (tests, bench)
         self._restarted = db_mod.found_empty(Path(path))
+        self._looked_ms: int | None = None  # when a scan last ended (kept at close)
+        self._looked_kept = True
         self._open()
 
     def _open(self) -> None:
@@ -84,6 +86,9 @@ class Journal:
             self._sync_enabled(self._limits)
             with self._db.read() as conn:
                 self._writes.load(conn)
+                row = conn.execute("SELECT value FROM meta WHERE key = 'looked_ms'").fetchone()
+            if row is not None and str(row[0]).isdigit():
+                self._looked_ms = int(row[0])
             self._flushed = self._writes.changed()
         except StoreError as exc:
             self._error = exc
@@ -124,6 +129,32 @@ class Journal:
             " listed; what they change from now on is.",
             path=str(self.path),
         )
+
+    @property
+    def looked_ms(self) -> int | None:
+        """When a scan of a store last ended: in this run, else in the last one (kept in the
+        file at close), so the review can say when Memory Desk last looked; None: never."""
+        with self._lock:
+            return self._looked_ms
+
+    def _note_look(self) -> None:
+        with self._lock:
+            self._looked_ms, self._looked_kept = now_ms(), False
+
+    def _keep_look(self) -> None:
+        """Write when the last scan ended (at close: not a write per scan)."""
+        with self._lock:
+            looked, kept = self._looked_ms, self._looked_kept
+        if looked is None or kept:
+            return
+        with self._db.write() as conn:
+            conn.execute(
+                "INSERT INTO meta(key, value) VALUES ('looked_ms', ?) ON CONFLICT(key)"
+                " DO UPDATE SET value = excluded.value",
+                (str(looked),),
+            )
+        with self._lock:
+            self._looked_kept = True
 
     def _check(self) -> None:
         error = self._error
@@ -212,6 +243,7 @@ class Journal:
                 raise
             self._remember(key, seen, generation)
             self.last_scan = counts
+        self._note_look()
         self._flush()
         if counts.opened:
             self.prune()
@@ -235,6 +267,7 @@ class Journal:
                 raise
             self._remember(key, known, generation)
             self.last_scan = observations.ScanCounts(rows=counts.get("files_read", 0))
+        self._note_look()
         self._flush()
         if counts.get("files_read") or counts.get("recorded"):
             self.prune()
@@ -398,6 +431,7 @@ class Journal:
         if self._error is None:
             with contextlib.suppress(StoreError):
                 self._flush()
+                self._keep_look()
         self._db.close()
 
     @staticmethod

@@ -51,6 +51,7 @@ from memory_desk.ui.observations.row_format import (
     MARK_NEW,
     SORT_KEY_BY_COLUMN,  # noqa: F401 (the page imports it from here)
     UNSAVED_MARK,
+    WAITING_MARK,
     Column,
     RowRecord,
     format_row,
@@ -60,6 +61,7 @@ from memory_desk.ui.observations.row_format import (
     mark_note,
     revised,
     tooltip,
+    waiting_note,
 )
 from memory_desk.ui.observations.row_marks import RowMarks
 from memory_desk.ui.plain import as_shown
@@ -124,6 +126,7 @@ class ObservationTableModel(CellTableModel):
         self._index: IdIndex | None = None  # rebuilt lazily after a change
         self._version = 0  # changes whenever the ids change (snapshot / apply_plan)
         self._unsaved_id: int | None = None  # the row whose edit form holds unsaved edits
+        self._waiting: frozenset[int] = frozenset()  # rows the agent changed, not reviewed
         self._cache: OrderedDict[int, RowRecord] = OrderedDict()
         self._failed = False  # stop retrying a broken store on every paint until the next reload
         self._clock = 0  # relative times of cached rows are rewritten when read after a tick
@@ -277,6 +280,23 @@ class ObservationTableModel(CellTableModel):
             if row >= 0:
                 cell = self.index(row, Column.TITLE)
                 self.dataChanged.emit(cell, cell, [_DISPLAY, Qt.ItemDataRole.ToolTipRole.value])
+
+    def set_waiting(self, ids: Iterable[int]) -> None:
+        """Mark these rows as changed by the agent and not yet reviewed (the journal's list,
+        so the marks are the same after a restart): a "✱ " before the title."""
+        ids = frozenset(ids)
+        if ids == self._waiting:
+            return  # (the journal's answer after every scan: most change no mark)
+        before, self._waiting = self._waiting, ids
+        rows = self.rows_of(list(before ^ ids))
+        rows = rows[rows >= 0]
+        if len(rows):  # one signal over the titles between: thousands of marks scatter
+            top, bottom = self.index(int(rows.min()), _TITLE), self.index(int(rows.max()), _TITLE)
+            self.dataChanged.emit(top, bottom, [_DISPLAY, _TOOLTIP])
+
+    def waiting(self) -> frozenset[int]:
+        """The ids marked as waiting for review."""
+        return self._waiting
 
     def set_store(self, store: ObservationStore | None) -> None:
         """Show another database: empty until its first query's ids arrive."""
@@ -448,6 +468,8 @@ class ObservationTableModel(CellTableModel):
 
     def _tooltip(self, observation: Observation, column: int) -> str | None:
         text = tooltip(observation, column)
+        if column == _TITLE and observation.id in self._waiting:
+            text = f"{waiting_note()}\n{text}" if text else waiting_note()
         mark = self._marks.get(observation.id)
         if mark is None:
             return text
@@ -461,10 +483,13 @@ class ObservationTableModel(CellTableModel):
         return QColor(theme.colors().badge(record.observation.type)[0])
 
     def _text(self, oid: int, record: RowRecord, column: int) -> str:
-        """A cell's text as shown: the unsaved mark before the title being edited."""
-        if column == _TITLE and oid == self._unsaved_id:
-            return UNSAVED_MARK + record.display[column]
-        return record.display[column]
+        """A cell's text as shown: the unsaved and waiting marks before the title."""
+        if column != _TITLE:
+            return record.display[column]
+        text = WAITING_MARK + record.display[column] if oid in self._waiting else None
+        if oid == self._unsaved_id:
+            return UNSAVED_MARK + (text or record.display[column])
+        return text or record.display[column]
 
     def _foreground(self, record: RowRecord, column: int) -> QBrush | QColor | None:
         """Greyed forgotten rows; an unreadable title in the theme's error colour."""

@@ -201,6 +201,15 @@ def tooltip(obs: Observation, column: int) -> str | None:
 
 
 UNSAVED_MARK = "• "  # before the title of the row being edited with unsaved edits
+WAITING_MARK = "✱ "  # before the title of a row the agent changed, not yet reviewed
+
+
+def waiting_note() -> str:
+    """What a row's tooltip adds while the agent's change to it waits for review."""
+    return translate(
+        "ObservationTableModel",
+        "The agent changed this row since you last looked: see View ▸ Since you last looked.",
+    )
 
 
 def mark_note(kind: str) -> str:

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import QWidget
 from memory_desk.core import StoreError
 from memory_desk.core.journal import Change, Journal, JournalLimits
 from memory_desk.core.kinds import SourceKind, StoreKind
+from memory_desk.core.locate import folder_label, store_label
 from memory_desk.ui import i18n
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
@@ -56,12 +57,20 @@ SCAN_WAIT_AT_MOST_MS = 2000
 PERSONA_WAIT_AT_MOST_MS = 15_000
 
 
+class RowMarker(Protocol):
+    """The observations table's model, as far as the desk marks rows in it."""
+
+    def set_waiting(self, ids: frozenset[int]) -> None: ...
+
+
 class ObservationsPageParts(Protocol):
-    """What the desk uses of the observations page: its store, whether it is reading, and
-    its ``refreshed`` signal (a page never imports another page)."""
+    """What the desk uses of the observations page: its store, whether it is reading, its
+    ``refreshed`` signal, and its table's model, which marks the rows waiting for review
+    (a page never imports another page)."""
 
     store: object | None
     refreshed: SignalInstance
+    model: RowMarker
 
     def is_busy(self) -> bool: ...
 
@@ -231,7 +240,7 @@ class ReviewDesk(QObject):
             return  # nothing at its path now
         if self._put_off(source):
             return
-        self.runner.scan(StoreToScan(source.kind, source.path, source.label))
+        self.runner.scan(StoreToScan(source.kind, source.path, folder_label(source.path)))
 
     def _put_off(self, source: Source) -> bool:
         """A scan of a store a page is reading waits for the page's answer.
@@ -295,12 +304,15 @@ class ReviewDesk(QObject):
         self.pending_changed.emit(snapshot.pending_total)
 
     def _mark_entries(self) -> None:
-        """Persona entries the agent changed, not yet reviewed, are marked in the list."""
-        folder = self._persona.folder()
-        names: set[str] = set()
-        if folder is not None and self._snapshot is not None:
-            names = self._snapshot.waiting_entries.get(str(folder.path), set())
-        self._persona.mark_waiting(names)
+        """Persona entries and observations the agent changed, not yet reviewed, are marked
+        in their lists: from the journal's list, so a restart shows the same marks."""
+        snapshot = self._snapshot
+        folder = getattr(self._persona.folder(), "path", None)
+        db = getattr(self._observations.store, "path", None)
+        names = snapshot.waiting_entries.get(str(folder)) if snapshot and folder else None
+        rows = snapshot.waiting_rows.get(str(db)) if snapshot and db else None
+        self._persona.mark_waiting(names or set())
+        self._observations.model.set_waiting(rows or frozenset())
 
     def _store_of_change(self, change: Change) -> object | None:
         """The open store a change was found in (None when it is not open any more)."""
@@ -310,11 +322,13 @@ class ReviewDesk(QObject):
     def _source_of(self, change: Change) -> Source | None:
         return self._registry.find(StoreKind(change.store_kind).source_kind, Path(change.store))
 
-    def _store_label(self, path: str) -> str:
-        for source in self._registry.sources():
-            if str(source.path) == path:
-                return source.label
-        return Path(path).name
+    def _store_label(self, change: Change) -> str:
+        """The sidebar's name of the store a change was seen in; a store not open now is
+        named as the sidebar would name it (a persona folder by its agent, never "memory")."""
+        source = self._source_of(change)
+        if source is not None:
+            return source.label
+        return store_label(StoreKind(change.store_kind), change.store)
 
     # -- the person's settings ----------------------------------------------------------------
 

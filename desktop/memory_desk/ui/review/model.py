@@ -16,6 +16,7 @@ from PySide6.QtGui import QColor, QFont
 from memory_desk.core.hidden_text import reveal
 from memory_desk.core.journal import Change, ChangeKind
 from memory_desk.core.kinds import StoreKind
+from memory_desk.core.locate import folder_label
 from memory_desk.ui import dates, theme
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.plain import as_shown
@@ -88,10 +89,10 @@ def change_title(change: Change) -> str:
 
 
 class ReviewListModel(QAbstractTableModel):
-    """The changes, as the journal lists them (newest first); ``store_label`` names a store
-    by its path as the sidebar does."""
+    """The changes, as the journal lists them (newest first); ``store_label`` names a
+    change's store as the sidebar does."""
 
-    def __init__(self, store_label: Callable[[str], str], parent=None) -> None:
+    def __init__(self, store_label: Callable[[Change], str], parent=None) -> None:
         super().__init__(parent)
         self._changes: list[Change] = []
         self._chat_prompts: dict[tuple[str, str], str] = {}
@@ -170,10 +171,12 @@ class ReviewListModel(QAbstractTableModel):
         if column == TITLE:
             return change_title(change)
         if column == STORE:
-            return self._store_label(change.store)
+            return self._store_label(change)
         if column == CHAT:
             prompt = self._chat_prompts.get((change.store, change.chat or ""))
             return f"“{prompt}”" if prompt else change.chat or ""
+        if change.store_kind == StoreKind.PERSONA:  # the folder's keeper, however recorded
+            return folder_label(change.store)
         return change.agent
 
     def _tooltip(self, change: Change, column: int) -> str:

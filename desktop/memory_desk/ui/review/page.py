@@ -73,7 +73,7 @@ class ReviewPage(QWidget):
         runner: JournalRunner,
         observations_page,
         resolve_store: StoreResolver,
-        store_label: Callable[[str], str],
+        store_label: Callable[[Change], str],
         limits: JournalLimits,
         parent: QWidget | None = None,
     ) -> None:
@@ -94,7 +94,8 @@ class ReviewPage(QWidget):
         )
         self.empty = QLabel(translate("ReviewPage", "Nothing changed since you last looked"), self)
         self.empty.setObjectName("reviewEmpty")
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom)
+        self.empty_state = self._build_empty_state()
         self.problem = QLabel(self)
         self.problem.setObjectName("reviewProblem")
         self.problem.setWordWrap(True)
@@ -166,6 +167,16 @@ class ReviewPage(QWidget):
         )
         return view
 
+    def _build_empty_state(self) -> QLabel:
+        """What the page is for and when it last looked, while no change waits."""
+        label = QLabel(self)
+        label.setObjectName("reviewEmptyState")
+        label.setWordWrap(True)
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        theme.set_text_tone(label, "subdued")
+        return label
+
     def _build_layout(self) -> None:
         buttons = QHBoxLayout()
         for action, name in self.actions.buttons():
@@ -181,6 +192,7 @@ class ReviewPage(QWidget):
         top_layout.setContentsMargins(0, 0, 0, 0)
         top_layout.addWidget(self.list, 1)
         top_layout.addWidget(self.empty, 1)
+        top_layout.addWidget(self.empty_state, 1)
         bottom = QWidget(self)
         bottom_layout = QHBoxLayout(bottom)
         bottom_layout.setContentsMargins(0, 0, 0, 0)
@@ -324,10 +336,29 @@ class ReviewPage(QWidget):
         empty = self.model.rowCount() == 0
         self.empty.setVisible(empty)
         self.list.setVisible(not empty)
+        waiting = self._snapshot is not None and self._snapshot.pending_total > 0
+        self.empty_state.setVisible(empty and not waiting)
+        if empty and not waiting:
+            self.empty_state.setText(self._explanation())
         if empty and self.show_reviewed.isChecked():
             self.empty.setText(translate("ReviewPage", "No change is recorded yet"))
         elif empty:
             self.empty.setText(translate("ReviewPage", "Nothing changed since you last looked"))
+
+    def _explanation(self) -> str:
+        """What this page lists, and when the history last looked at the stores."""
+        what = translate(
+            "ReviewPage",
+            "This page lists the changes the agents make to their observations and persona entries since you last looked: you can keep each one (mark it reviewed) or roll it back.",
+        )
+        looked = self._snapshot.looked_ms if self._snapshot is not None else None
+        if looked is None:
+            when = translate("ReviewPage", "Memory Desk has not looked at the stores yet.")
+        else:
+            when = translate(
+                "ReviewPage", "Memory Desk last looked at the stores on {when}."
+            ).format(when=dates.exact(looked))
+        return f"{what}\n\n{when}"
 
     def selected_changes(self) -> list[Change]:
         rows = sorted({index.row() for index in self.list.selectionModel().selectedRows()})

@@ -5,7 +5,7 @@ since the last look), so it never runs on the window's thread. Each store gets i
 :class:`BackgroundCall` (one thread, one SQLite connection of the journal's): while a scan
 runs, the next one waits, and any further request only replaces the waiting one, so at most
 one scan runs per store and one is queued. After every scan the list the page shows (the
-newest changes, each store's waiting count, the persona entries still to review, the space
+newest changes, each store's waiting count, the entries and rows still to review, the space
 used) is read on a thread of its own, and reaches the widgets through ``listed``.
 
 The person's marks (reviewed, all reviewed) and clearing the history are small writes to the
@@ -45,7 +45,7 @@ JournalWrite = Callable[[Journal | None], Journal | None]
 @dataclass(frozen=True)
 class StoreToScan:
     """One open store: its kind, its path, and the agent's name for a
-    persona folder (as the sidebar shows it)."""
+    persona folder (``locate.folder_label``: ``miyagi``, whatever its sidebar label)."""
 
     kind: SourceKind
     path: Path
@@ -60,9 +60,11 @@ class ReviewSnapshot:
     pending: dict[str, int] = field(default_factory=dict)  # per store path: waiting changes
     pending_total: int = 0
     waiting_entries: dict[str, set[str]] = field(default_factory=dict)  # persona folder: names
+    waiting_rows: dict[str, frozenset[int]] = field(default_factory=dict)  # database: ids
     size_bytes: int = 0
     include_reviewed: bool = False
     chat_prompts: dict[tuple[str, str], str] = field(default_factory=dict)  # (db, chat): prompt
+    looked_ms: int | None = None  # when a look at a store last ended (None: never)
 
 
 class JournalRunner(QObject):
@@ -137,10 +139,9 @@ class JournalRunner(QObject):
         """Read the list and the counts again (signal ``listed``), after the queued writes."""
         if self._stopped:
             return
-        persona = [key for key, s in self._stores.items() if s.kind == SourceKind.PERSONA]
-        stores = list(self._stores)
+        stores = {key: store.kind for key, store in self._stores.items()}
         include_reviewed = self.include_reviewed
-        self._lister.submit(lambda: self._write_and_list(stores, persona, include_reviewed))
+        self._lister.submit(lambda: self._write_and_list(stores, include_reviewed))
 
     def mark_reviewed(self, change_ids: Iterable[int]) -> None:
         """Mark these changes reviewed, off the main thread; the list follows."""
@@ -199,7 +200,7 @@ class JournalRunner(QObject):
         self.refresh_list()
 
     def _write_and_list(
-        self, stores: list[str], persona: list[str], include_reviewed: bool
+        self, stores: dict[str, SourceKind], include_reviewed: bool
     ) -> ReviewSnapshot | None:
         """On the lister's thread: every write queued so far, in order, then the list."""
         with self._lock:
@@ -211,7 +212,7 @@ class JournalRunner(QObject):
                 self._journal = journal
         if journal is None:
             return None
-        return _snapshot(journal, stores, persona, include_reviewed, self._prompts)
+        return _snapshot(journal, stores, include_reviewed, self._prompts)
 
     def _on_listed(self, _generation: int, snapshot: ReviewSnapshot | None) -> None:
         self._tell_cleared()
@@ -269,23 +270,29 @@ def _scan_call(journal: Journal, store: StoreToScan) -> Callable[[], int]:
 
 def _snapshot(
     journal: Journal,
-    stores: list[str],
-    persona: list[str],
+    stores: dict[str, SourceKind],
     include_reviewed: bool,
     prompts: dict[tuple[str, str], str],
 ) -> ReviewSnapshot:
     """Everything the page shows, read on the lister's thread."""
     changes = journal.changes(include_reviewed=include_reviewed, limit=LIST_LIMIT)
     pending = {store: journal.pending_count(store) for store in stores}
-    waiting = {folder: journal.pending_targets(folder) for folder in persona}
+    waiting = {store: journal.pending_targets(store) for store in stores if pending[store]}
+    rows = {  # as ids here, off the main thread, which only compares them with the marks
+        store: frozenset(int(target) for target in targets if target.isdigit())
+        for store, targets in waiting.items()
+        if stores[store] == SourceKind.DB
+    }
     return ReviewSnapshot(
         changes=changes,
         pending=pending,
         pending_total=journal.pending_count(),
-        waiting_entries=waiting,
+        waiting_entries={s: t for s, t in waiting.items() if stores[s] == SourceKind.PERSONA},
+        waiting_rows=rows,
         size_bytes=journal.size_bytes(),
         include_reviewed=include_reviewed,
         chat_prompts=_chat_prompts(changes, prompts),
+        looked_ms=journal.looked_ms,
     )
 
 

@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from memory_desk.core import StoreError
 from memory_desk.core.journal.witness import Witness
 from memory_desk.core.kinds import SourceKind
+from memory_desk.core.locate import store_label
 from memory_desk.core.observations import ObservationStore
 from memory_desk.ui import i18n
 from memory_desk.ui import settings as settings_module
@@ -124,7 +125,7 @@ class SourceRegistry(QObject):
         except StoreError as exc:
             self.error.emit(i18n.shown(exc))
             return None
-        label = path.name if path.name != "memory.sqlite" else f"{path.parent.name}/{path.name}"
+        label = store_label(SourceKind.DB, path)
         if store.warnings:  # one message: the bar shows one at a time
             self.info.emit(
                 translate("SourceRegistry", "{name} is open, but: {warnings}.").format(
@@ -418,8 +419,6 @@ def alisio_info(alisio: AlisioLocation) -> dict:
 
 
 def folder_label(path: Path) -> str:
-    """``miyagi`` for ~/.miyagi/memory, ``miyagi (work)`` for ~/.miyagi/memory/work: the same
-    labels as the folders Memory Desk finds by itself."""
-    from memory_desk.core.locate import describe_folder
-
-    return describe_folder(Path(path).expanduser().absolute()).label
+    """``miyagi`` for ~/.miyagi/memory or <agent-kit>/agents/miyagi/memory, ``miyagi (work)``
+    for an account's subfolder: the core's one naming of a folder (``locate.folder_label``)."""
+    return store_label(SourceKind.PERSONA, path)
