@@ -44,8 +44,10 @@ class TurningSplitter(QSplitter):
 
     def follow_width(self) -> None:
         """Turn if the room asks for the other way (and share the room out anew)."""
+        if self.count() != 2:
+            return
         wanted = SIDE_BY_SIDE if self._wide() else STACKED
-        if wanted == self.orientation() or self.count() != 2:
+        if wanted == self.orientation():
             return
         self.setOrientation(wanted)
         first, second = self._shares[0 if wanted == SIDE_BY_SIDE else 1]
