@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from memory_desk.ui.chats.model import ENDED, STARTED
 from memory_desk.ui.observations.model import Column
 from memory_desk.ui.persona.model import UPDATED
+from memory_desk.ui.review.model import WHEN
 
 pytest_plugins = ["window_fixture"]  # the open_window fixture
 
@@ -45,6 +46,7 @@ DATE_COLUMNS = {
     "personaList": (UPDATED,),
     "chatsTable": (STARTED, ENDED),
     "pruningCandidates": (3,),
+    "reviewList": (WHEN,),
 }
 # The observations filter bar is another piece of work (the search's date range and saved
 # searches are added to it); in Spanish its search field is squeezed below MIN_FIELD_WIDTH.
@@ -159,12 +161,15 @@ def table_problems(view: QTableView | QTreeView) -> list[str]:
     for column in DATE_COLUMNS.get(name, ()):
         if header.isSectionHidden(column):
             continue
-        for index in visible_indexes(view, column):
-            text = str(index.data() or "")
+        head = model.headerData(column, Qt.Orientation.Horizontal)
+        dated = [index for index in visible_indexes(view, column) if index.data()]
+        if not dated:
+            found.append(f"no dates in sight: {name} {head!r}")
+        for index in dated:
+            text = str(index.data())
             if name == "personaList" and not is_worded_date(model, index):
                 continue  # the file's own words (the entry's problem says so), or a divider
             if metrics.horizontalAdvance(text) + 8 > header.sectionSize(column):
-                head = model.headerData(column, Qt.Orientation.Horizontal)
                 found.append(f"date clipped: {name} {head!r} {text!r} {header.sectionSize(column)}")
     return found
 
