@@ -5,8 +5,8 @@ A page laid out for a wide window squeezes its panes on a small screen (a tab ba
 behind arrows, a list scrolls sideways); stacked, each pane gets the whole width. Whether
 there is room is the owner's answer (``wide``), asked at every resize, since what each pane
 needs depends on its texts in the person's language. A saved layout (``restoreState``) brings
-its own orientation back: the splitter turns again to what the width allows, then keeps the
-sizes it was given until it turns.
+its own orientation back: once shown, the splitter turns again to what the width allows, and
+keeps the sizes it was given until it turns.
 
 Signals:
     turned(Qt.Orientation): the panes now sit this way (side by side: Horizontal)
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QByteArray, Qt, Signal
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QSplitter, QWidget
 
 SIDE_BY_SIDE = Qt.Orientation.Horizontal
@@ -44,8 +44,8 @@ class TurningSplitter(QSplitter):
 
     def follow_width(self) -> None:
         """Turn if the room asks for the other way (and share the room out anew)."""
-        if self.count() != 2:
-            return
+        if self.count() != 2 or not self.isVisible():
+            return  # (a hidden splitter's width means nothing: it follows when shown)
         wanted = SIDE_BY_SIDE if self._wide() else STACKED
         if wanted == self.orientation():
             return
@@ -57,6 +57,10 @@ class TurningSplitter(QSplitter):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
+        self.follow_width()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
+        super().showEvent(event)
         self.follow_width()
 
     def restoreState(self, state: QByteArray) -> bool:  # noqa: N802 (Qt override)
