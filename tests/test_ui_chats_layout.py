@@ -82,3 +82,17 @@ def test_a_layout_saved_on_a_small_screen_turns_on_a_big_one(qtbot, open_window)
     big, _page = open_chats(qtbot, open_window, "en", 1400)
     qtbot.waitUntil(lambda: placement(big) == Qt.Orientation.Horizontal)
     qtbot.waitUntil(lambda: tabs_whole(big))
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_just_wide_enough_each_side_gets_what_it_needs(qtbot, open_window, language) -> None:
+    """Turned side by side at the narrowest width that holds both, neither the list nor the
+    tabs are squeezed (an even split gave one less than it needs and the other to spare)."""
+    from memory_desk.ui.chats import columns
+
+    window, page = open_chats(qtbot, open_window, language, 1024, 640)
+    splitter = window.findChild(QSplitter, "chatsSplitter")
+    needed = columns.needed_width(page.table) + splitter.handleWidth() + page.detail.needed_width()
+    window.resize(window.width() + needed - splitter.width() + 4, 640)
+    qtbot.waitUntil(lambda: placement(window) == Qt.Orientation.Horizontal)
+    qtbot.waitUntil(lambda: tabs_whole(window) and not list_scrolls_sideways(window))

@@ -190,7 +190,10 @@ class ChatsPage(ViewPage):
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([500, 520])  # until the person moves it (the window keeps that)
+        # Stacked until shown: a window wide enough turns it, each side getting what it needs.
+        self.splitter.setOrientation(Qt.Orientation.Vertical)
+        self.splitter.setSizes([200, 300])  # until the person moves it (the window keeps that)
+        self.splitter.turned.connect(self._on_turned)
         layout = QVBoxLayout(self)
         layout.addWidget(self.splitter)
         self._show_no_chat()
@@ -200,6 +203,15 @@ class ChatsPage(ViewPage):
         handle = self.splitter.handleWidth()
         needed = columns.needed_width(self.table) + handle + self.detail.needed_width()
         return self.splitter.width() >= needed
+
+    def _on_turned(self, orientation: Qt.Orientation) -> None:
+        """Side by side, each pane gets what it needs and half of what is left (an even split
+        of a window just wide enough squeezed one of them)."""
+        if orientation != Qt.Orientation.Horizontal:
+            return
+        needs = (columns.needed_width(self.table), self.detail.needed_width())
+        spare = max(0, self.splitter.width() - self.splitter.handleWidth() - sum(needs))
+        self.splitter.setSizes([needs[0] + spare // 2, needs[1] + spare - spare // 2])
 
     def column_menu(self) -> QMenu:
         """The header's menu: show or hide a column of the list (all but the project)."""
