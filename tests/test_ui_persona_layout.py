@@ -144,4 +144,3 @@ def test_a_narrow_list_steps_columns_aside_and_brings_them_back(
     assert [TYPE] in seen and [TYPE, UPDATED] in seen
     assert list(NARROW_DROPS) == [TYPE, UPDATED]
     assert not header.isSectionHidden(TYPE) and not header.isSectionHidden(UPDATED)
-
