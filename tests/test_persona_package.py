@@ -136,6 +136,7 @@ UI_ROOMS = (
     "rows",
     "model",
     "list_painting",
+    "list_columns",
     "entry_list",
     "listing",
     "agent_view",

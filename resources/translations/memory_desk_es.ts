@@ -221,6 +221,10 @@
         <translation>Resumen de la sesión</translation>
     </message>
     <message>
+        <source>Context</source>
+        <translation>Contexto</translation>
+    </message>
+    <message>
         <source>Loaded context</source>
         <translation>Contexto cargado</translation>
     </message>

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QStyle,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -139,15 +140,30 @@ class ChatDetailPane(QWidget):
         self.prompts_tab = self._build_prompts()
         self.timeline_tab = self._build_timeline()
         self.next_context = NextContextPanel(self)
-        for widget, title in (
-            (self.saved_tab, translate("ChatsPage", "Saved in this chat")),
-            (self.summary_tab, translate("ChatsPage", "Session summary")),
-            (self.context_tab, translate("ChatsPage", "Loaded context")),
-            (self.prompts_tab, translate("ChatsPage", "Prompts")),
-            (self.timeline_tab, translate("ChatsPage", "Timeline")),
-            (self.next_context, translate("ChatsPage", "Next chat")),
+        # Short titles, so the six tabs fit beside or below the list; the tooltip says it all.
+        for widget, title, whole in (
+            (
+                self.saved_tab,
+                translate("ChatsPage", "Saved"),
+                translate("ChatsPage", "Saved in this chat"),
+            ),
+            (
+                self.summary_tab,
+                translate("ChatsPage", "Summary"),
+                translate("ChatsPage", "Session summary"),
+            ),
+            (
+                self.context_tab,
+                translate("ChatsPage", "Context"),
+                translate("ChatsPage", "Loaded context"),
+            ),
+            (self.prompts_tab, translate("ChatsPage", "Prompts"), None),
+            (self.timeline_tab, translate("ChatsPage", "Timeline"), None),
+            (self.next_context, translate("ChatsPage", "Next chat"), None),
         ):
-            self.tabs.addTab(widget, title)
+            tab = self.tabs.addTab(widget, title)
+            if whole is not None:
+                self.tabs.setTabToolTip(tab, whole)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tabs)
@@ -278,6 +294,12 @@ class ChatDetailPane(QWidget):
         return box
 
     # -- what the page calls -------------------------------------------------------------------
+
+    def needed_width(self) -> int:
+        """The width that shows every tab whole (narrower, the tabs hide behind arrows)."""
+        return self.tabs.tabBar().sizeHint().width() + 2 * self.tabs.style().pixelMetric(
+            QStyle.PixelMetric.PM_DefaultFrameWidth, None, self.tabs
+        )
 
     def saved_type_filter(self) -> str | None:
         index = self.saved_type.currentIndex()

@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
-    QSplitter,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -36,12 +35,14 @@ from memory_desk.core.hidden_text import reveal
 from memory_desk.core.observations import ObservationStore
 from memory_desk.core.observations.chats import ChatRow, chat_detail, saved_in_chat, timeline
 from memory_desk.ui import dates, export, i18n, theme
+from memory_desk.ui.chats import columns
 from memory_desk.ui.chats.detail import ChatDetailPane
 from memory_desk.ui.chats.model import ChatListing, ChatsModel, make_listing, sorted_listing
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.view_page import ViewPage
 from memory_desk.ui.widgets.delegates import ProjectDelegate
 from memory_desk.ui.widgets.display import now_ms
+from memory_desk.ui.widgets.turning_splitter import TurningSplitter
 from memory_desk.ui.workers.background import BackgroundCall
 
 SEARCH_DELAY_MS = 200
@@ -125,15 +126,13 @@ class ChatsPage(ViewPage):
         rows.setDefaultSectionSize(self.table.fontMetrics().height() + 8)
         self.table.setSortingEnabled(True)
         self.table.horizontalHeader().setSortIndicatorShown(False)  # newest first until asked
-        self.table.horizontalHeader().setStretchLastSection(True)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         # Directory and end are in the chosen chat's facts: the list keeps the columns that
         # tell chats apart (project, start, how much each saved, what it was about). The
         # header's menu brings the others back.
         for column in (_DIRECTORY, _ENDED):
             header.setSectionHidden(column, True)
-        header.resizeSection(0, 170)
+        columns.size_columns(self.table)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         header.customContextMenuRequested.connect(self._column_menu)
         self.note = QLabel(self)
@@ -183,16 +182,36 @@ class ChatsPage(ViewPage):
         right_layout.addWidget(self.facts)
         right_layout.addWidget(self.detail, 1)
 
-        splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        splitter.setObjectName("chatsSplitter")
-        splitter.addWidget(left)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(0, 1)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([500, 520])  # until the person moves it (the window keeps that)
+        # Side by side while the list's columns and the detail's tabs both fit; on a small
+        # screen the detail goes below the list, with the whole width for its tabs.
+        self.splitter = TurningSplitter(self._room_for_both, ((1, 1), (2, 3)), self)
+        self.splitter.setObjectName("chatsSplitter")
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 1)
+        # Stacked until shown: a window wide enough turns it, each side getting what it needs.
+        self.splitter.setOrientation(Qt.Orientation.Vertical)
+        self.splitter.setSizes([200, 300])  # until the person moves it (the window keeps that)
+        self.splitter.turned.connect(self._on_turned)
         layout = QVBoxLayout(self)
-        layout.addWidget(splitter)
+        layout.addWidget(self.splitter)
         self._show_no_chat()
+
+    def _room_for_both(self) -> bool:
+        """Whether the list and the detail fit side by side, each whole."""
+        handle = self.splitter.handleWidth()
+        needed = columns.needed_width(self.table) + handle + self.detail.needed_width()
+        return self.splitter.width() >= needed
+
+    def _on_turned(self, orientation: Qt.Orientation) -> None:
+        """Side by side, each pane gets what it needs and half of what is left (an even split
+        of a window just wide enough squeezed one of them)."""
+        if orientation != Qt.Orientation.Horizontal:
+            return
+        needs = (columns.needed_width(self.table), self.detail.needed_width())
+        spare = max(0, self.splitter.width() - self.splitter.handleWidth() - sum(needs))
+        self.splitter.setSizes([needs[0] + spare // 2, needs[1] + spare - spare // 2])
 
     def column_menu(self) -> QMenu:
         """The header's menu: show or hide a column of the list (all but the project)."""

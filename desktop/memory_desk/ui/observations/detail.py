@@ -68,7 +68,7 @@ from memory_desk.ui.observations.stored_note import StoredPreviewPanel
 from memory_desk.ui.observations.topic_field import StoredTopicLabel
 from memory_desk.ui.widgets.conflict import CompareDialog
 from memory_desk.ui.widgets.content_browser import ContentBrowser
-from memory_desk.ui.widgets.display import now_ms, pin_glyph, sectioned_markdown
+from memory_desk.ui.widgets.display import now_ms, pin_glyph, scope_label, sectioned_markdown
 
 # What :meth:`ObservationDetail.follow_edited` did with a new version of the edited row.
 UNCHANGED = "unchanged"  # nothing the form shows changed (or the banner already says so)
@@ -638,7 +638,7 @@ def metadata_rows(observation: Observation, now: int) -> list[tuple[str, str]]:
             translate("ObservationDetail", "Project"),
             marked_html(short_id(observation.project, _ID_KEEP)),
         ),
-        (translate("ObservationDetail", "Scope"), marked_html(observation.scope)),
+        (translate("ObservationDetail", "Scope"), marked_html(scope_label(observation.scope))),
         (translate("ObservationDetail", "Topic key"), marked_html(observation.topic_key or "—")),
         (
             translate("ObservationDetail", "Session"),

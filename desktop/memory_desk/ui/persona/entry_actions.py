@@ -336,10 +336,16 @@ class EntryActions(QObject):
         )
 
     def _on_undoable_change(self, folder: PersonaFolder, name: str) -> None:
-        """A forget or its undo moved entry ``name`` out of or back into ``folder``."""
+        """A forget or its undo moved entry ``name`` out of or back into ``folder``. An entry
+        brought back is chosen and open again, as before its forget (unless the form holds
+        edits of another entry: they stay)."""
         self._page.file_written.emit(str(folder.path / f"{name}.md"))
-        if folder is self._reads.folder:
-            self._reads.apply_change(names=(name,))
+        if folder is not self._reads.folder:
+            return
+        self._reads.apply_change(names=(name,))
+        if self._page.model.entry(name) is not None and not self._entry.has_unsaved():
+            self._entry.open(name)
+            self._entry.select(name, reveal=True)
 
     def on_folder_fix_requested(self, problem: FolderProblem) -> None:
         """Rename what stops the agent reading its folder; Ctrl+Z gives it its name back."""

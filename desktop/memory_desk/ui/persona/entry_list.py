@@ -8,10 +8,8 @@ is never the only signal.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QPainter, QPaintEvent, QPalette
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -23,24 +21,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memory_desk.core.persona import ENTRY_TYPES
 from memory_desk.ui import theme
 from memory_desk.ui.i18n import translate
+from memory_desk.ui.persona.list_columns import ListColumns
 from memory_desk.ui.persona.list_painting import (
-    BADGE_PADDING,
     EntryRowPainter,
     paint_badge,
 )
 from memory_desk.ui.persona.model import (
     COLUMNS,
-    DESCRIPTION,
-    NAME,
     SEPARATOR_ROLE,
     TYPE,
-    UNSAVED_MARK,
-    UPDATED,
     PersonaListModel,
-    relative_time,
 )
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -139,6 +131,7 @@ class EntryListView(QTableView):
         )
         self._spanned: list[int] = []
         self.rows_painter = EntryRowPainter(self)
+        self.columns = ListColumns(self)
         theme.notifier().changed.connect(self._on_theme_changed)
 
     def header(self) -> QHeaderView:
@@ -165,32 +158,20 @@ class EntryListView(QTableView):
         self.viewport().update()
 
     def setModel(self, model: PersonaListModel) -> None:  # noqa: N802 (Qt override)
-        """Columns sized from the font (no ResizeToContents: folders hold thousands of entries):
-        the name about twenty characters, the type its widest badge, the date its longest
-        wording, and the description every pixel left over, since that is the line the agent
-        reads."""
+        """Columns sized from the font, stepping aside when the list is narrow
+        (:mod:`~memory_desk.ui.persona.list_columns`)."""
         super().setModel(model)
         header = self.horizontalHeader()
-        header.setStretchLastSection(False)
         header.setHighlightSections(False)
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        header.setMinimumSectionSize(48)
-        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(TYPE, QHeaderView.ResizeMode.Fixed)
-        header.setSectionResizeMode(DESCRIPTION, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(UPDATED, QHeaderView.ResizeMode.Interactive)
-        metrics = self.fontMetrics()
-        # + the problem icon and the unsaved mark
-        name_width = metrics.averageCharWidth() * 20 + 24 + metrics.horizontalAdvance(UNSAVED_MARK)
-        self.setColumnWidth(NAME, name_width)
-        badge = max(metrics.horizontalAdvance(text) for text in ENTRY_TYPES)
-        self.setColumnWidth(TYPE, badge + BADGE_PADDING + 12)
-        self.setColumnWidth(
-            UPDATED, max(metrics.horizontalAdvance(t) for t in _date_samples()) + 12
-        )
+        self.columns.size()
         self.verticalHeader().setDefaultSectionSize(row_height(self))
         for signal in (model.dividers_moved, model.modelReset):
             signal.connect(self.span_separators)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self.columns.fit()
 
     def span_separators(self, *_args: object) -> None:
         """Let every separator row draw across the whole width (there are at most two).
@@ -215,12 +196,3 @@ def row_height(view: QWidget) -> int:
     room for the badge's margins (the same for every row, so none is measured)."""
     icon = view.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
     return max(view.fontMetrics().height(), icon) + 6
-
-
-def _date_samples() -> list[str]:
-    """The widest wordings the Updated column shows, in the person's language and locale."""
-    now = datetime(2026, 12, 31, 12, tzinfo=UTC)
-    return [
-        relative_time(now - timedelta(days=days, hours=hours), now)
-        for days, hours in ((0, 23), (1, 0), (28, 0), (400, 0))
-    ]

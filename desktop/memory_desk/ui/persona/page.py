@@ -2,7 +2,7 @@
 
 Left, the entries in the agent's order (with where its prompt stops listing them); right, the
 editor above the rendered entry and exactly what the agent's prompt will say (stacked, so the
-list keeps the width its descriptions need).
+list keeps the width its descriptions need; on a page wide enough for all three, beside it).
 
 The page composes its parts and answers the window's Page contract; each part owns its state:
 
@@ -58,8 +58,11 @@ from memory_desk.ui.persona.open_entry import (
     writer_name,  # noqa: F401 (tests import it from here)
 )
 from memory_desk.ui.persona.preview import PREVIEW_CHARS, SafePreview
+from memory_desk.ui.widgets.turning_splitter import SIDE_BY_SIDE, STACKED, TurningSplitter
 
 PREVIEW_DELAY_MS = 150
+LIST_BESIDE = 480  # the list's width when the preview sits beside the editor, at least
+PREVIEW_BESIDE = 320  # the preview's, there
 MAX_FILTER_DELAY_MS = 100  # the filter's wait for a pause in typing: what it costs, at most this
 FRAME_MS = 16  # a filter that takes less follows every key at once (the keys already queued)
 
@@ -165,7 +168,10 @@ class PersonaPage(QWidget):
         editing_layout.setContentsMargins(0, 0, 0, 0)
         editing_layout.addLayout(self.button_row)
         editing_layout.addWidget(self.editor, 1)
-        self.right_splitter = QSplitter(Qt.Orientation.Vertical, self)
+        # The preview below the editor; beside it when the page is wide enough for the list,
+        # the editor and the preview in a row.
+        self.right_splitter = TurningSplitter(self._preview_fits_beside, ((3, 2), (3, 2)), self)
+        self.right_splitter.setOrientation(STACKED)
         self.right_splitter.setObjectName("personaEditorSplitter")
         self.right_splitter.addWidget(editing)
         self.right_splitter.addWidget(self.tabs)
@@ -184,6 +190,7 @@ class PersonaPage(QWidget):
         layout.addWidget(self.folder_banner)
         layout.addWidget(self.splitter, 1)
 
+        self.right_splitter.turned.connect(self._on_editor_turned)
         self.filter.textChanged.connect(self._on_filter_changed)
         self.editor.body_changed.connect(self._preview_timer.start)
         self.preview.anchorClicked.connect(self._on_link_clicked)
@@ -196,6 +203,20 @@ class PersonaPage(QWidget):
         reads.changed.connect(self._patch)
         reads.listed.connect(self.listed)
         reads.error_raised.connect(self.error_raised)
+
+    def _preview_fits_beside(self) -> bool:
+        """Whether the page holds the list, the editor and the preview side by side."""
+        editing = self.right_splitter.widget(0).minimumSizeHint().width()
+        return self.width() >= LIST_BESIDE + editing + PREVIEW_BESIDE
+
+    def _on_editor_turned(self, orientation: Qt.Orientation) -> None:
+        """The list gives the preview room when it comes beside the editor, and takes its
+        width back when the preview goes below."""
+        first, second = (2, 3) if orientation == SIDE_BY_SIDE else (7, 6)
+        room = sum(self.splitter.sizes())
+        self.splitter.setSizes(
+            [room * first // (first + second), room * second // (first + second)]
+        )
 
     def _set_tab_order(self) -> None:
         """Tab follows the page as it reads: the filter, the list, the entry's buttons above

@@ -35,11 +35,15 @@ from memory_desk.core.pruning import (
     Row,
 )
 from memory_desk.ui import dates, i18n
+from memory_desk.ui.elide import project_names
 from memory_desk.ui.i18n import translate
+from memory_desk.ui.plain import as_shown
 
 GroupId = tuple[str, frozenset[int | str]]
 
 KEY_ROLE = Qt.ItemDataRole.UserRole
+WHERE_PADDING = 16  # the cell's margins
+MAX_WHERE_WIDTH = 240  # the title keeps the rest
 REASON_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
@@ -115,11 +119,13 @@ class CandidatesTree(QTreeWidget):
         self._checked: set[int | str] = set()  # the person's choices, kept across searches
         self._keep: dict[GroupId, int | str] = {}  # the row the person keeps, by group
         self._syncing = False
+        self._place_names: dict[str, str] = {}  # project id: the name shown for it
         self.itemChanged.connect(self._on_item_changed)
 
     def show_findings(self, findings: Findings | None, *, keep_choices: bool) -> None:
         """Show these groups; with ``keep_choices`` the person's checks stay checked."""
         groups = () if findings is None else findings.groups
+        renamed = self._name_places(findings)
         if not keep_choices:
             self._checked.clear()
             self._keep.clear()
@@ -128,7 +134,7 @@ class CandidatesTree(QTreeWidget):
         elif list(self._branches) == list(groups):
             return  # found again as shown (the checks the person made stay as they are)
         self._syncing = True
-        old, self._branches = self._branches, {}
+        old, self._branches = ({} if renamed else self._branches), {}
         while self.topLevelItemCount():
             self.takeTopLevelItem(self.topLevelItemCount() - 1)
         for group in groups:
@@ -272,14 +278,14 @@ class CandidatesTree(QTreeWidget):
             note = translate("PruningPage", "kept")
         elif group.reason == LARGE:
             note = translate("PruningPage", "{n} characters").format(n=i18n.number(row.size))
-        where = row.place
-        if where == "personal":
-            where = translate("PruningPage", "personal")
         updated = "" if row.updated_ms is None else dates.short_date(row.updated_ms)
         title = reveal(row.title)  # hidden characters as placeholders
-        leaf = QTreeWidgetItem(branch, [title, reveal(row.type), reveal(where), updated, note])
+        where = self._place_name(row.place)
+        leaf = QTreeWidgetItem(branch, [title, reveal(row.type), where, updated, note])
         leaf.setData(0, KEY_ROLE, row.key)
         leaf.setToolTip(0, title)
+        if where != reveal(row.place) and row.place != "personal":
+            leaf.setToolTip(2, as_shown(reveal(row.place)))  # the whole id, hash included
         if row.updated_ms is not None:
             leaf.setToolTip(3, dates.exact(row.updated_ms))
         if kept:
@@ -292,6 +298,35 @@ class CandidatesTree(QTreeWidget):
         )
         state = Qt.CheckState.Checked if row.key in self._checked else Qt.CheckState.Unchecked
         leaf.setCheckState(0, state)
+
+    def _place_name(self, place: str) -> str:
+        """Where a row lives, as the observations table names it: the project's name, with
+        its hash only when two projects of the candidates share that name."""
+        if place == "personal":
+            return translate("PruningPage", "personal")
+        return reveal(self._place_names.get(place, place))
+
+    def _name_places(self, findings: Findings | None) -> bool:
+        """Name the candidates' projects; True if a name shown before reads otherwise now
+        (a second checkout of a project came or went: branches kept would show the old)."""
+        places = sorted(
+            {row.place for group in (findings.groups if findings else ()) for row in group.rows}
+            - {"personal", ""}
+        )
+        before = self._place_names
+        self._place_names = dict(zip(places, project_names(places), strict=True))
+        if self._place_names != before:  # (the person's width stays while they stay)
+            self._fit_where()
+        return any(before.get(p, name) != name for p, name in self._place_names.items())
+
+    def _fit_where(self) -> None:
+        """The Where column as wide as its widest name (a few projects: measured, not the
+        rows), so no name is cut; at most MAX_WHERE_WIDTH (the tooltip has the whole id)."""
+        metrics = self.fontMetrics()
+        names = [*self._place_names.values(), translate("PruningPage", "personal")]
+        widest = max(metrics.horizontalAdvance(reveal(name)) for name in names) + WHERE_PADDING
+        width = max(self.header().sectionSizeHint(2), min(widest, MAX_WHERE_WIDTH))
+        self.header().resizeSection(2, width)
 
     def _on_item_changed(self, item: QTreeWidgetItem, column: int) -> None:
         if self._syncing or column != 0:
