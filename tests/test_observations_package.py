@@ -133,6 +133,8 @@ UI_ROOMS = (
     "stored_note",
     "topic_field",
     "detail",
+    "date_range",
+    "saved_searches",
     "filters",
     "index_health",
     "agent_search",

@@ -143,6 +143,7 @@ class QueryFlow(QObject):
             include_forgotten=filters.show_forgotten.isChecked(),
             pinned_only=filters.pinned_only.isChecked(),
             created_between=filters.saved_on_span(),
+            date_range=filters.date_filter.choice().to_range(),
             sort=sort,
             # Without a sort column the store ranks (with text) or shows newest first.
             descending=sort is None or header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder,

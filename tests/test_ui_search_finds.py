@@ -1,0 +1,239 @@
+"""Search that shows what it found: highlighted words, a date range, saved searches.
+
+A database built by the plugin's DDL, a real window driven by object names; the highlight is
+read from what the window painted (a grab of the table) and from the detail's document.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QDateEdit, QInputDialog, QLineEdit, QToolButton, QWidget
+
+from alisio_fixtures import add_observation
+from memory_desk.core import alisio
+from memory_desk.ui.observations.model import Column
+from window_helpers import table
+
+pytest_plugins = ["window_fixture"]  # the open_window fixture
+
+DAY = 86_400_000
+
+
+@pytest.fixture
+def now() -> int:
+    return alisio.now_ms()
+
+
+@pytest.fixture
+def db(tmp_path: Path, now: int) -> Path:
+    """#1 created two days ago; #2 created 40 days ago, rewritten yesterday; #3 created 40
+    days ago; #4 created 10 days ago, with the words in its body only."""
+    path = tmp_path / "agent" / "memory.sqlite"
+    path.parent.mkdir()
+    alisio.create_database(path)
+    add_observation(
+        path,
+        title="Cache tokens per tab",
+        content="**What** the cache keeps one token per tab",
+        created_at=now - 2 * DAY,
+    )
+    add_observation(
+        path,
+        title="Rewrite of the CACHE layer",
+        content="**What** rewritten",
+        created_at=now - 40 * DAY,
+        updated_at=now - 1 * DAY,
+    )
+    add_observation(
+        path, title="Eviction order", content="**What** oldest first", created_at=now - 40 * DAY
+    )
+    add_observation(
+        path,
+        title="Retry with backoff",
+        content="**What** retries hit the cache; the Cache answers",
+        created_at=now - 10 * DAY,
+    )
+    return path
+
+
+@pytest.fixture
+def window(qtbot, open_window, db: Path):
+    window = open_window(["--db", str(db)])
+    page = window.observations_page
+    qtbot.waitUntil(lambda: table(window).model().rowCount() == 4 and not page.is_busy())
+    return window
+
+
+def shown_ids(window) -> set[int]:
+    model = table(window).model()
+    return {
+        model.index(row, Column.ID).data(Qt.ItemDataRole.UserRole)
+        for row in range(model.rowCount())
+    }
+
+
+def settle(qtbot, window) -> None:
+    page = window.observations_page
+    qtbot.waitUntil(lambda: not page.is_busy())
+
+
+def search(qtbot, window, text: str) -> None:
+    box = window.findChild(QLineEdit, "observationsSearch")
+    box.setFocus()
+    box.selectAll()
+    qtbot.keyClicks(box, text) if text else box.clear()
+    settle(qtbot, window)
+
+
+def choose(qtbot, window, name: str, index: int) -> None:
+    """Open the date popup and choose an entry of one of its lists."""
+    button = window.findChild(QToolButton, "dateRangeFilter")
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    box = window.findChild(QComboBox, name)
+    qtbot.waitUntil(box.isVisible)
+    box.setCurrentIndex(index)
+    settle(qtbot, window)
+
+
+# -- the date range ----------------------------------------------------------------------------
+
+
+def test_the_last_week_by_creation_then_by_update(qtbot, window) -> None:
+    button = window.findChild(QToolButton, "dateRangeFilter")
+    assert button.text() == "Any time" and not button.font().bold()
+    choose(qtbot, window, "dateRangeChoice", 2)  # Last 7 days
+    assert shown_ids(window) == {1}
+    assert button.text() == "7 days" and button.font().bold()
+    choose(qtbot, window, "dateFieldChoice", 1)  # Updated
+    assert shown_ids(window) == {1, 2}
+    assert button.text() == "7 days"
+    assert button.toolTip() == "Showing only what was updated: Last 7 days"
+    search(qtbot, window, "cache")  # the range and the words together
+    assert shown_ids(window) == {1, 2}
+    choose(qtbot, window, "dateRangeChoice", 3)  # Last 30 days: #4 was created 10 days ago
+    assert shown_ids(window) == {1, 2, 4}
+    choose(qtbot, window, "dateRangeChoice", 0)  # Any time
+    assert shown_ids(window) == {1, 2, 4}
+    assert button.text() == "Any time"
+
+
+def test_chosen_days_include_the_first_and_the_last(qtbot, window, now: int) -> None:
+    choose(qtbot, window, "dateRangeChoice", 4)  # Chosen days
+    first = window.findChild(QDateEdit, "dateFromEdit")
+    last = window.findChild(QDateEdit, "dateToEdit")
+    assert first.isEnabled() and last.isEnabled()
+    ten_days_ago = datetime.fromtimestamp((now - 10 * DAY) / 1000).date()
+    two_days_ago = datetime.fromtimestamp((now - 2 * DAY) / 1000).date()
+    first.setDate(ten_days_ago)
+    last.setDate(two_days_ago)
+    settle(qtbot, window)
+    assert shown_ids(window) == {1, 4}
+    last.setDate(two_days_ago - timedelta(days=1))  # the day before #1's: #1 goes
+    settle(qtbot, window)
+    assert shown_ids(window) == {4}
+    button = window.findChild(QToolButton, "dateRangeFilter")
+    assert button.text() == "Chosen days"
+    assert "created" in button.toolTip() and "–" in button.toolTip()
+
+
+# -- saved searches ----------------------------------------------------------------------------
+
+
+def saved_menu_action(window, name: str):
+    """The saved searches' menu as the person opens it, and its entry called ``name``."""
+    button = window.findChild(QToolButton, "savedSearchesButton")
+    button.fill_menu()  # what opening the menu does (aboutToShow)
+    for action in button.menu().actions():
+        if action.objectName() == name or action.text() == name:
+            return action
+    return None
+
+
+def test_a_saved_search_comes_back_whole_and_survives_a_restart(
+    qtbot, window, open_window, db: Path, monkeypatch
+) -> None:
+    search(qtbot, window, "cache")
+    choose(qtbot, window, "dateRangeChoice", 2)
+    choose(qtbot, window, "dateFieldChoice", 1)
+    bar = window.observations_page.filters
+    bar.type_actions["decision"].setChecked(True)
+    settle(qtbot, window)
+    assert shown_ids(window) == {1, 2}
+    asked = []
+
+    def answer(parent, title, label, echo, text):
+        asked.append(text)
+        return "Fresh cache", True
+
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(answer))
+    saved_menu_action(window, "saveSearchAction").trigger()
+    assert asked == ["cache"]  # the words offered as the name
+
+    bar.clear()
+    bar.filters_changed.emit()
+    settle(qtbot, window)
+    assert shown_ids(window) == {1, 2, 3, 4}
+    saved_menu_action(window, "Fresh cache").trigger()
+    settle(qtbot, window)
+    assert shown_ids(window) == {1, 2}
+    state = bar.state()
+    assert state.text == "cache" and state.types == ("decision",)
+    assert (state.date.preset, state.date.field) == ("7d", "updated")
+    assert window.findChild(QLineEdit, "observationsSearch").text() == "cache"
+
+    # A second window on the same settings: the saved search is there, and works there.
+    second = open_window(["--db", str(db)])
+    qtbot.waitUntil(lambda: table(second).model().rowCount() == 4)
+    settle(qtbot, second)
+    assert second.findChild(QToolButton, "savedSearchesButton").names() == ["Fresh cache"]
+    saved_menu_action(second, "Fresh cache").trigger()
+    settle(qtbot, second)
+    assert shown_ids(second) == {1, 2}
+
+    # Removed in one window, gone from the other's menu.
+    button = second.findChild(QToolButton, "savedSearchesButton")
+    button.fill_menu()
+    (remove_menu,) = [a.menu() for a in button.menu().actions() if a.menu() is not None]
+    assert remove_menu.objectName() == "removeSavedSearchMenu"
+    (remove,) = remove_menu.actions()
+    remove.trigger()
+    assert saved_menu_action(window, "Fresh cache") is None
+
+
+def test_saved_searches_keep_their_order_and_a_name_is_replaced(qtbot, window) -> None:
+    button = window.findChild(QToolButton, "savedSearchesButton")
+    search(qtbot, window, "cache")
+    button.save_current("one")
+    search(qtbot, window, "retry")
+    button.save_current("two")
+    search(qtbot, window, "eviction")
+    button.save_current("one")  # the same name: replaced, in its place
+    assert button.names() == ["one", "two"]
+    assert button.restore("one")
+    settle(qtbot, window)
+    assert window.observations_page.filters.text() == "eviction"
+    assert shown_ids(window) == {3}
+    assert not button.restore("three")
+
+
+# -- the bar still fits a small window ---------------------------------------------------------
+
+
+def test_the_bar_fits_a_1024_window_with_a_long_date_range(qtbot, window) -> None:
+    window.resize(1024, 640)
+    choose(qtbot, window, "dateRangeChoice", 4)
+    choose(qtbot, window, "dateFieldChoice", 1)
+    bar = window.observations_page.filters
+    bar.layout().activate()
+    assert bar.minimumSizeHint().width() <= bar.width()
+    squeezed = [
+        w.objectName()
+        for w in bar.findChildren(QWidget)
+        if w.parent() is bar and w.isVisible() and w.width() < w.minimumSizeHint().width()
+    ]
+    assert squeezed == []
+    assert bar.search.width() >= 100
