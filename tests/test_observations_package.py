@@ -126,6 +126,7 @@ UI_ROOMS = (
     "query",
     "model",
     "columns",
+    "highlight",
     "delegates",
     "table_view",
     "conflict",

@@ -11,10 +11,22 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QDateEdit, QInputDialog, QLineEdit, QToolButton, QWidget
+from PySide6.QtGui import QColor, QTextCursor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDateEdit,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QTextBrowser,
+    QToolButton,
+    QWidget,
+)
 
 from alisio_fixtures import add_observation
 from memory_desk.core import alisio
+from memory_desk.ui import theme
+from memory_desk.ui.observations.highlight import DETAIL_HITS
 from memory_desk.ui.observations.model import Column
 from window_helpers import table
 
@@ -237,3 +249,97 @@ def test_the_bar_fits_a_1024_window_with_a_long_date_range(qtbot, window) -> Non
     ]
     assert squeezed == []
     assert bar.search.width() >= 100
+
+
+# -- the words it matched, highlighted ---------------------------------------------------------
+
+
+def row_of(window, observation_id: int) -> int:
+    return table(window).model().row_of(observation_id)
+
+
+def match_pixels(window, observation_id: int) -> int:
+    """Pixels of the match's background in the title cell of that row, as painted."""
+    view = table(window)
+    index = view.model().index(row_of(window, observation_id), Column.TITLE)
+    rect = view.visualRect(index)
+    view.viewport().repaint()
+    image = view.viewport().grab(rect).toImage()
+    fill = QColor(theme.colors().match[0]).rgb()
+    return sum(
+        image.pixel(x, y) == fill for x in range(image.width()) for y in range(image.height())
+    )
+
+
+def select_row(qtbot, window, observation_id: int) -> None:
+    view = table(window)
+    view.setCurrentIndex(view.model().index(row_of(window, observation_id), Column.TITLE))
+    qtbot.waitUntil(lambda: window.observations_page.detail.shown_id == observation_id)
+
+
+@pytest.mark.parametrize("choice", ["light", "dark"])
+def test_the_titles_mark_the_words_matched_whatever_their_case(qtbot, window, choice) -> None:
+    theme.apply_theme(choice)
+    page = window.observations_page
+    assert page.highlighted_words() == []
+    assert match_pixels(window, 1) == 0
+    search(qtbot, window, "cache")
+    assert page.highlighted_words() == ["cache"]
+    assert shown_ids(window) == {1, 2, 4}
+    assert match_pixels(window, 1) > 0  # "Cache tokens per tab"
+    assert match_pixels(window, 2) > 0  # "Rewrite of the CACHE layer"
+    assert match_pixels(window, 4) == 0  # matched by its body: its title has no box
+    # The current cell of a focused table is painted by the delegate and the style: marked too.
+    view = table(window)
+    view.setFocus()
+    view.setCurrentIndex(view.model().index(row_of(window, 2), Column.TITLE))
+    before = view.painted_by_style
+    assert match_pixels(window, 2) > 0
+    assert view.painted_by_style > before
+    search(qtbot, window, "")
+    assert page.highlighted_words() == []
+    assert match_pixels(window, 1) == 0
+
+
+def test_the_detail_marks_the_words_in_the_title_and_the_rendered_content(qtbot, window) -> None:
+    page = window.observations_page
+    detail = page.detail
+    title = window.findChild(QLabel, "observationTitle")
+    select_row(qtbot, window, 1)
+    assert detail.highlight_count() == 0 and title.textFormat() == Qt.TextFormat.PlainText
+    search(qtbot, window, "cache tab")
+    select_row(qtbot, window, 1)
+    # title "Cache tokens per tab": 2; content "the cache keeps one token per tab": 2
+    assert detail.highlight_count() == 4
+    fill, ink = theme.colors().match
+    assert title.textFormat() == Qt.TextFormat.RichText and fill in title.text()
+    content = window.findChild(QTextBrowser, "observationContent")
+    document = content.document()
+    at = content.toPlainText().lower().index("cache")
+    cursor = QTextCursor(document)
+    cursor.setPosition(at + 1)
+    assert cursor.charFormat().background().color() == QColor(fill)
+    assert cursor.charFormat().foreground().color() == QColor(ink)
+    search(qtbot, window, "")
+    assert detail.highlight_count() == 0
+    assert title.textFormat() == Qt.TextFormat.PlainText
+    assert title.text() == "Cache tokens per tab"
+
+
+def test_a_title_is_marked_as_text_never_as_markup(qtbot, window, db: Path) -> None:
+    add_observation(db, title="<b>cache</b> & <i>more</i>", content="**What** x")
+    page = window.observations_page
+    search(qtbot, window, "cache")
+    qtbot.waitUntil(lambda: 5 in shown_ids(window))
+    select_row(qtbot, window, 5)
+    title = window.findChild(QLabel, "observationTitle")
+    assert "&lt;b&gt;" in title.text() and "<b>" not in title.text()
+    assert page.detail.highlight_count() == 1
+
+
+def test_a_huge_content_full_of_matches_marks_a_capped_number(qtbot, window, db: Path) -> None:
+    add_observation(db, title="Big", content="cache " * 900_000)  # about 5 MB
+    search(qtbot, window, "cache")
+    qtbot.waitUntil(lambda: 5 in shown_ids(window))
+    select_row(qtbot, window, 5)
+    assert window.observations_page.detail.highlight_count() == DETAIL_HITS

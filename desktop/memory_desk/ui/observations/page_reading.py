@@ -32,6 +32,14 @@ class Reading(QObject):
     def stop(self) -> None:
         self._show_again.stop()
 
+    def chat_project(self) -> str | None:
+        """The project a chat would search from: the filtered one, else the current row's."""
+        chosen = self._page.filters.project_name()
+        if chosen is not None:
+            return chosen
+        shown = self._page.detail.shown
+        return shown.project if shown is not None else None
+
     def show_current(self, *, announce: bool = False) -> None:
         """Show the current row in full; the detail pane ignores an unchanged observation.
 
