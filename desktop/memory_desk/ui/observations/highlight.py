@@ -39,7 +39,7 @@ from memory_desk.core.observations.search import match_spans
 from memory_desk.ui import theme
 
 CELL_HITS = 16  # boxes drawn in one title cell, at most
-DETAIL_HITS = 300  # marks in the detail (title and content), at most
+DETAIL_HITS = 200  # marks in the detail (title and content), at most
 _BOX_MARGIN_Y = 2
 
 
@@ -149,14 +149,21 @@ class DetailMarks(Marks):
         mark.setBackground(fill)
         mark.setForeground(ink)
         found = 0
-        cursor = document.find(pattern, 0)
-        while not cursor.isNull() and found < limit:
-            if cursor.hasSelection():
-                cursor.mergeCharFormat(mark)
-                found += 1
-            else:  # an empty match cannot happen with words, but never loop on one
-                cursor.movePosition(QTextCursor.MoveOperation.NextCharacter)
-            cursor = document.find(pattern, cursor)
+        edit = QTextCursor(document)
+        edit.beginEditBlock()  # the document is laid out again once, not once per mark
+        try:
+            cursor = document.find(pattern, 0)
+            while not cursor.isNull() and found < limit:
+                if cursor.hasSelection():
+                    edit.setPosition(cursor.selectionStart())
+                    edit.setPosition(cursor.selectionEnd(), QTextCursor.MoveMode.KeepAnchor)
+                    edit.mergeCharFormat(mark)
+                    found += 1
+                else:  # an empty match cannot happen with words, but never loop on one
+                    cursor.movePosition(QTextCursor.MoveOperation.NextCharacter)
+                cursor = document.find(pattern, cursor)
+        finally:
+            edit.endEditBlock()
         return found
 
     def show(self, title: str, document: QTextDocument) -> None:
