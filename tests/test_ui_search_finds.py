@@ -29,6 +29,7 @@ from memory_desk.core import alisio
 from memory_desk.ui import theme
 from memory_desk.ui.observations.highlight import DETAIL_HITS
 from memory_desk.ui.observations.model import Column
+from ui_strings import OPEN, marked_language, unnamed, untranslated
 from window_helpers import table
 
 pytest_plugins = ["window_fixture"]  # the open_window fixture
@@ -363,3 +364,26 @@ def test_a_huge_content_full_of_matches_is_marked_without_a_stall(qtbot, window,
             break
     assert window.observations_page.detail.highlight_count() == DETAIL_HITS
     assert min(stalls) < MAX_STALL_S, f"the window froze for {stalls} s"
+
+
+def test_the_new_controls_speak_through_the_translator_and_have_names(
+    qtbot, open_window, db: Path
+) -> None:
+    with marked_language():
+        window = open_window(["--db", str(db)])
+        qtbot.waitUntil(lambda: table(window).model().rowCount() == 4)
+        settle(qtbot, window)
+        bar = window.observations_page.filters
+        bar.saved_searches.save_current("mine")
+        bar.saved_searches.fill_menu()
+        choose(qtbot, window, "dateRangeChoice", 4)
+        popup = bar.date_filter.popup
+        assert popup.isVisible()
+        assert untranslated(popup) == [] and unnamed(popup) == []
+        # (the project names are the agents' data)
+        assert [t for t in untranslated(bar) if not t.startswith("projectFilter.item")] == []
+        assert unnamed(bar) == []
+        menu = bar.saved_searches.menu()
+        texts = [a.text() for a in menu.actions() if not a.isSeparator()]
+        assert texts[0].startswith(OPEN) and "mine" in texts  # the name is the person's
+        assert all(OPEN in t for t in (bar.date_filter.toolTip(), bar.saved_searches.toolTip()))

@@ -167,9 +167,11 @@ class DateRangeFilter(QToolButton):
         popup.setFrameShape(QFrame.Shape.StyledPanel)
         self.span = QComboBox(popup)
         self.span.setObjectName("dateRangeChoice")
+        self.span.setAccessibleName(translate("DateRangeFilter", "Span of time"))
         self.span.addItems(list(preset_labels().values()))
         self.field = QComboBox(popup)
         self.field.setObjectName("dateFieldChoice")
+        self.field.setAccessibleName(translate("DateRangeFilter", "Which date"))
         self.field.addItems(list(field_labels().values()))
         self.field.setToolTip(
             translate(
