@@ -119,7 +119,7 @@ def choose(qtbot, window, name: str, index: int) -> None:
 
 def test_the_last_week_by_creation_then_by_update(qtbot, window) -> None:
     button = window.findChild(QToolButton, "dateRangeFilter")
-    assert button.text() == "Any time" and not button.font().bold()
+    assert button.text() == "Date" and not button.font().bold()
     choose(qtbot, window, "dateRangeChoice", 2)  # Last 7 days
     assert shown_ids(window) == {1}
     assert button.text() == "7 days" and button.font().bold()
@@ -133,7 +133,7 @@ def test_the_last_week_by_creation_then_by_update(qtbot, window) -> None:
     assert shown_ids(window) == {1, 2, 4}
     choose(qtbot, window, "dateRangeChoice", 0)  # Any time
     assert shown_ids(window) == {1, 2, 4}
-    assert button.text() == "Any time"
+    assert button.text() == "Date"
 
 
 def test_chosen_days_include_the_first_and_the_last(qtbot, window, now: int) -> None:
@@ -151,7 +151,7 @@ def test_chosen_days_include_the_first_and_the_last(qtbot, window, now: int) -> 
     settle(qtbot, window)
     assert shown_ids(window) == {4}
     button = window.findChild(QToolButton, "dateRangeFilter")
-    assert button.text() == "Chosen days"
+    assert button.text() == "Dates"
     assert "created" in button.toolTip() and "–" in button.toolTip()
 
 
@@ -159,10 +159,13 @@ def test_chosen_days_include_the_first_and_the_last(qtbot, window, now: int) -> 
 
 
 def saved_menu_action(window, name: str):
-    """The saved searches' menu as the person opens it, and its entry called ``name``."""
-    button = window.findChild(QToolButton, "savedSearchesButton")
-    button.fill_menu()  # what opening the menu does (aboutToShow)
-    for action in button.menu().actions():
+    """The saved searches' menu as the person opens it (a click on the star), and its entry
+    called ``name``."""
+    star = window.findChild(QToolButton, "savedSearchesButton")
+    star.click()
+    menu = window.observations_page.filters.saved_searches.menu
+    assert menu.isVisible()
+    for action in menu.actions():
         if action.objectName() == name or action.text() == name:
             return action
     return None
@@ -204,15 +207,15 @@ def test_a_saved_search_comes_back_whole_and_survives_a_restart(
     second = open_window(["--db", str(db)])
     qtbot.waitUntil(lambda: table(second).model().rowCount() == 4)
     settle(qtbot, second)
-    assert second.findChild(QToolButton, "savedSearchesButton").names() == ["Fresh cache"]
+    assert second.observations_page.filters.saved_searches.names() == ["Fresh cache"]
     saved_menu_action(second, "Fresh cache").trigger()
     settle(qtbot, second)
     assert shown_ids(second) == {1, 2}
 
     # Removed in one window, gone from the other's menu.
-    button = second.findChild(QToolButton, "savedSearchesButton")
-    button.fill_menu()
-    (remove_menu,) = [a.menu() for a in button.menu().actions() if a.menu() is not None]
+    saved = second.observations_page.filters.saved_searches
+    saved.open_menu()
+    (remove_menu,) = [a.menu() for a in saved.menu.actions() if a.menu() is not None]
     assert remove_menu.objectName() == "removeSavedSearchMenu"
     (remove,) = remove_menu.actions()
     remove.trigger()
@@ -220,7 +223,7 @@ def test_a_saved_search_comes_back_whole_and_survives_a_restart(
 
 
 def test_saved_searches_keep_their_order_and_a_name_is_replaced(qtbot, window) -> None:
-    button = window.findChild(QToolButton, "savedSearchesButton")
+    button = window.observations_page.filters.saved_searches
     search(qtbot, window, "cache")
     button.save_current("one")
     search(qtbot, window, "retry")
@@ -238,20 +241,31 @@ def test_saved_searches_keep_their_order_and_a_name_is_replaced(qtbot, window) -
 # -- the bar still fits a small window ---------------------------------------------------------
 
 
-def test_the_bar_fits_a_1024_window_with_a_long_date_range(qtbot, window) -> None:
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_bar_fits_a_1024_window_in_either_language(qtbot, open_window, db, language) -> None:
+    window = open_window(["--db", str(db), "--lang", language])
+    qtbot.waitUntil(lambda: table(window).model().rowCount() == 4)
+    settle(qtbot, window)
     window.resize(1024, 640)
-    choose(qtbot, window, "dateRangeChoice", 4)
-    choose(qtbot, window, "dateFieldChoice", 1)
     bar = window.observations_page.filters
-    bar.layout().activate()
-    assert bar.minimumSizeHint().width() <= bar.width()
-    squeezed = [
-        w.objectName()
-        for w in bar.findChildren(QWidget)
-        if w.parent() is bar and w.isVisible() and w.width() < w.minimumSizeHint().width()
-    ]
-    assert squeezed == []
-    assert bar.search.width() >= 100
+
+    def fits() -> list[str]:
+        bar.layout().activate()
+        assert bar.minimumSizeHint().width() <= bar.width()
+        return [
+            w.objectName()
+            for w in bar.findChildren(QWidget)
+            if w.parent() is bar and w.isVisible() and w.width() < w.minimumSizeHint().width()
+        ]
+
+    assert fits() == []
+    assert bar.search.width() >= 100  # any time: the date filter is a calendar alone
+    assert bar.date_filter.text() and bar.date_filter.toolButtonStyle() == (
+        Qt.ToolButtonStyle.ToolButtonIconOnly
+    )
+    choose(qtbot, window, "dateRangeChoice", 4)  # chosen days: the longest word it shows
+    assert fits() == []
+    assert bar.search.width() >= 60
 
 
 # -- the words it matched, highlighted ---------------------------------------------------------
@@ -375,7 +389,7 @@ def test_the_new_controls_speak_through_the_translator_and_have_names(
         settle(qtbot, window)
         bar = window.observations_page.filters
         bar.saved_searches.save_current("mine")
-        bar.saved_searches.fill_menu()
+        bar.saved_searches.open_menu()
         choose(qtbot, window, "dateRangeChoice", 4)
         popup = bar.date_filter.popup
         assert popup.isVisible()
@@ -383,7 +397,9 @@ def test_the_new_controls_speak_through_the_translator_and_have_names(
         # (the project names are the agents' data)
         assert [t for t in untranslated(bar) if not t.startswith("projectFilter.item")] == []
         assert unnamed(bar) == []
-        menu = bar.saved_searches.menu()
+        menu = bar.saved_searches.menu
         texts = [a.text() for a in menu.actions() if not a.isSeparator()]
         assert texts[0].startswith(OPEN) and "mine" in texts  # the name is the person's
-        assert all(OPEN in t for t in (bar.date_filter.toolTip(), bar.saved_searches.toolTip()))
+        star = window.findChild(QToolButton, "savedSearchesButton")
+        assert OPEN in bar.date_filter.toolTip() and OPEN in star.toolTip()
+        assert OPEN in star.accessibleName()

@@ -1,11 +1,11 @@
 """The filter bar's date range: any time, the last day, week or month, or chosen days.
 
-A compact button (``dateRangeFilter``: the bar must fit a 1024-pixel window) names the span
-in a word or two ("Any time", "7 days"), bold while it hides rows, its tooltip saying which
-date and which days; it opens a small popup: the span (``dateRangeChoice``), whether it
-bounds when a row was created or last updated (``dateFieldChoice``) and, for chosen days,
-the first and last day (``dateFromEdit``, ``dateToEdit``, local days, both included). The choice is a
-:class:`DateChoice`, kept as the person made it (a saved search keeps "the last 7 days", not
+A compact button (``dateRangeFilter``: the bar must fit a 1024-pixel window, in Spanish too)
+shows a calendar, or the span in a word while it hides rows ("7 days", bold), its tooltip
+saying which date and which days; it opens a small popup: the span (``dateRangeChoice``),
+whether it bounds when a row was created or last updated (``dateFieldChoice``) and, for
+chosen days, the first and last day (``dateFromEdit``, ``dateToEdit``, local days, both
+included). The choice is a :class:`DateChoice`, kept as the person made it (a saved search keeps "the last 7 days", not
 last week's dates); :meth:`DateChoice.to_range` turns it into the store's
 :class:`~memory_desk.core.observations.search.DateRange` when a query is asked. A relative
 span starts at the minute, so asking twice within a minute is the same question.
@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-from PySide6.QtCore import QDate, QPoint, Qt, Signal
+from PySide6.QtCore import QDate, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QIcon, QPainter, QPalette, QPen, QPixmap
 from PySide6.QtWidgets import (
     QComboBox,
     QDateEdit,
@@ -31,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from memory_desk.core import alisio
 from memory_desk.core.observations.search import DATE_FIELDS, DateRange
-from memory_desk.ui import dates
+from memory_desk.ui import dates, theme
 from memory_desk.ui.i18n import translate
 
 ANY, DAY, WEEK, MONTH, CUSTOM = "any", "24h", "7d", "30d", "custom"
@@ -126,11 +127,11 @@ def days_label(choice: DateChoice) -> str:
 def short_labels() -> dict[str, str]:
     """The spans as the narrow button names them."""
     return {
-        ANY: translate("DateRangeFilter", "Any time"),
+        ANY: translate("DateRangeFilter", "Date"),
         DAY: translate("DateRangeFilter", "24 h"),
         WEEK: translate("DateRangeFilter", "7 days"),
         MONTH: translate("DateRangeFilter", "30 days"),
-        CUSTOM: translate("DateRangeFilter", "Chosen days"),
+        CUSTOM: translate("DateRangeFilter", "Dates"),
     }
 
 
@@ -155,8 +156,9 @@ class DateRangeFilter(QToolButton):
         super().__init__(parent)
         self.setObjectName("dateRangeFilter")
         self.setAccessibleName(translate("DateRangeFilter", "Date filter"))
-        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self._choice = DateChoice()
+        theme.notifier().changed.connect(self._draw_icon)
+        self._draw_icon()
         self.popup = self._build_popup()
         self.clicked.connect(self.open_popup)
         self._show_choice()
@@ -202,6 +204,29 @@ class DateRangeFilter(QToolButton):
             else translate("DateRangeFilter", "Last day")
         )
         return edit
+
+    def _draw_icon(self) -> None:
+        """A small calendar in the theme's text colour (drawn: no icon file is needed)."""
+        side = self.fontMetrics().height()
+        ratio = self.devicePixelRatioF()
+        pixmap = QPixmap(round(side * ratio), round(side * ratio))
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        ink = self.palette().color(QPalette.ColorRole.ButtonText)
+        pen = QPen(ink, max(1.0, side / 12))
+        painter.setPen(pen)
+        page = QRectF(side * 0.12, side * 0.2, side * 0.76, side * 0.68)
+        painter.drawRoundedRect(page, side * 0.08, side * 0.08)
+        painter.drawLine(
+            QPointF(page.left(), page.top() + side * 0.2),
+            QPointF(page.right(), page.top() + side * 0.2),
+        )
+        for x in (0.35, 0.65):
+            painter.drawLine(QPointF(side * x, side * 0.1), QPointF(side * x, side * 0.28))
+        painter.end()
+        self.setIcon(QIcon(pixmap))
 
     # -- what the bar reads and sets ----------------------------------------------------------
 
@@ -257,6 +282,11 @@ class DateRangeFilter(QToolButton):
         self.first.setEnabled(custom)
         self.last.setEnabled(custom)
         self.setText(choice_label(choice))
+        # The calendar alone, or the span alone: the bar must fit 1024 pixels in Spanish too.
+        style = Qt.ToolButtonStyle
+        self.setToolButtonStyle(
+            style.ToolButtonIconOnly if choice.preset == ANY else style.ToolButtonTextOnly
+        )
         if choice.preset == ANY:
             tip = translate(
                 "DateRangeFilter", "Show only what was created or updated in a span of time"

@@ -46,7 +46,7 @@ from memory_desk.ui import dates, i18n
 from memory_desk.ui.elide import elide_middle
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.date_range import DateChoice, DateRangeFilter
-from memory_desk.ui.observations.saved_searches import FilterState, SavedSearchesButton
+from memory_desk.ui.observations.saved_searches import FilterState, SavedSearches
 from memory_desk.ui.widgets.display import scope_label
 
 # Keys the search box has no use for and hands to the table: they move its current row.
@@ -137,14 +137,13 @@ class FilterBar(QWidget):
         self.saved_on.clicked.connect(lambda: self.set_saved_on(None))
         self.saved_on.hide()
         self.date_filter = DateRangeFilter(self)
-        self.saved_searches = SavedSearchesButton(self.state, self)
+        self.saved_searches = SavedSearches(self.search, self.state)
         self.saved_searches.chosen.connect(self.set_state)
 
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.search, 1)
         for widget in (
-            self.saved_searches,
             self.type_button,
             self.project,
             self.scope,

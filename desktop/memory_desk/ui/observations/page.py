@@ -174,7 +174,7 @@ class ObservationsPage(QWidget):
         """Tab follows the page as it reads: search and filters, the buttons below them, the
         table, then the detail (the buttons were built last, so Qt would put them last)."""
         f = self.filters
-        chain = [f.search, f.saved_searches, f.type_button, f.project, f.scope, f.date_filter]
+        chain = [f.search, f.type_button, f.project, f.scope, f.date_filter]
         chain += [f.pinned_only, f.show_forgotten, *buttons, self.table, self.detail.content_view]
         for first, second in zip(chain, chain[1:], strict=False):
             QWidget.setTabOrder(first, second)

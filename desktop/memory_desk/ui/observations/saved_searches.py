@@ -2,14 +2,15 @@
 
 They are settings worth keeping (``settings.ini``, :mod:`memory_desk.ui.settings`), one JSON
 list under ``observations/saved_searches`` so their order and every field survive as they
-were; an entry the window cannot read is skipped, never a reason to fail. The button beside
-the search (``savedSearchesButton``) opens a menu: "Save this search…", the saved ones
-(choosing one restores it all) and "Remove" with one entry each.
+were; an entry the window cannot read is skipped, never a reason to fail. A star at the end of
+the search box (``savedSearchesButton``: it takes none of the bar's width, which must fit a
+1024-pixel window in Spanish too) opens a menu: "Save this search…", the saved ones (choosing
+one restores it all) and "Remove" with one entry each.
 
-The filter bar owns the button: it hands it its :class:`FilterState` when asked and takes a
+The filter bar owns the star: it hands it its :class:`FilterState` when asked and takes a
 chosen one back (``chosen``).
 
-Signals (SavedSearchesButton):
+Signals (SavedSearches):
     chosen(FilterState): the person chose a saved search
 """
 
@@ -19,10 +20,11 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QInputDialog, QLineEdit, QMenu, QToolButton, QWidget
+from PySide6.QtCore import QObject, QPoint, QRectF, Qt, Signal
+from PySide6.QtGui import QAction, QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QMenu, QToolButton
 
-from memory_desk.ui import i18n
+from memory_desk.ui import i18n, theme
 from memory_desk.ui import settings as settings_module
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.date_range import DateChoice
@@ -106,8 +108,11 @@ def remove_search(name: str) -> None:
     _write([(known, state) for known, state in saved_searches() if known != name])
 
 
-class SavedSearchesButton(QToolButton):
-    """The saved searches' button and menu (see the module docstring).
+class SavedSearches(QObject):
+    """The saved searches' star in the search box and its menu (see the module docstring).
+
+    The star is an action at the end of the search box (a bookmark star in an address bar),
+    so it takes none of the bar's width; its button is ``savedSearchesButton``.
 
     Signals:
         chosen(FilterState): the person chose a saved search
@@ -115,23 +120,46 @@ class SavedSearchesButton(QToolButton):
 
     chosen = Signal(object)
 
-    def __init__(self, current: Callable[[], FilterState], parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("savedSearchesButton")
+    def __init__(self, search: QLineEdit, current: Callable[[], FilterState]) -> None:
+        super().__init__(search)
+        self._search = search
         self._current = current
-        self.setText("☆")
-        self.setAccessibleName(translate("SavedSearches", "Saved searches"))
         tip = translate(
             "SavedSearches", "Saved searches: keep this search and its filters under a name"
         )
-        self.setToolTip(tip)
-        self.setAccessibleDescription(tip)
-        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.menu_ = QMenu(self)
-        self.menu_.setObjectName("savedSearchesMenu")
-        self.menu_.aboutToShow.connect(self.fill_menu)
-        self.setMenu(self.menu_)
+        self.action = QAction(translate("SavedSearches", "Saved searches"), search)
+        self.action.setObjectName("savedSearchesAction")
+        self.action.setToolTip(tip)
+        search.addAction(self.action, QLineEdit.ActionPosition.TrailingPosition)
+        self.button = next(o for o in self.action.associatedObjects() if isinstance(o, QToolButton))
+        self.button.setObjectName("savedSearchesButton")
+        self.button.setAccessibleName(translate("SavedSearches", "Saved searches"))
+        self.button.setAccessibleDescription(tip)
+        self.menu = QMenu(search)
+        self.menu.setObjectName("savedSearchesMenu")
+        self.menu.setAccessibleName(translate("SavedSearches", "Saved searches"))
+        self.action.triggered.connect(self.open_menu)
+        theme.notifier().changed.connect(self._draw_star)
+        self._draw_star()
+
+    def _draw_star(self) -> None:
+        """The star in the theme's text colour (drawn, so no icon file is needed)."""
+        side = self._search.fontMetrics().height()
+        ratio = self._search.devicePixelRatioF()
+        pixmap = QPixmap(round(side * ratio), round(side * ratio))
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setPen(self._search.palette().color(QPalette.ColorRole.Text))
+        painter.setFont(self._search.font())
+        painter.drawText(QRectF(0, 0, side, side), Qt.AlignmentFlag.AlignCenter, "☆")
+        painter.end()
+        self.action.setIcon(QIcon(pixmap))
+
+    def open_menu(self) -> None:
+        """Show the menu under the star, as the settings hold it now."""
+        self.fill_menu()
+        self.menu.popup(self.button.mapToGlobal(QPoint(0, self.button.height())))
 
     def names(self) -> list[str]:
         return [name for name, _state in saved_searches()]
@@ -156,7 +184,7 @@ class SavedSearchesButton(QToolButton):
     def ask_and_save(self) -> None:
         """Ask for a name (the words searched, to start with), then keep the search."""
         name, ok = QInputDialog.getText(
-            self,
+            self._search,
             translate("SavedSearches", "Save this search"),
             translate("SavedSearches", "Name (a saved search of that name is replaced):"),
             QLineEdit.EchoMode.Normal,
@@ -167,7 +195,7 @@ class SavedSearchesButton(QToolButton):
 
     def fill_menu(self) -> None:
         """The menu as the settings hold it now (another window may have saved one)."""
-        menu = self.menu_
+        menu = self.menu
         menu.clear()
         save = menu.addAction(translate("SavedSearches", "Save this search…"))
         save.setObjectName("saveSearchAction")
