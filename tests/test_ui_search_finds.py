@@ -222,6 +222,17 @@ def test_a_saved_search_comes_back_whole_and_survives_a_restart(
     assert saved_menu_action(window, "Fresh cache") is None
 
 
+def test_ctrl_d_in_the_search_box_opens_the_saved_searches(qtbot, window) -> None:
+    box = window.findChild(QLineEdit, "observationsSearch")
+    window.activateWindow()
+    box.setFocus()
+    qtbot.waitUntil(box.hasFocus)
+    qtbot.keyClick(box, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
+    menu = window.observations_page.filters.saved_searches.menu
+    qtbot.waitUntil(menu.isVisible)
+    assert menu.actions()[0].objectName() == "saveSearchAction"
+
+
 def test_saved_searches_keep_their_order_and_a_name_is_replaced(qtbot, window) -> None:
     button = window.observations_page.filters.saved_searches
     search(qtbot, window, "cache")

@@ -18,6 +18,7 @@ from memory_desk.core import StoreError
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.busy import Later, report_unless_busy
 from memory_desk.ui.observations.detail import RELOADED, text_changed
+from memory_desk.ui.observations.saved_searches import SAVED_SEARCHES_KEYS
 
 
 class Reading(QObject):
@@ -168,6 +169,10 @@ def key_help() -> list[tuple[str, str]]:
             ),
         ),
         ("Esc", translate("ObservationsPage", "Clear the search (in the search box)")),
+        (
+            SAVED_SEARCHES_KEYS,
+            translate("ObservationsPage", "Saved searches (in the search box)"),
+        ),
         (
             "Esc",
             translate("ObservationsPage", "Go back to the table (in the observation's text)"),

@@ -5,7 +5,7 @@ list under ``observations/saved_searches`` so their order and every field surviv
 were; an entry the window cannot read is skipped, never a reason to fail. A star at the end of
 the search box (``savedSearchesButton``: it takes none of the bar's width, which must fit a
 1024-pixel window in Spanish too) opens a menu: "Save this search…", the saved ones (choosing
-one restores it all) and "Remove" with one entry each.
+one restores it all) and "Remove" with one entry each; Ctrl+D in the search box opens it too.
 
 The filter bar owns the star: it hands it its :class:`FilterState` when asked and takes a
 chosen one back (``chosen``).
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, QPoint, QRectF, Qt, Signal
-from PySide6.QtGui import QAction, QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtGui import QAction, QIcon, QKeySequence, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QMenu, QToolButton
 
 from memory_desk.ui import i18n, theme
@@ -30,6 +30,7 @@ from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.date_range import DateChoice
 
 SAVED_SEARCHES_KEY = "observations/saved_searches"
+SAVED_SEARCHES_KEYS = "Ctrl+D"  # in the search box, as a browser bookmarks its address
 
 
 @dataclass(frozen=True)
@@ -125,10 +126,13 @@ class SavedSearches(QObject):
         self._search = search
         self._current = current
         tip = translate(
-            "SavedSearches", "Saved searches: keep this search and its filters under a name"
-        )
+            "SavedSearches",
+            "Saved searches: keep this search and its filters under a name ({keys})",
+        ).format(keys=SAVED_SEARCHES_KEYS)
         self.action = QAction(translate("SavedSearches", "Saved searches"), search)
         self.action.setObjectName("savedSearchesAction")
+        self.action.setShortcut(QKeySequence(SAVED_SEARCHES_KEYS))
+        self.action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         self.action.setToolTip(tip)
         search.addAction(self.action, QLineEdit.ActionPosition.TrailingPosition)
         self.button = next(o for o in self.action.associatedObjects() if isinstance(o, QToolButton))
