@@ -338,7 +338,8 @@ class FilterBar(QWidget):
             self.filters_changed.emit()
 
     def clear(self) -> None:
-        """Show everything live again: no text, every type, project and scope, not only pinned.
+        """Show everything live again: no text, every type, project and scope, any date, not
+        only pinned.
 
         Signals stay quiet while the fields change, so the caller runs one query after it.
         """
