@@ -195,9 +195,11 @@ def test_a_saved_search_comes_back_whole_and_survives_a_restart(
     bar.filters_changed.emit()
     settle(qtbot, window)
     assert shown_ids(window) == {1, 2, 3, 4}
+    assert not saved_menu_action(window, "Fresh cache").isChecked()
     saved_menu_action(window, "Fresh cache").trigger()
     settle(qtbot, window)
     assert shown_ids(window) == {1, 2}
+    assert saved_menu_action(window, "Fresh cache").isChecked()  # ticked: the one shown
     state = bar.state()
     assert state.text == "cache" and state.types == ("decision",)
     assert (state.date.preset, state.date.field) == ("7d", "updated")
@@ -327,6 +329,21 @@ def test_the_titles_mark_the_words_matched_whatever_their_case(qtbot, window, ch
     search(qtbot, window, "")
     assert page.highlighted_words() == []
     assert match_pixels(window, 1) == 0
+
+
+def test_the_marks_in_the_detail_take_the_new_theme(qtbot, window) -> None:
+    theme.apply_theme("light")
+    search(qtbot, window, "cache")
+    select_row(qtbot, window, 1)
+    title = window.findChild(QLabel, "observationTitle")
+    assert theme.LIGHT.match[0] in title.text()
+    theme.apply_theme("dark")
+    assert theme.DARK.match[0] in title.text() and theme.LIGHT.match[0] not in title.text()
+    content = window.findChild(QTextBrowser, "observationContent")
+    cursor = QTextCursor(content.document())
+    cursor.setPosition(content.toPlainText().lower().index("cache") + 1)
+    assert cursor.charFormat().background().color() == QColor(theme.DARK.match[0])
+    assert window.observations_page.detail.highlight_count() == 2
 
 
 def test_the_detail_marks_the_words_in_the_title_and_the_rendered_content(qtbot, window) -> None:

@@ -198,19 +198,24 @@ class SavedSearches(QObject):
             self.save_current(name)
 
     def fill_menu(self) -> None:
-        """The menu as the settings hold it now (another window may have saved one)."""
+        """The menu as the settings hold it now (another window may have saved one), the
+        search shown now ticked when it is a saved one."""
         menu = self.menu
         menu.clear()
         save = menu.addAction(translate("SavedSearches", "Save this search…"))
         save.setObjectName("saveSearchAction")
         save.triggered.connect(self.ask_and_save)
-        searches = self.names()
+        kept = saved_searches()
+        searches = [name for name, _state in kept]
         if not searches:
             return
         menu.addSeparator()
-        for name in searches:
+        current = self._current()
+        for name, state in kept:
             action = menu.addAction(name)
             i18n.mark_data(action)  # the person's own name for it
+            action.setCheckable(True)
+            action.setChecked(state == current)  # the search shown now is this one
             action.triggered.connect(lambda _checked=False, n=name: self.restore(n))
         remove = menu.addMenu(translate("SavedSearches", "Remove"))
         remove.setObjectName("removeSavedSearchMenu")
