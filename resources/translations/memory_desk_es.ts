@@ -2719,6 +2719,10 @@ Chat: {session}</translation>
         <translation>Borrar la búsqueda (en el cuadro de búsqueda)</translation>
     </message>
     <message>
+        <source>Saved searches (in the search box)</source>
+        <translation>Búsquedas guardadas (en el cuadro de búsqueda)</translation>
+    </message>
+    <message>
         <source>Go back to the table (in the observation&apos;s text)</source>
         <translation>Volver a la tabla (en el texto de la observación)</translation>
     </message>
@@ -4641,8 +4645,8 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
         <translation>Búsquedas guardadas</translation>
     </message>
     <message>
-        <source>Saved searches: keep this search and its filters under a name</source>
-        <translation>Búsquedas guardadas: guardar esta búsqueda y sus filtros con un nombre</translation>
+        <source>Saved searches: keep this search and its filters under a name ({keys})</source>
+        <translation>Búsquedas guardadas: guardar esta búsqueda y sus filtros con un nombre ({keys})</translation>
     </message>
     <message>
         <source>Save this search</source>
