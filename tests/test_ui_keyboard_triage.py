@@ -385,11 +385,12 @@ def tab_sequence(qtbot, start: QWidget, count: int) -> list[str]:
 
 def test_tab_follows_the_observations_page_as_it_reads(qtbot, window) -> None:
     select_row(qtbot, window, 4)
-    assert tab_sequence(qtbot, search_box(window), 13) == [
+    assert tab_sequence(qtbot, search_box(window), 14) == [
         "observationsSearch",
         "typeFilter",
         "projectFilter",
         "scopeFilter",
+        "dateRangeFilter",
         "pinnedOnlyFilter",
         "showForgottenFilter",
         "pinButton",

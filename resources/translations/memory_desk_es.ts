@@ -825,6 +825,113 @@
     </message>
 </context>
 <context>
+    <name>DateRangeFilter</name>
+    <message>
+        <source>Any time</source>
+        <translation>Cualquier fecha</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>Últimas 24 horas</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>Últimos 7 días</translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation>Últimos 30 días</translation>
+    </message>
+    <message>
+        <source>Chosen days</source>
+        <translation>Días elegidos</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>De creación</translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation>De actualización</translation>
+    </message>
+    <message>
+        <source>{first} – {last}</source>
+        <translation>{first} – {last}</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>Fecha</translation>
+    </message>
+    <message>
+        <source>24 h</source>
+        <translation>24 h</translation>
+    </message>
+    <message>
+        <source>7 days</source>
+        <translation>7 días</translation>
+    </message>
+    <message>
+        <source>30 days</source>
+        <translation>30 días</translation>
+    </message>
+    <message>
+        <source>Dates</source>
+        <translation>Fechas</translation>
+    </message>
+    <message>
+        <source>Date filter</source>
+        <translation>Filtro de fecha</translation>
+    </message>
+    <message>
+        <source>Span of time</source>
+        <translation>Periodo</translation>
+    </message>
+    <message>
+        <source>Which date</source>
+        <translation>Qué fecha</translation>
+    </message>
+    <message>
+        <source>Whether the range bounds when a row was created or last updated</source>
+        <translation>Si el periodo se aplica a cuándo se creó una observación o a cuándo se actualizó por última vez</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Mostrar</translation>
+    </message>
+    <message>
+        <source>By date</source>
+        <translation>Fecha</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Desde</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>Hasta</translation>
+    </message>
+    <message>
+        <source>First day</source>
+        <translation>Primer día</translation>
+    </message>
+    <message>
+        <source>Last day</source>
+        <translation>Último día</translation>
+    </message>
+    <message>
+        <source>Show only what was created or updated in a span of time</source>
+        <translation>Mostrar solo lo creado o actualizado en un periodo</translation>
+    </message>
+    <message>
+        <source>Showing only what was updated: {span}</source>
+        <translation>Solo se muestra lo actualizado: {span}</translation>
+    </message>
+    <message>
+        <source>Showing only what was created: {span}</source>
+        <translation>Solo se muestra lo creado: {span}</translation>
+    </message>
+</context>
+<context>
     <name>Dates</name>
     <message>
         <source>just now</source>
@@ -2622,6 +2729,10 @@ Chat: {session}</translation>
     <message>
         <source>Clear the search (in the search box)</source>
         <translation>Borrar la búsqueda (en el cuadro de búsqueda)</translation>
+    </message>
+    <message>
+        <source>Saved searches (in the search box)</source>
+        <translation>Búsquedas guardadas (en el cuadro de búsqueda)</translation>
     </message>
     <message>
         <source>Go back to the table (in the observation&apos;s text)</source>
@@ -4549,6 +4660,33 @@ Arréglalo con el botón de encima de la lista; la sección volverá a aparecer 
     <message>
         <source>*The preview shows only the first {kb} KB of the text.*</source>
         <translation>*La vista previa muestra solo los primeros {kb} KB del texto.*</translation>
+    </message>
+</context>
+<context>
+    <name>SavedSearches</name>
+    <message>
+        <source>Saved searches</source>
+        <translation>Búsquedas guardadas</translation>
+    </message>
+    <message>
+        <source>Saved searches: keep this search and its filters under a name ({keys})</source>
+        <translation>Búsquedas guardadas: guardar esta búsqueda y sus filtros con un nombre ({keys})</translation>
+    </message>
+    <message>
+        <source>Save this search</source>
+        <translation>Guardar esta búsqueda</translation>
+    </message>
+    <message>
+        <source>Name (a saved search of that name is replaced):</source>
+        <translation>Nombre (una búsqueda guardada con ese nombre se reemplaza):</translation>
+    </message>
+    <message>
+        <source>Save this search…</source>
+        <translation>Guardar esta búsqueda…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Quitar</translation>
     </message>
 </context>
 <context>

@@ -8,12 +8,19 @@ case only). Nothing the person types reaches SQL except as a bound parameter. Wi
 text and no sort key, results are ranked by the plugin's bm25 weights, boosted for
 recent rows; without text, newest first; a sort key sorts in SQL, id breaking ties.
 
+A date range (:class:`DateRange`) keeps the rows created, or updated, in a span: bounds on
+``created_at`` or ``updated_at`` in the WHERE clause, on the browsing and the searching path
+alike. :func:`search_words` gives the words a search requires and :func:`match_spans` finds
+them in a text, so what the window highlights is exactly what the search matched.
+
 The agent's ``memory_search`` has its own rules (:mod:`.agent_search`);
 :func:`agent_filter` builds its statement. Pure functions: nothing here runs SQL.
 """
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
@@ -56,6 +63,29 @@ MIN_TRIGRAM_CHARS = 3
 _FTS_JOIN = "observations_fts CROSS JOIN observations o ON o.id = observations_fts.rowid"
 
 
+# What a date range bounds: the row's first save or its last change.
+DATE_FIELDS: tuple[str, ...] = ("created", "updated")
+_DATE_COLUMNS = {"created": "o.created_at", "updated": "o.updated_at"}
+
+
+@dataclass(frozen=True)
+class DateRange:
+    """Rows whose ``created_at`` (``field`` "created") or ``updated_at`` ("updated") lies in
+    [``start``, ``end``), in ms since the epoch; a bound left None is open."""
+
+    field: str = "created"
+    start: int | None = None
+    end: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.field not in _DATE_COLUMNS:  # a programming mistake, not the person's
+            raise ValueError(f"unknown date field {self.field!r}; expected one of {DATE_FIELDS}")
+
+    def is_open(self) -> bool:
+        """True when it keeps every row (no bound at all)."""
+        return self.start is None and self.end is None
+
+
 @dataclass(frozen=True)
 class Filter:
     """A search translated to SQL: FROM, WHERE and bound parameters."""
@@ -75,6 +105,35 @@ class FilterArgs(TypedDict, total=False):
     include_forgotten: bool
     pinned_only: bool
     created_between: tuple[int, int] | None
+    date_range: DateRange | None
+
+
+def search_words(text: str) -> list[str]:
+    """The words a search for ``text`` requires, as :func:`build_filter` reads them: runs of
+    non-space characters (a NUL separates words too), a word typed twice once; a word no
+    UTF-8 database can hold is left out (it matches nothing, and so does the search)."""
+    return list(dict.fromkeys(w for w in text.replace("\x00", " ").split() if _storable(w)))
+
+
+def match_spans(text: str, words: Sequence[str], limit: int) -> list[tuple[int, int]]:
+    """Where ``words`` occur in ``text`` ((start, end) character offsets, in order, not
+    overlapping, at most ``limit``), case-insensitively as the search matched them; a longer
+    word wins over a shorter one starting at the same place."""
+    if not words or not text or limit <= 0:
+        return []
+    spans: list[tuple[int, int]] = []
+    for found in _words_pattern(tuple(words)).finditer(text):
+        spans.append(found.span())
+        if len(spans) >= limit:
+            break
+    return spans
+
+
+@functools.lru_cache(maxsize=16)
+def _words_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern for the words, longest first (compiled once per search, not per cell)."""
+    ordered = sorted(dict.fromkeys(words), key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, ordered)), re.IGNORECASE)
 
 
 def build_filter(
@@ -85,21 +144,21 @@ def build_filter(
     include_forgotten: bool = False,
     pinned_only: bool = False,
     created_between: tuple[int, int] | None = None,
+    date_range: DateRange | None = None,
 ) -> Filter:
     """Translate a search into SQL; the person's words only ever become parameters.
 
     ``created_between`` (ms, start inclusive, end exclusive) keeps the rows saved in that
-    span: a day of the Overview's chart.
+    span: a day of the Overview's chart. ``date_range`` is the filter bar's date range.
     """
     where: list[str] = []
     params: dict[str, object] = {}
     if isinstance(types, str):
         types = (types,)
     # SQLite reads an FTS query up to its first NUL, so a NUL separates words here.
-    words = text.replace("\x00", " ").split()
-    if not all(_storable(word) for word in words):
+    if not all(_storable(word) for word in text.replace("\x00", " ").split()):
         where.append("0")  # a word no UTF-8 database can hold matches nothing
-        words = [word for word in words if _storable(word)]
+    words = search_words(text)
     long_words = [w for w in words if len(w) >= MIN_TRIGRAM_CHARS]
     short_words = [w for w in words if len(w) < MIN_TRIGRAM_CHARS]
     if long_words:
@@ -133,6 +192,14 @@ def build_filter(
     if created_between is not None:
         where.append("o.created_at >= :created_from AND o.created_at < :created_to")
         params["created_from"], params["created_to"] = created_between
+    if date_range is not None:
+        column = _DATE_COLUMNS[date_range.field]
+        if date_range.start is not None:
+            where.append(f"{column} >= :date_from")
+            params["date_from"] = int(date_range.start)
+        if date_range.end is not None:
+            where.append(f"{column} < :date_to")
+            params["date_to"] = int(date_range.end)
     return Filter(source, " AND ".join(where) or "1", params, bool(long_words))
 
 

@@ -18,18 +18,14 @@ banner with Keep / Close. Saving never goes past an unanswered banner.
 Words are the person's language; the facts (title, content, ids, keys) are data. Dates are
 :mod:`memory_desk.ui.dates`' detailed style; the type badge and the subdued names take the
 theme's colours and are drawn again when the theme changes. Long ids (a session's) are cut in
-the middle, with the whole id on hover.
-
-Signals:
-    save_requested(Observation, dict, bool): the row the edit is based on (the save is refused
-        if it changed since), the changed fields, and whether to restore the row as well
-    edit_started(): the form opened
-    edit_finished(): the form closed (saved or cancelled)
+the middle, with the whole id on hover. The search's words are marked in the title and the
+content the reader shows (:mod:`.highlight`). Its signals: :class:`ObservationDetail`.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QKeySequence, QShortcut
@@ -63,6 +59,7 @@ from memory_desk.ui.observations.conflict import (
     edit_conflict_banner,
     observation_text,
 )
+from memory_desk.ui.observations.highlight import DetailMarks
 from memory_desk.ui.observations.long_text import CutNote, SlicedFill
 from memory_desk.ui.observations.stored_note import StoredPreviewPanel
 from memory_desk.ui.observations.topic_field import StoredTopicLabel
@@ -89,7 +86,8 @@ class ObservationDetail(QWidget):
     """Read one observation; edit it (see the module docstring).
 
     Signals:
-        save_requested(Observation, dict, bool): the base row, the changed fields, restore too
+        save_requested(Observation, dict, bool): the row the edit is based on (the save is
+            refused if it changed since), the changed fields, and whether to restore it too
         recreate_requested(Observation, dict): the agent deleted the base row and the person
             kept editing: save every field of the form as a new row
         edit_started(): the form opened
@@ -149,6 +147,7 @@ class ObservationDetail(QWidget):
         # Labels are read by their text: a description says what the text is.
         self.title_label.setAccessibleDescription(translate("ObservationDetail", "Title"))
         i18n.mark_data(self.title_label)
+        self.marks = DetailMarks(self.title_label)  # the search's words, marked
         self.meta_label = QLabel(page)
         self.meta_label.setObjectName("observationMeta")
         self.meta_label.setTextFormat(Qt.TextFormat.RichText)
@@ -344,6 +343,14 @@ class ObservationDetail(QWidget):
             return  # the form keeps its row; the reader catches up when it closes
         self._render()
 
+    def set_highlight(self, words: Sequence[str]) -> None:
+        """Mark these words (the search's) in the title and content the reader shows."""
+        if self.marks.set_words(words) and self._shown is not None and self._editing is None:
+            self._render()
+
+    def highlight_count(self) -> int:
+        return self.marks.count
+
     def _hidden_fields(self) -> list[tuple[QLineEdit | QPlainTextEdit, str]]:
         return [
             (self.edit_title, translate("ObservationDetail", "title")),
@@ -357,12 +364,13 @@ class ObservationDetail(QWidget):
             self._stack.setCurrentIndex(0)
             return
         title = reveal(observation.title)  # hidden characters as placeholders
-        self.title_label.setText(f"{pin_glyph()} {title}" if observation.pinned else title)
         self._show_meta(observation)
         scroll = self.content_view.verticalScrollBar().value()
         same_row = self._rendered_id == observation.id
         shown = self.content_cut.start_of(observation.content or "")  # (the whole: in the form)
         self.content_view.setMarkdown(sectioned_markdown(shown))
+        title = f"{pin_glyph()} {title}" if observation.pinned else title
+        self.marks.show(title, self.content_view.document())
         self._rendered_id = observation.id
         if same_row:
             self.content_view.verticalScrollBar().setValue(scroll)
@@ -373,9 +381,9 @@ class ObservationDetail(QWidget):
         self.meta_label.setToolTip(whole_ids(observation))
 
     def _on_theme_changed(self) -> None:
-        """The badge and the subdued names are coloured in the HTML: write it again."""
+        """The badge, the subdued names and the marks are coloured in the HTML: write it again."""
         if self._shown is not None and self._stack.currentIndex() == 1:
-            self._show_meta(self._shown)
+            self._render()
 
     # -- editing ----------------------------------------------------------------------------
 

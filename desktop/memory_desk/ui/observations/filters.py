@@ -1,4 +1,4 @@
-"""The filter bar above the table: search box, type/project/scope choices and two switches.
+"""The filter bar above the table: search box, type/project/scope/date choices, two switches.
 
 It only collects what the person wants to see and says when that changed; the page turns
 it into a :class:`~memory_desk.ui.observations.query.Query`. The search box is debounced
@@ -10,6 +10,9 @@ The search box also steers the table, so a person can search and triage without 
 it: Up/Down/Page Up/Page Down are handed to the table (``navigate_requested``), Escape
 clears the search. Each filter shows its state at a glance: its text says what it holds
 ("Types: 2") and it is bold while it hides something.
+
+The date range (:mod:`.date_range`) and the saved searches (:mod:`.saved_searches`) are
+children of their own; the bar's whole state is one :class:`FilterState`.
 
 Type names and project names are the agents' data: shown as stored, never translated; the
 words around them ("All projects", "Project", "Personal") are the window's.
@@ -42,6 +45,8 @@ from memory_desk.core.alisio import OBSERVATION_TYPES, SCOPES
 from memory_desk.ui import dates, i18n
 from memory_desk.ui.elide import elide_middle
 from memory_desk.ui.i18n import translate
+from memory_desk.ui.observations.date_range import DateChoice, DateRangeFilter
+from memory_desk.ui.observations.saved_searches import FilterState, SavedSearches
 from memory_desk.ui.widgets.display import scope_label
 
 # Keys the search box has no use for and hands to the table: they move its current row.
@@ -131,6 +136,9 @@ class FilterBar(QWidget):
         self.saved_on.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.saved_on.clicked.connect(lambda: self.set_saved_on(None))
         self.saved_on.hide()
+        self.date_filter = DateRangeFilter(self)
+        self.saved_searches = SavedSearches(self.search, self.state)
+        self.saved_searches.chosen.connect(self.set_state)
 
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -139,6 +147,7 @@ class FilterBar(QWidget):
             self.type_button,
             self.project,
             self.scope,
+            self.date_filter,
             self.pinned_only,
             self.show_forgotten,
             self.saved_on,
@@ -156,6 +165,7 @@ class FilterBar(QWidget):
         self.scope.currentIndexChanged.connect(self.filters_changed)
         self.pinned_only.toggled.connect(self.filters_changed)
         self.show_forgotten.toggled.connect(self.filters_changed)
+        self.date_filter.changed.connect(self.filters_changed)
         self.filters_changed.connect(self.show_state)
         self.show_state()
 
@@ -230,6 +240,40 @@ class FilterBar(QWidget):
     def scope_name(self) -> str | None:
         return self._scopes[max(0, self.scope.currentIndex())]
 
+    def state(self) -> FilterState:
+        """Everything the bar asks, as one value (what a saved search keeps)."""
+        return FilterState(
+            self.text(),
+            self.types(),
+            self.project_name(),
+            self.scope_name(),
+            self.pinned_only.isChecked(),
+            self.show_forgotten.isChecked(),
+            self.date_filter.choice(),
+        )
+
+    def set_state(self, state: FilterState) -> None:
+        """Ask ``state`` again: every field at once, then one ``filters_changed``."""
+        self.clear()
+        if state.project not in self._projects:  # a project with no rows (yet) stays chosen
+            self._fill_projects([*self._projects, state.project])
+        scope = self._scopes.index(state.scope) if state.scope in self._scopes else 0
+        quiet = (self.search, self.project, self.scope, self.pinned_only, self.show_forgotten)
+        quiet += tuple(self.type_actions.values())
+        for widget in quiet:
+            widget.blockSignals(True)
+        self.search.setText(state.text)
+        self.project.setCurrentIndex(self._projects.index(state.project))
+        self.scope.setCurrentIndex(scope)
+        self.pinned_only.setChecked(state.pinned_only)
+        self.show_forgotten.setChecked(state.show_forgotten)
+        for name, action in self.type_actions.items():
+            action.setChecked(name in state.types)
+        for widget in quiet:
+            widget.blockSignals(False)
+        self.date_filter.set_choice(state.date, quietly=True)
+        self.filters_changed.emit()
+
     def set_projects(self, projects: list[str]) -> None:
         """Offer these projects, keeping the chosen one (even if it has no rows any more)."""
         chosen = self.project_name()
@@ -294,7 +338,8 @@ class FilterBar(QWidget):
             self.filters_changed.emit()
 
     def clear(self) -> None:
-        """Show everything live again: no text, every type, project and scope, not only pinned.
+        """Show everything live again: no text, every type, project and scope, any date, not
+        only pinned.
 
         Signals stay quiet while the fields change, so the caller runs one query after it.
         """
@@ -307,6 +352,7 @@ class FilterBar(QWidget):
         self.scope.setCurrentIndex(0)
         self.pinned_only.setChecked(False)
         self.set_saved_on(None, quietly=True)
+        self.date_filter.set_choice(DateChoice(), quietly=True)
         for widget in widgets:
             widget.blockSignals(False)
         for action in self.type_actions.values():

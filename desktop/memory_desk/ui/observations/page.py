@@ -174,8 +174,8 @@ class ObservationsPage(QWidget):
         """Tab follows the page as it reads: search and filters, the buttons below them, the
         table, then the detail (the buttons were built last, so Qt would put them last)."""
         f = self.filters
-        chain = [f.search, f.type_button, f.project, f.scope, f.pinned_only, f.show_forgotten]
-        chain += [*buttons, self.table, self.detail.content_view]
+        chain = [f.search, f.type_button, f.project, f.scope, f.date_filter]
+        chain += [f.pinned_only, f.show_forgotten, *buttons, self.table, self.detail.content_view]
         for first, second in zip(chain, chain[1:], strict=False):
             QWidget.setTabOrder(first, second)
 
@@ -304,6 +304,10 @@ class ObservationsPage(QWidget):
         """Return, in the search box or the table: read the current row in the detail pane."""
         self.reading.open_detail()
 
+    def highlighted_words(self) -> list[str]:
+        """The words marked in the table's titles and the detail: those the answer matched."""
+        return list(self.table.title_marks.words)
+
     def key_help(self) -> list[tuple[str, str]]:
         """Keys this page handles in its own widgets, for Help ▸ Keyboard shortcuts."""
         return key_help()
@@ -366,19 +370,14 @@ class ObservationsPage(QWidget):
             self.agent_search = AgentSearchDialog(self)
             self.agent_search.observation_activated.connect(self.show_observation_id)
         self.agent_search.set_store(
-            self._store, self.queries.projects, self._chat_project(), text=self.filters.text()
+            self._store,
+            self.queries.projects,
+            self.reading.chat_project(),
+            text=self.filters.text(),
         )
         self.agent_search.show()
         self.agent_search.raise_()
         self.agent_search.activateWindow()
-
-    def _chat_project(self) -> str | None:
-        """The project a chat would search from: the filtered one, else the current row's."""
-        chosen = self.filters.project_name()
-        if chosen is not None:
-            return chosen
-        shown = self.detail.shown
-        return shown.project if shown is not None else None
 
     def on_open_chat(self) -> None:
         """Ask the window for the Chats page, on the current observation's chat."""

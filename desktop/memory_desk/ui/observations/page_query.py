@@ -24,6 +24,7 @@ from PySide6.QtCore import QObject, Qt, QTimer
 
 from memory_desk.core.observations import ObservationStore
 from memory_desk.core.observations.listing import Summary
+from memory_desk.core.observations.search import search_words
 from memory_desk.ui import i18n
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.index_health import IndexHealth, checks_on_open
@@ -143,6 +144,7 @@ class QueryFlow(QObject):
             include_forgotten=filters.show_forgotten.isChecked(),
             pinned_only=filters.pinned_only.isChecked(),
             created_between=filters.saved_on_span(),
+            date_range=filters.date_filter.choice().to_range(),
             sort=sort,
             # Without a sort column the store ranks (with text) or shows newest first.
             descending=sort is None or header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder,
@@ -196,6 +198,7 @@ class QueryFlow(QObject):
             return
         self._note_answer_time()
         page.selection.show_new_ids(result.ids, result.index)
+        self._mark_words(result.query)
         page.status_changed.emit(
             translate(
                 "ObservationsPage", "Showing the {shown} newest matches · reading the rest…"
@@ -216,6 +219,7 @@ class QueryFlow(QObject):
         arrived: list[int] = []
         if new_query:
             page.selection.show_new_ids(result.ids, result.index)
+            self._mark_words(result.query)
             if FirstAnswer.SELECT_FIRST_ROW in self._first_answer:
                 self._first_answer &= ~FirstAnswer.SELECT_FIRST_ROW
                 page.selection.select_first_row()
@@ -239,6 +243,15 @@ class QueryFlow(QObject):
         # A live refresh: the rows first; the rest waits for the table's next paint, so no
         # turn of the event loop holds both.
         self.follow_up.later(lambda: self._finish_results(new_query=False, writing=writing))
+
+    def _mark_words(self, query: Query) -> None:
+        """Mark the words of the question now answered in the table's titles and the detail
+        (the search box may already hold the next one)."""
+        words = search_words(query.text)
+        page = self._page
+        if page.table.title_marks.set_words(words):
+            page.table.viewport().update()
+        page.detail.set_highlight(words)
 
     def _check_index_now(self) -> None:
         """The first answer is in (or failed: a failing read may be the damage itself)."""

@@ -18,6 +18,7 @@ from memory_desk.core import StoreError
 from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.busy import Later, report_unless_busy
 from memory_desk.ui.observations.detail import RELOADED, text_changed
+from memory_desk.ui.observations.saved_searches import SAVED_SEARCHES_KEYS
 
 
 class Reading(QObject):
@@ -31,6 +32,14 @@ class Reading(QObject):
 
     def stop(self) -> None:
         self._show_again.stop()
+
+    def chat_project(self) -> str | None:
+        """The project a chat would search from: the filtered one, else the current row's."""
+        chosen = self._page.filters.project_name()
+        if chosen is not None:
+            return chosen
+        shown = self._page.detail.shown
+        return shown.project if shown is not None else None
 
     def show_current(self, *, announce: bool = False) -> None:
         """Show the current row in full; the detail pane ignores an unchanged observation.
@@ -160,6 +169,10 @@ def key_help() -> list[tuple[str, str]]:
             ),
         ),
         ("Esc", translate("ObservationsPage", "Clear the search (in the search box)")),
+        (
+            SAVED_SEARCHES_KEYS,
+            translate("ObservationsPage", "Saved searches (in the search box)"),
+        ),
         (
             "Esc",
             translate("ObservationsPage", "Go back to the table (in the observation's text)"),

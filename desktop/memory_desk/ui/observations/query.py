@@ -31,6 +31,7 @@ from PySide6.QtCore import QObject, Signal
 
 from memory_desk.core.lazy_numpy import np
 from memory_desk.core.observations import ObservationStore
+from memory_desk.core.observations.search import DateRange
 from memory_desk.ui.observations import row_diff
 from memory_desk.ui.observations.row_diff import IdIndex, RowPlan
 from memory_desk.ui.workers.background import BackgroundCall
@@ -47,6 +48,7 @@ class Query:
     include_forgotten: bool = False
     pinned_only: bool = False
     created_between: tuple[int, int] | None = None  # a day of the Overview's chart (ms)
+    date_range: DateRange | None = None  # the filter bar's date range
     sort: str | None = None
     descending: bool = True
 
@@ -59,6 +61,7 @@ class Query:
             "include_forgotten": self.include_forgotten,
             "pinned_only": self.pinned_only,
             "created_between": self.created_between,
+            "date_range": self.date_range,
         }
 
 

@@ -6,6 +6,8 @@ a trip into the delegate and two into the style sheet style per cell, several ti
 plain C++ table costs. A live refresh inserts at the top and shifts every row, a page-jump
 scroll and a sort repaint the whole viewport, so that cost would be the floor of their stalls.
 
+The search's words are marked in the titles on both paths (:mod:`.highlight`).
+
 What it paints is what the style and the delegates paint (the same pixels, tested in both
 themes): per row, one fill for each run of cells with the same background (selection,
 alternate row, the mark of a row that just arrived); per cell, its text elided with "…" and
@@ -26,30 +28,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPointF, QRect, QSize, Qt, Signal
-from PySide6.QtGui import (
-    QBrush,
-    QColor,
-    QFont,
-    QFontMetrics,
-    QPainter,
-    QPaintEvent,
-    QPalette,
-)
+from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QTableView, QWidget
 
 from memory_desk.ui import theme
+from memory_desk.ui.observations.highlight import TitleMarks
 from memory_desk.ui.observations.model import (
     CELL_ALIGNMENTS,
     Column,
     ObservationTableModel,
     RowRecord,
 )
-from memory_desk.ui.widgets.delegates import (
-    ProjectCell,
-    ProjectDelegate,
-    TypeBadgeDelegate,
-)
+from memory_desk.ui.widgets.delegates import ProjectCell, ProjectDelegate, TypeBadgeDelegate
 from memory_desk.ui.widgets.painting import (
     SLOW,
     CellColours,
@@ -106,6 +97,7 @@ class ObservationsTableView(QTableView):
         self._checks = StyleChecks(self._matches_the_style)
         self.painted_fast = 0  # cells painted by the fast path (the tests read it)
         self.painted_by_style = 0  # cells the delegates and the style painted
+        self.title_marks = TitleMarks()  # the search's words in the titles (both paths)
         theme.notifier().changed.connect(self._on_theme_changed)
 
     # -- Qt --------------------------------------------------------------------------------
@@ -330,6 +322,9 @@ class ObservationsTableView(QTableView):
                 painter.setPen(ink)
                 pen = ink
             painter.drawStaticText(QPointF(x + dx, top + dy), static)
+            if column == _TITLE and self.title_marks.words:
+                cell = QRectF(x, top, width, height)
+                self.title_marks.paint(painter, static, QPointF(x + dx, top + dy), row_font, cell)
             fast += 1
         self.painted_fast += fast
         for column, x, width, chosen in slow:
