@@ -34,7 +34,6 @@ from PySide6.QtGui import QAction, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QHBoxLayout,
     QLineEdit,
     QMenu,
     QToolButton,
@@ -48,12 +47,14 @@ from memory_desk.ui.i18n import translate
 from memory_desk.ui.observations.date_range import DateChoice, DateRangeFilter
 from memory_desk.ui.observations.saved_searches import FilterState, SavedSearches
 from memory_desk.ui.widgets.display import scope_label
+from memory_desk.ui.widgets.folding_row import FoldingRow
 
 # Keys the search box has no use for and hands to the table: they move its current row.
 _TABLE_KEYS = frozenset({Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown})
 # The project filter grows with its names up to about this many characters; a longer name
 # is cut in the middle (``fieldnotes…a786d7ce``, whole on hover), so it never widens the page.
 _PROJECT_CHARS = 32
+SEARCH_ROOM_PX = 240  # the search field's room to type: narrower, the filters go below it
 
 
 class StayOpenMenu(QMenu):
@@ -140,19 +141,9 @@ class FilterBar(QWidget):
         self.saved_searches = SavedSearches(self.search, self.state)
         self.saved_searches.chosen.connect(self.set_state)
 
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.search, 1)
-        for widget in (
-            self.type_button,
-            self.project,
-            self.scope,
-            self.date_filter,
-            self.pinned_only,
-            self.show_forgotten,
-            self.saved_on,
-        ):
-            layout.addWidget(widget)
+        filters = (self.type_button, self.project, self.scope, self.date_filter)
+        more = (self.pinned_only, self.show_forgotten, self.saved_on)
+        self.rows = FoldingRow(self, self.search, (*filters, *more), room=SEARCH_ROOM_PX)
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
