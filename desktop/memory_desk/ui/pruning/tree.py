@@ -117,6 +117,10 @@ class CandidatesTree(QTreeWidget):
         self._findings: Findings | None = None
         self._branches: dict[Group, QTreeWidgetItem] = {}  # the groups shown, with their items
         self._checked: set[int | str] = set()  # the person's choices, kept across searches
+        self._shown_checked: set[int | str] = set()  # the choices the items show
+        # each group's checkable rows (key, item), and the state its box shows
+        self._group_leaves: dict[Group, list[tuple[int | str, QTreeWidgetItem]]] = {}
+        self._branch_state: dict[Group, Qt.CheckState] = {}
         self._keep: dict[GroupId, int | str] = {}  # the row the person keeps, by group
         self._syncing = False
         self._place_names: dict[str, str] = {}  # project id: the name shown for it
@@ -128,6 +132,7 @@ class CandidatesTree(QTreeWidget):
         renamed = self._name_places(findings)
         if not keep_choices:
             self._checked.clear()
+            self._shown_checked.clear()
             self._keep.clear()
             self._branches = {}
             self.clear()
@@ -146,44 +151,44 @@ class CandidatesTree(QTreeWidget):
             branch.setExpanded(True)
             self._branches[group] = branch
         self._findings = findings
+        self._group_leaves = {g: self._group_leaves[g] for g in self._branches}
+        self._branch_state = {g: self._branch_state[g] for g in self._branches}
         self._index_leaves()
         self._sync_checks()
         self._syncing = False
         self.selection_changed.emit()
 
     def _index_leaves(self) -> None:
+        """Every checkable row's items by key, from the branches' own lists (no item asked)."""
         self._leaves = {}
-        for branch in self._branches.values():
-            for row in range(branch.childCount()):
-                leaf = branch.child(row)
-                if leaf.flags() & Qt.ItemFlag.ItemIsUserCheckable:
-                    self._leaves.setdefault(leaf.data(0, KEY_ROLE), []).append(leaf)
+        for group in self._branches:
+            for key, leaf in self._group_leaves[group]:
+                self._leaves.setdefault(key, []).append(leaf)
 
     def _sync_checks(self) -> None:
-        """A row in a new branch and in a kept one takes the person's choice for it."""
-        for key, items in self._leaves.items():
+        """The items follow the person's choices. Only the rows whose choice changed since the
+        last sync are touched (an item is made with the choice of its moment), and a group's
+        box is set only when its state changes: a live refresh that keeps every choice asks
+        no item anything."""
+        changed = (self._checked ^ self._shown_checked) & self._leaves.keys()
+        for key in changed:
             state = Qt.CheckState.Checked if key in self._checked else Qt.CheckState.Unchecked
-            for item in items:
+            for item in self._leaves[key]:
                 if item.checkState(0) != state:
                     item.setCheckState(0, state)
-        for branch in self._branches.values():
-            self._sync_branch(branch)
-
-    def _sync_branch(self, branch: QTreeWidgetItem) -> None:
-        """The group's checkbox: checked when all its candidates are, partly when some are."""
-        states = {
-            branch.child(row).checkState(0)
-            for row in range(branch.childCount())
-            if branch.child(row).flags() & Qt.ItemFlag.ItemIsUserCheckable
-        }
-        if states == {Qt.CheckState.Checked}:
-            state = Qt.CheckState.Checked
-        elif Qt.CheckState.Checked in states:
-            state = Qt.CheckState.PartiallyChecked
-        else:
-            state = Qt.CheckState.Unchecked
-        if branch.checkState(0) != state:
-            branch.setCheckState(0, state)
+        self._shown_checked = set(self._checked)
+        for group, branch in self._branches.items():
+            keys = [key for key, _leaf in self._group_leaves[group]]
+            checked = sum(key in self._checked for key in keys)
+            if keys and checked == len(keys):
+                state = Qt.CheckState.Checked
+            elif checked:
+                state = Qt.CheckState.PartiallyChecked
+            else:
+                state = Qt.CheckState.Unchecked
+            if self._branch_state.get(group) != state:
+                branch.setCheckState(0, state)
+                self._branch_state[group] = state
 
     def checked_keys(self) -> list[int | str]:
         """The rows to forget, each once, in the order shown (the items' checks follow the
@@ -267,12 +272,20 @@ class CandidatesTree(QTreeWidget):
         branch.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
         branch.setToolTip(0, translate("PruningPage", "Check or uncheck this group's candidates"))
         branch.setCheckState(0, Qt.CheckState.Unchecked)  # (its box shows from the start)
+        self._branch_state[group] = Qt.CheckState.Unchecked
         kept = self.kept_row(group)
+        leaves = []
         for row in group.rows:
-            self._add_row(branch, row, group, kept=kept is not None and row.key == kept.key)
+            leaf = self._add_row(branch, row, group, kept=kept is not None and row.key == kept.key)
+            if leaf is not None:
+                leaves.append((row.key, leaf))
+        self._group_leaves[group] = leaves
         return branch
 
-    def _add_row(self, branch: QTreeWidgetItem, row: Row, group: Group, *, kept: bool) -> None:
+    def _add_row(
+        self, branch: QTreeWidgetItem, row: Row, group: Group, *, kept: bool
+    ) -> QTreeWidgetItem | None:
+        """The row's item in ``branch``; returns it when the person may check it."""
         note = ""
         if kept:
             note = translate("PruningPage", "kept")
@@ -290,14 +303,15 @@ class CandidatesTree(QTreeWidget):
             leaf.setToolTip(3, dates.exact(row.updated_ms))
         if kept:
             leaf.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-            return
+            return None
         leaf.setFlags(
             Qt.ItemFlag.ItemIsEnabled
             | Qt.ItemFlag.ItemIsSelectable
             | Qt.ItemFlag.ItemIsUserCheckable
         )
-        state = Qt.CheckState.Checked if row.key in self._checked else Qt.CheckState.Unchecked
+        state = Qt.CheckState.Checked if row.key in self._shown_checked else Qt.CheckState.Unchecked
         leaf.setCheckState(0, state)
+        return leaf
 
     def _place_name(self, place: str) -> str:
         """Where a row lives, as the observations table names it: the project's name, with
