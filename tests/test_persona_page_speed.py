@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
 
 from memory_desk.core.persona import PersonaFolder, prompt_section
 from memory_desk.ui.persona import listing as page_listing
-from memory_desk.ui.persona.model import Separator, build_rows
 from memory_desk.ui.persona.page import Counts
 from memory_desk.ui.persona.rename import RenameDialog
+from memory_desk.ui.persona.rows import Separator, build_rows
 from persona_files import agent_file
 from window_helpers import wait_persona_read, wait_until
 

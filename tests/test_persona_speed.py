@@ -25,7 +25,9 @@ from memory_desk.core.persona import PROMPT_LIMIT, PersonaFolder
 from memory_desk.core.persona.listing import Listing
 from memory_desk.core.persona.reading import agent_written_entry
 from memory_desk.ui.persona import model as list_model
-from memory_desk.ui.persona.model import PersonaListModel, Separator, build_rows
+from memory_desk.ui.persona import rows as persona_rows
+from memory_desk.ui.persona.model import PersonaListModel
+from memory_desk.ui.persona.rows import Separator, build_rows
 from persona_files import agent_file, stamp
 from window_helpers import wait_persona_read
 
@@ -284,7 +286,7 @@ def test_haystacks_made_off_the_thread_are_taken_only_for_the_listing_they_were_
     listing before a save would put the saved entry's text at the wrong row."""
     folder = PersonaFolder(write_folder(tmp_path / "memory", 400), trash=tmp_path / "trash")
     listed = folder.entries()
-    hays = list_model.haystacks(listed)
+    hays = persona_rows.haystacks(listed)
     model = PersonaListModel()
     model.set_entries(listed)
     assert not model.offer_haystacks(list(listed), hays)  # (an equal list is another listing)
@@ -297,7 +299,7 @@ def test_haystacks_made_off_the_thread_are_taken_only_for_the_listing_they_were_
     model.set_entries(again)
     saved = folder.save(dataclasses.replace(again[300], body="Now about a garden."))
     model.patch(folder.refresh(written=[saved]), (), (saved,))
-    assert not model.offer_haystacks(again, list_model.haystacks(again))  # (patched since)
+    assert not model.offer_haystacks(again, persona_rows.haystacks(again))  # (patched since)
     model.set_filter("now about")
     assert [_row_key(r) for r in model._rows] == [saved.name]
 
@@ -340,22 +342,22 @@ def test_a_save_in_the_window_reads_one_file_and_never_lists_the_folder(
 def test_a_big_listing_is_shown_before_its_filter_texts_are_made_on_a_worker(
     qtbot, open_window, tmp_path: Path, monkeypatch
 ) -> None:
-    """The window shows every entry without waiting for the filter's texts (30 ms of the
-    interpreter's lock at 20,000 entries); they are made afterwards, off its thread, and the
-    model takes them: the first filter keystroke makes none."""
+    """The window shows every entry without waiting for the filter's texts (they hold the
+    interpreter's lock in proportion to the folder); they are made afterwards, off its
+    thread, and the model takes them: the first filter keystroke makes none."""
     import threading
 
     from memory_desk.ui.persona import folder_reads
 
     made: list[tuple[str, int, int]] = []
-    real = list_model.made_haystacks
+    real = persona_rows.haystacks
     shown_rows: list[int] = []
 
     def counting(entries):
         made.append((threading.current_thread().name, len(entries), shown_rows[-1]))
         return real(entries)
 
-    monkeypatch.setattr(folder_reads, "made_haystacks", counting)
+    monkeypatch.setattr(folder_reads, "haystacks", counting)
     slow_path = []
     monkeypatch.setattr(
         PersonaListModel, "_haystack", lambda self, e: slow_path.append(1) or list_model.haystack(e)

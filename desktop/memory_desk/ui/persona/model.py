@@ -29,24 +29,17 @@ from memory_desk.ui import dates
 from memory_desk.ui.i18n import current_language, plural, shown, translate
 from memory_desk.ui.persona.problems import severity_icon, severity_text
 from memory_desk.ui.persona.rows import (
-    HIDDEN_DIVIDER,  # noqa: F401 (imported from here)
     HIDDEN_SEPARATOR,
-    PROMPT_DIVIDER,  # noqa: F401 (imported from here)
     PROMPT_SEPARATOR,
     Row,
     Separator,
-    build_rows,  # noqa: F401 (imported from here)
     divider_rows,
     haystack,
-    haystacks,  # noqa: F401 (imported from here)
     layout,
-    made_haystacks,  # noqa: F401 (imported from here)
     matching,
-    order_key,  # noqa: F401 (imported from here)
     place_of,
     row_after_dividers,
     row_runs,
-    rows_of,  # noqa: F401 (imported from here)
     shifted,
     with_slot,
 )

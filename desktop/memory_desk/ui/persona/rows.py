@@ -98,9 +98,6 @@ def haystacks(entries: Sequence[PersonaEntry]) -> list[str]:
     return list(map(haystack, entries))
 
 
-made_haystacks = haystacks  # (the name the page's worker calls it by)
-
-
 def _matches(hay: str, needle: str) -> bool:
     """Whether the filter text is in one of the entry's fields (joined by a NUL, which only a
     needle holding a NUL could match across)."""
