@@ -296,10 +296,6 @@ class MainWindow(QMainWindow):
         """The registry's folder watcher (its mode says whether events or polling)."""
         return self.registry.folder_watcher
 
-    @property
-    def _sources(self) -> list[Source]:
-        return self.registry.sources()
-
     def current_source(self) -> Source | None:
         return self.sidebar.current()
 
