@@ -215,33 +215,6 @@ def folder_entries(tmp_path: Path, count: int):
     return PersonaFolder(folder_path, trash=tmp_path / "trash").entries()
 
 
-def test_typing_more_of_a_filter_looks_only_at_what_the_shorter_text_matched(
-    qtbot, tmp_path: Path, monkeypatch
-) -> None:
-    entries = folder_entries(tmp_path, 400)
-    model = PersonaListModel()
-    model.set_entries(entries)
-    texts = ("g", "ga", "gar", "ga", "g", "gar")
-    slow = {text: [_row_key(r) for r in build_rows(entries, text)] for text in texts}
-    looked = Counter()
-    real = list_model.matching
-
-    def counting(hays: list[str], candidates, needle: str) -> list[int]:
-        looked[needle] += len(candidates)  # the entries this text is tested against
-        return real(hays, candidates, needle)
-
-    monkeypatch.setattr(list_model, "matching", counting)
-    for text in texts:
-        model.set_filter(text)
-        assert [_row_key(r) for r in model_rows(model)] == slow[
-            text
-        ]  # the same rows as the slow path
-    matched_g = sum(1 for e in entries if "g" in list_model.haystack(e))
-    matched_ga = sum(1 for e in entries if "ga" in list_model.haystack(e))
-    assert looked == {"g": len(entries), "ga": matched_g, "gar": matched_ga}
-    assert matched_ga < matched_g < len(entries)  # (each letter narrowed the list)
-
-
 def _row_key(row) -> str:
     return f"sep:{row.key}" if isinstance(row, Separator) else row.name
 
