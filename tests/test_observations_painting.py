@@ -137,18 +137,18 @@ def test_the_visible_rows_texts_are_laid_out_once_and_reused(qtbot, window) -> N
     view.viewport().grab()
     first, last = view.rowAt(0), view.rowAt(view.viewport().height() - 1)
     titles = {model.record_at(row).display[Column.TITLE] for row in range(first, last + 1)}
-    kept = {key[0] for key in view._text_cache.texts}
+    kept = {key[0] for key in view.texts.texts}
     assert titles <= kept  # every visible title was laid out by the fast path
-    size = len(view._text_cache.texts)
+    size = len(view.texts.texts)
     calls = _count_layouts(view)
     view.viewport().grab()
-    assert calls() == 0 and len(view._text_cache.texts) == size  # a repaint lays out nothing again
+    assert calls() == 0 and len(view.texts.texts) == size  # a repaint lays out nothing again
 
 
 def _count_layouts(view: ObservationsTableView):
     """How many texts the view lays out from now on (its cache counts them)."""
-    start = view._text_cache.layouts
-    return lambda: view._text_cache.layouts - start
+    start = view.texts.layouts
+    return lambda: view.texts.layouts - start
 
 
 def test_a_theme_switch_repaints_the_rows_in_the_new_colours(qtbot, window) -> None:

@@ -180,7 +180,7 @@ def test_a_full_text_cache_keeps_the_texts_on_screen(
     window.resize(1280, 800)
     view = table(window)
     qtbot.waitUntil(lambda: view.model().rowCount() == ROWS)
-    cache = view._text_cache
+    cache = view.texts
     layouts = [0]
 
     def counted() -> int:

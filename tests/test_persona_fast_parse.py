@@ -10,18 +10,13 @@ file of ``tests/persona_corpus.py``.
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 import hashlib
 import os
-import pickle
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from memory_desk.core.persona import PersonaFolder
 from memory_desk.core.persona.entry import NAME_RE, read_whole
 from memory_desk.core.persona.reading import (
     AGENT_HEADER_RE,
@@ -179,40 +174,16 @@ def test_every_corpus_file_reads_the_same_both_ways() -> None:
         same_entry(name, expect.data)
 
 
-def test_the_short_way_makes_body_and_hash_only_when_asked() -> None:
-    """A listing shows rows from the header: the body and the file's hash are made from the
-    kept text the first time they are asked for, and equal the full grammar's (copies,
-    pickles and ``dataclasses.replace`` included)."""
+def test_the_short_way_gives_the_files_hash_and_body(tmp_path: Path) -> None:
+    """The short way's entry hashes the file's bytes and trims its body as the full grammar
+    does; without a path it is the folder's and the name's."""
     data = agent_bytes("tea", "Likes tea", "user", ISO, "Green,\r\nno sugar.  ")
-    path = Path("/folder/tea.md")
-    full = full_entry_from_bytes("tea", path, data, STAT)
-    fast = agent_written_entry("tea", path, data, STAT)
-    assert fast is not None
-    assert "body" not in vars(fast) and "fingerprint" not in vars(fast)
-    copied = copy.copy(fast)
-    pickled = pickle.loads(pickle.dumps(fast))
-    assert fast.fingerprint == full.fingerprint  # (the hash of the file's bytes)
-    assert fast.fingerprint.sha256 == hashlib.sha256(data).hexdigest()
-    assert "body" not in vars(fast)
-    assert fast.body == full.body == "Green,\nno sugar."
-    assert copied == full and pickled == full and fast == full and hash(fast) == hash(full)
-    assert dataclasses.replace(fast, body="Black.") == dataclasses.replace(full, body="Black.")
-    assert not hasattr(fast, "nothing") and not hasattr(full, "body_start")
-    with pytest.raises(AttributeError, match="nothing"):
-        _ = fast.nothing
-
-
-def test_the_short_way_makes_its_path_and_hash_only_when_asked(tmp_path: Path) -> None:
-    """A listed entry's path is its folder's and its name's, made when asked; its file's size
-    and time are known without hashing the file."""
-    data = agent_bytes("tea", "Likes tea", "user", ISO, "Green.")
     fast = agent_written_entry("tea", None, data, STAT, folder=tmp_path)
-    assert fast is not None and "path" not in vars(fast)
-    assert read_whole(fast) and "fingerprint" not in vars(fast)
+    assert fast is not None and read_whole(fast)
+    assert fast.fingerprint.sha256 == hashlib.sha256(data).hexdigest()
     assert (fast.fingerprint.size, fast.fingerprint.mtime_ns) == (STAT.st_size, STAT.st_mtime_ns)
-    assert "sha256" not in vars(fast.fingerprint)
+    assert fast.body == "Green,\nno sugar." and fast.path == tmp_path / "tea.md"
     assert fast == full_entry_from_bytes("tea", tmp_path / "tea.md", data, STAT)
-    assert fast.path == tmp_path / "tea.md"
 
 
 @settings(max_examples=500, deadline=None)
@@ -224,15 +195,3 @@ def test_the_short_way_takes_exactly_the_descriptions_that_need_no_quotes(descri
     taken = AGENT_HEADER_RE.match(data.decode()) is not None
     one_line = not any(c in description for c in "\n\r\u2028\u2029")
     assert taken == (one_line and not needs_quotes(description))
-
-
-def test_a_listing_makes_no_body_nor_hash(tmp_path: Path) -> None:
-    folder = tmp_path / "memory"
-    folder.mkdir()
-    for i in range(30):
-        name = f"entry-{i}"
-        (folder / f"{name}.md").write_bytes(agent_bytes(name, "Likes tea", "user", ISO, "x"))
-    entries = PersonaFolder(folder).entries()
-    assert len(entries) == 30
-    assert not any("body" in vars(e) or "fingerprint" in vars(e) for e in entries)
-    assert {e.body for e in entries} == {"x"}

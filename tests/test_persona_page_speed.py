@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
 
 from memory_desk.core.persona import PersonaFolder, prompt_section
 from memory_desk.ui.persona import listing as page_listing
-from memory_desk.ui.persona.model import Separator, build_rows
-from memory_desk.ui.persona.page import Counts
+from memory_desk.ui.persona.counts import Counts, status_for
 from memory_desk.ui.persona.rename import RenameDialog
+from memory_desk.ui.persona.rows import Separator, build_rows
 from persona_files import agent_file
 from window_helpers import wait_persona_read, wait_until
 
@@ -51,6 +51,11 @@ def write_folder(path: Path, count: int = COUNT, seed: int = 5) -> Path:
 
 def row_keys(rows) -> list[str]:
     return [f"sep:{r.key}" if isinstance(r, Separator) else r.name for r in rows]
+
+
+def model_rows(model) -> list:  # noqa: ANN001 - a PersonaListModel
+    """Every row the model shows, entries and dividers, in order."""
+    return [model.row_at(row) for row in range(model.rowCount())]
 
 
 def fresh_rows(folder_path: Path) -> list[str]:
@@ -86,12 +91,13 @@ def big(tmp_path: Path, open_window, qtbot, monkeypatch):
 
 def check_equal_to_a_fresh_window(page, folder_path: Path) -> None:
     """Rows, status and the agent's view are what a fresh listing of the folder gives."""
-    assert row_keys(page.model._rows) == fresh_rows(folder_path)
-    entries = PersonaFolder(folder_path).entries()
-    assert page.status_text() == page._status_for(Counts.of(entries))
+    assert row_keys(model_rows(page.model)) == fresh_rows(folder_path)
+    folder = PersonaFolder(folder_path)
+    entries = folder.entries()
+    assert page.status_text() == status_for(Counts.of(entries), bool(folder.problems()))
     assert page.agent_view.toPlainText() == prompt_section(entries)
     assert page.model.separator_rows() == [
-        at for at, row in enumerate(page.model._rows) if isinstance(row, Separator)
+        at for at, row in enumerate(model_rows(page.model)) if isinstance(row, Separator)
     ]
 
 
@@ -182,11 +188,11 @@ def test_a_change_while_filtered_equals_the_slow_path(qtbot, big) -> None:
     box = window.findChild(QLineEdit, "personaFilter")
     with qtbot.waitSignal(page.filter_applied):
         box.setText("garden")
-    open_entry(qtbot, window, page.model._rows[5].name)
+    open_entry(qtbot, window, model_rows(page.model)[5].name)
     window.findChild(QPlainTextEdit, "personaBody").setPlainText("No more of that word.")
     window.findChild(QPushButton, "personaSave").click()
     expected = row_keys(build_rows(PersonaFolder(folder_path).entries(), "garden"))
-    assert row_keys(page.model._rows) == expected
+    assert row_keys(model_rows(page.model)) == expected
 
 
 class HeldListing:
@@ -222,7 +228,7 @@ def test_the_listing_shows_the_newest_first_and_nothing_edits_until_all_are_in(
     try:
         assert page.is_listing() and reading.isVisible()
         assert "2,001" in reading.text()
-        shown = [r for r in page.model._rows if not isinstance(r, Separator)]
+        shown = [r for r in model_rows(page.model) if not isinstance(r, Separator)]
         assert len(shown) == page_listing.FIRST_SCREEN
         for name in ("personaNew", "personaSave", "personaRename", "personaForget"):
             assert not window.findChild(QPushButton, name).isEnabled(), name
@@ -233,7 +239,7 @@ def test_the_listing_shows_the_newest_first_and_nothing_edits_until_all_are_in(
         held.release.set()
     wait_persona_read(window)
     assert not reading.isVisible()
-    assert row_keys(page.model._rows) == fresh_rows(folder_path)
+    assert row_keys(model_rows(page.model)) == fresh_rows(folder_path)
     assert not window.findChild(QPlainTextEdit, "personaBody").isReadOnly()
     assert window.findChild(QPushButton, "personaNew").isEnabled()
     assert len(page.entries()) == COUNT + 1
@@ -252,7 +258,7 @@ def test_a_newer_folder_drops_the_older_listing(
     held.release.set()
     wait_persona_read(window)
     qtbot.wait(50)  # (the older worker's answer, had it been taken, would be in by now)
-    assert row_keys(page.model._rows) == fresh_rows(second)
+    assert row_keys(model_rows(page.model)) == fresh_rows(second)
     assert not page.is_listing()
 
 

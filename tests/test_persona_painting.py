@@ -26,9 +26,8 @@ from memory_desk.ui.persona.model import (
     DESCRIPTION,
     NAME,
     PersonaListModel,
-    Separator,
-    build_rows,
 )
+from memory_desk.ui.persona.rows import Separator, build_rows
 from persona_files import agent_file
 from test_paint_calls import changed_pixels
 from window_helpers import wait_persona_read

@@ -25,7 +25,9 @@ from memory_desk.core.persona import PROMPT_LIMIT, PersonaFolder
 from memory_desk.core.persona.listing import Listing
 from memory_desk.core.persona.reading import agent_written_entry
 from memory_desk.ui.persona import model as list_model
-from memory_desk.ui.persona.model import PersonaListModel, Separator, build_rows
+from memory_desk.ui.persona import rows as persona_rows
+from memory_desk.ui.persona.model import PersonaListModel
+from memory_desk.ui.persona.rows import Separator, build_rows
 from persona_files import agent_file, stamp
 from window_helpers import wait_persona_read
 
@@ -213,33 +215,13 @@ def folder_entries(tmp_path: Path, count: int):
     return PersonaFolder(folder_path, trash=tmp_path / "trash").entries()
 
 
-def test_typing_more_of_a_filter_looks_only_at_what_the_shorter_text_matched(
-    qtbot, tmp_path: Path, monkeypatch
-) -> None:
-    entries = folder_entries(tmp_path, 400)
-    model = PersonaListModel()
-    model.set_entries(entries)
-    texts = ("g", "ga", "gar", "ga", "g", "gar")
-    slow = {text: [_row_key(r) for r in build_rows(entries, text)] for text in texts}
-    looked = Counter()
-    real = list_model.matching
-
-    def counting(hays: list[str], candidates, needle: str) -> list[int]:
-        looked[needle] += len(candidates)  # the entries this text is tested against
-        return real(hays, candidates, needle)
-
-    monkeypatch.setattr(list_model, "matching", counting)
-    for text in texts:
-        model.set_filter(text)
-        assert [_row_key(r) for r in model._rows] == slow[text]  # the same rows as the slow path
-    matched_g = sum(1 for e in entries if "g" in list_model.haystack(e))
-    matched_ga = sum(1 for e in entries if "ga" in list_model.haystack(e))
-    assert looked == {"g": len(entries), "ga": matched_g, "gar": matched_ga}
-    assert matched_ga < matched_g < len(entries)  # (each letter narrowed the list)
-
-
 def _row_key(row) -> str:
     return f"sep:{row.key}" if isinstance(row, Separator) else row.name
+
+
+def model_rows(model: PersonaListModel) -> list:
+    """Every row the model shows, entries and dividers, in order."""
+    return [model.row_at(row) for row in range(model.rowCount())]
 
 
 def test_filter_results_equal_the_slow_path_for_many_texts(tmp_path: Path) -> None:
@@ -252,7 +234,7 @@ def test_filter_results_equal_the_slow_path_for_many_texts(tmp_path: Path) -> No
         text = word[: rng.randint(0, len(word))]
         model.set_filter(text)
         expected = [_row_key(r) for r in build_rows(entries, text)]
-        assert [_row_key(r) for r in model._rows] == expected, text
+        assert [_row_key(r) for r in model_rows(model)] == expected, text
 
 
 def test_a_change_of_one_entry_patches_its_rows_only(qtbot, tmp_path: Path) -> None:
@@ -273,7 +255,7 @@ def test_a_change_of_one_entry_patches_its_rows_only(qtbot, tmp_path: Path) -> N
     assert sum(int(e.split()[1]) for e in events) <= 4
     assert model.row_of(saved.name) == 0
     fresh = PersonaFolder(folder_path, trash=tmp_path / "trash").entries()
-    assert [_row_key(r) for r in model._rows] == [_row_key(r) for r in build_rows(fresh, "")]
+    assert [_row_key(r) for r in model_rows(model)] == [_row_key(r) for r in build_rows(fresh, "")]
 
 
 def test_haystacks_made_off_the_thread_are_taken_only_for_the_listing_they_were_made_for(
@@ -284,22 +266,24 @@ def test_haystacks_made_off_the_thread_are_taken_only_for_the_listing_they_were_
     listing before a save would put the saved entry's text at the wrong row."""
     folder = PersonaFolder(write_folder(tmp_path / "memory", 400), trash=tmp_path / "trash")
     listed = folder.entries()
-    hays = list_model.haystacks(listed)
+    hays = persona_rows.haystacks(listed)
     model = PersonaListModel()
     model.set_entries(listed)
     assert not model.offer_haystacks(list(listed), hays)  # (an equal list is another listing)
     assert model.offer_haystacks(listed, hays)
     assert not model.offer_haystacks(listed, hays)  # (it has them already)
     model.set_filter("garden")
-    assert [_row_key(r) for r in model._rows] == [_row_key(r) for r in build_rows(listed, "garden")]
+    assert [_row_key(r) for r in model_rows(model)] == [
+        _row_key(r) for r in build_rows(listed, "garden")
+    ]
 
     again = folder.entries()
     model.set_entries(again)
     saved = folder.save(dataclasses.replace(again[300], body="Now about a garden."))
     model.patch(folder.refresh(written=[saved]), (), (saved,))
-    assert not model.offer_haystacks(again, list_model.haystacks(again))  # (patched since)
+    assert not model.offer_haystacks(again, persona_rows.haystacks(again))  # (patched since)
     model.set_filter("now about")
-    assert [_row_key(r) for r in model._rows] == [saved.name]
+    assert [_row_key(r) for r in model_rows(model)] == [saved.name]
 
 
 def _edited(entry):
@@ -340,22 +324,22 @@ def test_a_save_in_the_window_reads_one_file_and_never_lists_the_folder(
 def test_a_big_listing_is_shown_before_its_filter_texts_are_made_on_a_worker(
     qtbot, open_window, tmp_path: Path, monkeypatch
 ) -> None:
-    """The window shows every entry without waiting for the filter's texts (30 ms of the
-    interpreter's lock at 20,000 entries); they are made afterwards, off its thread, and the
-    model takes them: the first filter keystroke makes none."""
+    """The window shows every entry without waiting for the filter's texts (they hold the
+    interpreter's lock in proportion to the folder); they are made afterwards, off its
+    thread, and the model takes them: the first filter keystroke makes none."""
     import threading
 
     from memory_desk.ui.persona import folder_reads
 
     made: list[tuple[str, int, int]] = []
-    real = list_model.made_haystacks
+    real = persona_rows.haystacks
     shown_rows: list[int] = []
 
     def counting(entries):
         made.append((threading.current_thread().name, len(entries), shown_rows[-1]))
         return real(entries)
 
-    monkeypatch.setattr(folder_reads, "made_haystacks", counting)
+    monkeypatch.setattr(folder_reads, "haystacks", counting)
     slow_path = []
     monkeypatch.setattr(
         PersonaListModel, "_haystack", lambda self, e: slow_path.append(1) or list_model.haystack(e)

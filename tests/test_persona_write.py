@@ -22,6 +22,7 @@ from memory_desk.core.persona import (
     suggest_name,
     validate_name,
 )
+from memory_desk.core.persona.rewrites import description_from_body
 from memory_desk.core.persona_format import parse_text
 from persona_corpus import CORPUS, build_corpus
 
@@ -625,7 +626,7 @@ _TEXT = st.lists(_PIECES, max_size=80).map("".join)
 @settings(max_examples=150, deadline=None)
 @given(body=_TEXT)
 def test_a_description_guess_is_one_short_line_the_agent_keeps_as_it_is(body: str) -> None:
-    guess = persona._description_from_body(body)
+    guess = description_from_body(body)
     assert guess == agent_description(guess)  # one line, as the agent would store it
     assert len(guess) <= persona.DESCRIPTION_GUESS_LIMIT
     assert not re.search(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", guess)

@@ -151,7 +151,7 @@ def test_asking_for_a_held_back_page_builds_it_at_once(qtbot, db) -> None:
 
     window = create_main_window(["--db", str(db)])
     try:
-        assert window.pages.built("persona") is None and window._review is None
+        assert window.pages.built("persona") is None and window.pages.built("review") is None
         window.show_page("review")
         assert window.pages.currentWidget() is window.review_page
         assert window.pages.built("persona") is not None  # the desk marks its entries
@@ -194,7 +194,7 @@ def test_the_held_back_parts_come_one_per_turn_of_the_event_loop(qtbot, db) -> N
         real_step = window.startup.build_next
 
         def step() -> None:
-            built = window.pages.built("persona"), window._review
+            built = window.pages.built("persona"), window.pages.built("review")
             states.append((*(part is not None for part in built), window.folder_watcher.mode))
             real_step()
 
@@ -266,7 +266,7 @@ def test_a_start_on_a_persona_folder_builds_the_held_back_parts_once_its_listing
 
     def on_listed() -> None:
         seen.setdefault("watcher", window.folder_watcher.mode)
-        seen.setdefault("review", window._review is not None)
+        seen.setdefault("review", window.pages.built("review") is not None)
         (folder / "entry-1.md").write_bytes(entry_bytes("entry-1", "The agent's new words."))
 
     try:
@@ -278,7 +278,7 @@ def test_a_start_on_a_persona_folder_builds_the_held_back_parts_once_its_listing
         qtbot.waitUntil(
             lambda: window.startup.done and not window.startup.held_back, timeout=20_000
         )
-        assert window._review is not None and window.folder_watcher.mode != "off"
+        assert window.pages.built("review") is not None and window.folder_watcher.mode != "off"
         page = window.persona_page
         qtbot.waitUntil(
             lambda: page.model.entry("entry-1").body == "The agent's new words.", timeout=20_000

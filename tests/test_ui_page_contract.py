@@ -21,7 +21,7 @@ PAGE_NAMES = ("observations", "persona", "chats", "overview", "pruning", "review
 def test_every_page_implements_the_page_contract(open_window, tmp_path: Path) -> None:
     db = make_database(tmp_path / "alisio" / "memory.sqlite")
     window = open_window(["--db", str(db)])
-    pages = {name: window.router._page(name) for name in PAGE_NAMES}
+    pages = {name: getattr(window, f"{name}_page") for name in PAGE_NAMES}
     for name, page in pages.items():
         assert isinstance(page, Page), name
         assert page.may_close(), name  # nothing edited yet
@@ -74,7 +74,7 @@ def test_the_router_shows_a_persona_entry_by_its_name(open_window, qtbot, tmp_pa
     window = open_window(["--persona", str(folder), "--db", str(db)])
     assert window.current_page_name() == "observations"
     for name in ("observations", "chats", "persona"):
-        assert isinstance(window.router._page(name), SelectsById), name
+        assert isinstance(getattr(window, f"{name}_page"), SelectsById), name
     page = window.persona_page
     qtbot.waitUntil(lambda: page.model.row_of("gamma") >= 0, timeout=10_000)
     assert window.router.show_entry("gamma")

@@ -66,7 +66,7 @@ def test_a_second_process_hands_over_a_relative_db(open_window, qtbot, server, n
     qtbot.waitUntil(lambda: window.current_source() is not None, timeout=15_000)
     assert process.wait(timeout=15) == 0
     assert window.current_source().path == db
-    assert any(source.path == folder for source in window._sources)
+    assert any(source.path == folder for source in window.registry.sources())
     assert window.isVisible()
 
 

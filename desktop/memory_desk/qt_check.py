@@ -129,7 +129,7 @@ def _pyside_folder() -> Path | None:
 def missing_libraries(plugin: Path) -> list[str]:
     """The sonames the plugin (or a library it links) needs and the system lacks.
 
-    Loading the plugin is the fast path (a few ms; Qt loads the same libraries moments later).
+    Loading the plugin is the fast path (Qt loads the same libraries moments later anyway).
     Only when that fails does ``ldd`` list every missing library, not just the first; without
     ``ldd``, the loader's own message names the first. A failure that is not a missing library
     (a wrong architecture, an old C library) gives an empty list: Qt's own message says more.

@@ -58,18 +58,12 @@ def start_observations_export(
     chosen = None if ids is None else tuple(ids)
     today = date.today()
     if fmt == "json":
-        path = _ask_file(
+        return _export_to_file(
             parent,
             translate("Export", "Export observations to JSON"),
             f"memory-observations-{today.isoformat()}.json",
             translate("Export", "JSON files (*.json)"),
-        )
-        if path is None:
-            return None
-        return ExportRun(
-            parent,
-            lambda progress: core.export_observations_json(store, chosen, path, progress),
-            path,
+            lambda path, progress: core.export_observations_json(store, chosen, path, progress),
             _observations_done,
         )
     where = QFileDialog.getExistingDirectory(
@@ -94,18 +88,12 @@ def start_chat_export(
     """Export one chat (its saved observations, summary, loaded context, prompts) to Markdown;
     asks where first. Returns the running export, or None when the person chose nothing."""
     core = _core()
-    path = _ask_file(
+    return _export_to_file(
         parent,
         translate("Export", "Export the chat to Markdown"),
         f"chat-{core.slug(session_id)}.md",
         translate("Export", "Markdown files (*.md)"),
-    )
-    if path is None:
-        return None
-    return ExportRun(
-        parent,
-        lambda progress: core.export_chat_markdown(store, session_id, path, progress),
-        path,
+        lambda path, progress: core.export_chat_markdown(store, session_id, path, progress),
         _chat_done,
     )
 
@@ -114,18 +102,12 @@ def start_persona_export(parent: QWidget, folder: PersonaFolder) -> ExportRun | 
     """Export a persona folder's entries to a zip, each file byte for byte; asks where first.
     Returns the running export, or None when the person chose nothing."""
     core = _core()
-    path = _ask_file(
+    return _export_to_file(
         parent,
         translate("Export", "Export the memory folder to a zip"),
         f"{folder_label(folder.path)}-{date.today().isoformat()}.zip",
         translate("Export", "Zip archives (*.zip)"),
-    )
-    if path is None:
-        return None
-    return ExportRun(
-        parent,
-        lambda progress: core.export_persona_zip(folder, path, progress),
-        path,
+        lambda path, progress: core.export_persona_zip(folder, path, progress),
         _persona_done,
     )
 
@@ -254,6 +236,22 @@ def _core():
     from memory_desk.core import export
 
     return export
+
+
+def _export_to_file(
+    parent: QWidget,
+    title: str,
+    name: str,
+    filter_text: str,
+    work: Callable[[Path, Progress], ExportResult],
+    describe: Callable[[ExportResult], str],
+) -> ExportRun | None:
+    """Ask for the file (:func:`_ask_file`), then run ``work(path, progress)`` behind the
+    progress dialog; None when the person chose nothing."""
+    path = _ask_file(parent, title, name, filter_text)
+    if path is None:
+        return None
+    return ExportRun(parent, lambda progress: work(path, progress), path, describe)
 
 
 def _ask_file(parent: QWidget, title: str, name: str, filter_text: str) -> Path | None:

@@ -227,7 +227,7 @@ def _write_json_head(out: BinaryIO, store: ObservationStore, columns: list[str])
 
 def _json_object(keys: list[str], row: Sequence[object], deleted_at: int | None) -> str:
     """One row as an indented JSON object: each value through the C encoder (one value at
-    a time, no ``indent``: the pure-Python encoder ``indent`` needs is several times slower
+    a time, no ``indent``: the pure-Python encoder ``indent`` needs is slower
     and makes the objects whose garbage collection would hold up the window)."""
     lines = [
         key + json.dumps(_json_value(value), ensure_ascii=False)

@@ -1,13 +1,13 @@
 """A store's first look: every row's text and hash taken as known, in batches.
 
-Why a process of its own: a first look of 1,000,000 rows is minutes of per-row Python
-(a hash, a compressed text, a journal row). On a worker thread of the window's process it
-holds the interpreter's lock in turn with the window's thread, and every scroll frame, sort
-and live refresh waited behind it (page-jump frames p99 29.7 ms while it ran, 17.9 ms once it
-was done). A store of more than :data:`IN_PROCESS_ROWS` ids is looked at by a child process
-(``memory-desk --journal-first-look``, lowered priority) that writes the journal's rows
-itself; the scan's thread only waits for it, its lock released. A small store, or a machine
-where the child cannot be started, is looked at in the scan's thread as before.
+Why a process of its own: a first look at a big store is long per-row Python (a hash, a
+compressed text, a journal row). On a worker thread of the window's process it would hold
+the interpreter's lock in turn with the window's thread, and every scroll frame, sort and
+live refresh would wait behind it. A store of more than :data:`IN_PROCESS_ROWS` ids is
+looked at by a child process (``memory-desk --journal-first-look``, lowered priority) that
+writes the journal's rows itself; the scan's thread only waits for it, its lock released. A
+small store, or a machine where the child cannot be started, is looked at in the scan's
+thread.
 
 What the look read comes back as :class:`Look`: the ids seen, the forgotten ids among them,
 the newest ``updated_at`` and how many rows. The child prints it on its standard output (a
@@ -19,9 +19,9 @@ The child ends by itself when the window's process is gone (its parent changes).
 The child also gives way to the window (:class:`GiveWay`): between two batches it looks at
 how much CPU the window's process used since the last batch, and while the window works it
 waits until the window has been quiet for :data:`QUIET_S`. On a machine of two cores the
-child's batches slowed the window's Python by about a third even at a lower priority (the
-cores share their caches), and a person scrolling or typing should not wait for a look that
-nobody is waiting for.
+child's batches slow the window's Python even at a lower priority (the cores share their
+caches), and a person scrolling or typing should not wait for a look that nobody is
+waiting for.
 """
 
 from __future__ import annotations

@@ -155,16 +155,6 @@ def add_version(
     return int(cur.lastrowid)
 
 
-def add_packed_version(
-    conn: sqlite3.Connection, store_id: int, target: str, data: bytes, now: int, topic: bool
-) -> int:
-    cur = conn.execute(
-        "INSERT INTO versions(store_id, target, seen_ms, topic, data) VALUES (?, ?, ?, ?, ?)",
-        (store_id, target, now, int(topic), data),
-    )
-    return int(cur.lastrowid)
-
-
 def drop_version_if_unused(conn: sqlite3.Connection, version_id: int | None) -> None:
     """Delete a version no baseline and no change points to any more."""
     if version_id is None:

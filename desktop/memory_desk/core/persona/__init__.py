@@ -86,9 +86,6 @@ from memory_desk.core.persona.reading import (
     is_start_only,
 )
 from memory_desk.core.persona.rewrites import DESCRIPTION_GUESS_LIMIT, FIX_LABELS
-from memory_desk.core.persona.rewrites import (  # noqa: F401 (the single module's name, for tests)
-    description_from_body as _description_from_body,
-)
 from memory_desk.core.persona.trash import (
     DEFAULT_TRASH_LIMITS,
     TrashedEntry,

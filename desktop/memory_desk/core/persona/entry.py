@@ -8,7 +8,6 @@ anything is written, so a refusal always comes before a change.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import unicodedata
@@ -21,7 +20,7 @@ from memory_desk.core.errors import StoreError
 from memory_desk.core.hidden_text import is_hidden, placeholder
 from memory_desk.core.jstext import JS_SPACE_RUNS_RE
 from memory_desk.core.messages import msg
-from memory_desk.core.persona_format import js_trim, normalize_body
+from memory_desk.core.persona_format import js_trim
 
 NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 ENTRY_TYPES: tuple[str, ...] = ("user", "feedback")
@@ -58,19 +57,6 @@ class Fingerprint:
     size: int = -1
     mtime_ns: int = -1
 
-    def __getattr__(self, attr: str) -> object:
-        """``sha256`` of the fingerprint of an entry read the short way (see
-        :func:`deferred_entry`), made from the file's text the first time it is asked for:
-        what the file's size or time is asked for (the overview's sum of sizes) hashes
-        nothing."""
-        fields = self.__dict__
-        text = fields.get("_text")
-        if attr != "sha256" or text is None:
-            raise AttributeError(f"'Fingerprint' object has no attribute '{attr}'")
-        # (the text is the file's bytes decoded as strict UTF-8: it encodes to the same bytes)
-        sha = fields["sha256"] = hashlib.sha256(text.encode()).hexdigest()
-        return sha
-
 
 @dataclass(frozen=True)
 class PersonaEntry:
@@ -104,75 +90,11 @@ class PersonaEntry:
         """Whether any problem is an error (the entry cannot be edited)."""
         return any(p.severity == "error" for p in self.problems)
 
-    def __getattr__(self, attr: str) -> object:
-        """The fields an entry read from a file the agent wrote does not hold (see
-        :func:`deferred_entry`): ``body``, ``fingerprint`` and ``path``, made (from its
-        ``source``, its folder) the first time they are asked for and kept; ``raw_type``,
-        ``extra`` and ``editable``, what every such file gives.
-
-        Called only for an attribute the entry's dict does not hold: a listing shows its rows
-        from the header's values, and making every body and hash first would delay them (the
-        hash is needed when an entry is opened or saved, the bodies by the filter, which makes
-        them on a worker). Thread-safe: two threads
-        asking at once make the same value, and either keeps it."""
-        fields = self.__dict__
-        deferred = fields.get("_deferred")
-        if deferred is not None:
-            if attr in _IMPLIED:
-                return _IMPLIED[attr]
-            if attr == "raw_type":
-                return fields["type"]
-            if attr == "path":  # (the file of an entry is its name and ".md", in its folder)
-                path = deferred[3] / f"{fields['name']}.md"
-                fields["path"] = path
-                return path
-            if attr == "body" or attr == "fingerprint":
-                body_start, size, mtime_ns, _folder = deferred
-                source = fields["source"]
-                if attr == "body":
-                    value: object = normalize_body(js_trim(source[body_start:]))
-                else:
-                    value = object.__new__(Fingerprint)
-                    made = {"size": size, "mtime_ns": mtime_ns, "_text": source}
-                    object.__setattr__(value, "__dict__", made)
-                fields[attr] = value
-                return value
-        raise AttributeError(f"'PersonaEntry' object has no attribute '{attr}'")
-
-
-_IMPLIED: dict[str, object] = {"extra": (), "editable": True}
-
-
-def deferred_entry(
-    fields: dict[str, object],
-    body_start: int,
-    size: int,
-    mtime_ns: int,
-    folder: Path | None = None,
-) -> PersonaEntry:
-    """The entry of a file the agent wrote, read from ``fields["source"]`` (the whole text of
-    a file of ``size`` bytes and mtime ``mtime_ns``; its body is the text from ``body_start``
-    on, trimmed), made without the frozen dataclass's ``__init__`` (it sets 16 fields one by
-    one).
-
-    ``fields`` holds ``name``, ``type``, ``description``, ``updated``, ``problems``,
-    ``agent_visible`` and ``source``; ``path``, unless it is ``folder / (name + ".md")``;
-    ``newline`` and ``link_target`` when they are not the class's defaults; ``body`` if it is
-    already made. The others are made when asked for (:meth:`PersonaEntry.__getattr__`):
-    with ten fields or fewer, an entry's dict is small enough for Python's own allocator (a
-    dict of all sixteen goes to the system's ``malloc``, which makes making and copying
-    entries for the beyond-the-prompt mark slower)."""
-    fields["_deferred"] = (body_start, size, mtime_ns, folder)
-    entry = object.__new__(PersonaEntry)
-    object.__setattr__(entry, "__dict__", fields)
-    return entry
-
 
 def read_whole(entry: PersonaEntry) -> bool:
     """Whether ``entry`` was read from its whole file (its fingerprint hashes the file; a
-    large file is listed by its start), without making the fingerprint of an entry read the
-    short way (always whole)."""
-    return "_deferred" in entry.__dict__ or entry.fingerprint.sha256 is not None
+    large file is listed by its start)."""
+    return entry.fingerprint.sha256 is not None
 
 
 # ----------------------------------------------------------------------------- names

@@ -65,7 +65,7 @@ def listing_problems(
     Cheap (one listing and a stat per entry name the agent reads; no file is read). With
     ``listing`` (a pass over the folder just taken, :mod:`memory_desk.core.folder_stats`),
     the folder is not listed again; the regular files of ``readable`` (file names a listing
-    just read whole) are not asked about again: an ``access`` call per file was most of the time.
+    just read whole) are not asked about again (an ``access`` call per file).
     """
     if listing is not None:
         names = sorted(

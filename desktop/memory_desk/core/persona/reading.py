@@ -28,12 +28,10 @@ from memory_desk.core.persona.entry import (
     Fingerprint,
     PersonaEntry,
     Problem,
-    deferred_entry,
     os_message,
     printable_name,
 )
 from memory_desk.core.persona.problems import (
-    LARGE_BODY_BYTES,
     ODD_DESCRIPTIONS,
     body_problems,
     field_problems,
@@ -275,11 +273,9 @@ def entry_from_bytes(
 
 # The header agent-kit writes: its four keys in this order, one plain value each, LF, and
 # "---" alone on the closing line. Values hold no line terminator (JavaScript's "." stops there).
-_VALUE = "([^\n\r\u2028\u2029]*)"
 # A description that needs no quotes (``needs_quotes`` is False for it, tested on generated
 # text): not empty, neither its first nor its last character JavaScript whitespace or a quote,
-# and not bracketed (checked in the match: a call per file was a tenth of a listed file's
-# Python).
+# and not bracketed (checked in the match rather than by a call per file).
 _BARE = "[^" + re.escape(JS_WHITESPACE + QUOTES) + "]"
 _BARE_VALUE = f"(?!\\[{JS_DOT_CLASS}*\\]\n)({_BARE}(?:{JS_DOT_CLASS}*{_BARE})?)"
 _KEBAB = NAME_RE.pattern.strip("^$").replace("(-", "(?:-")  # (a name the agent sees)
@@ -309,8 +305,7 @@ def agent_written_entry(
     and fields have no problem, its reading is the values as written, and the body is what
     follows the closing line, trimmed: the entry the full grammar gives.
 
-    ``path`` None: the entry's path is ``folder / (name + ".md")``, made when first asked for
-    (a listing needs none of them to show its rows).
+    ``path`` None: the entry's path is ``folder / (name + ".md")``.
     """
     try:
         text = data.decode("utf-8")
@@ -322,24 +317,23 @@ def agent_written_entry(
     header_name, description, type_, updated = found.groups()
     if header_name != name or description in ODD_DESCRIPTIONS:
         return None
-    fields: dict[str, object] = {
-        "name": name,
-        "type": type_,
-        "description": description,
-        "updated": updated,
-        "problems": (),
-        "agent_visible": True,
-        "source": text,
-    }
-    if path is not None:
-        fields["path"] = path
-    if link_target is not None:
-        fields["link_target"] = link_target
-    if len(data) > LARGE_BODY_BYTES:  # (the body is never longer than the file)
-        body = normalize_body(js_trim(text[found.end() :]))
-        fields["body"] = body
-        fields["problems"] = tuple(body_problems(body))
-    return deferred_entry(fields, found.end(), st.st_size, st.st_mtime_ns, folder)
+    body = normalize_body(js_trim(text[found.end() :]))
+    return PersonaEntry(
+        name=name,
+        path=path if path is not None else folder / f"{name}.md",
+        type=type_,
+        raw_type=type_,
+        description=description,
+        updated=updated,
+        body=body,
+        extra=(),
+        problems=tuple(body_problems(body)),
+        agent_visible=True,
+        editable=True,
+        fingerprint=Fingerprint(sha256(data), st.st_size, st.st_mtime_ns),
+        source=text,
+        link_target=link_target,
+    )
 
 
 def full_entry_from_bytes(
@@ -517,11 +511,5 @@ def _read_only_outside(entry: PersonaEntry, target: Path) -> PersonaEntry:
 
 
 def with_problem(entry: PersonaEntry, problem: Problem) -> PersonaEntry:
-    """``entry`` with one more problem: a copy of its fields as they are, so that an entry
-    read the short way keeps the fields it makes on first use unmade (``dataclasses.replace``
-    would make them all, for every entry beyond the prompt)."""
-    copied = object.__new__(type(entry))
-    fields = entry.__dict__.copy()
-    fields["problems"] = (*entry.problems, problem)
-    object.__setattr__(copied, "__dict__", fields)
-    return copied
+    """``entry`` with one more problem."""
+    return dataclasses.replace(entry, problems=(*entry.problems, problem))

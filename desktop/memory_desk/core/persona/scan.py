@@ -263,9 +263,8 @@ def _read_listed(
     file: opened without following links, it must give exactly the size its ``lstat`` gave
     (else the file changed while listed, and the full reader reads it with a fresh stat).
     The third value says whether the entry is the whole file in the version ``lst`` names;
-    then the second is ``lst`` itself, settled or not (the caller checks). A file the agent
-    wrote gets its path when it is first asked for (see :func:`agent_written_entry`).
-    ``path_str``: the file's whole path."""
+    then the second is ``lst`` itself, settled or not (the caller checks). ``path_str``: the
+    file's whole path."""
     name, size = file_name[:-3], lst.st_size
     if not stat.S_ISREG(lst.st_mode) or size > LARGE_ENTRY_BYTES:
         return (*read_entry(name, folder / file_name, lst, real, start_only=True), False)

@@ -100,14 +100,11 @@ class _Burst:
     seen: FileSignature | None  # the file's signature when the latest event arrived
 
 
-_IGNORE_ONCE = "ignore-once"
-
-
 @dataclass
 class _Expectation:
     """What the app itself just did to a path, so its echo can be dropped."""
 
-    digest: str | None  # sha256 of the bytes written, None = the app deleted it, or _IGNORE_ONCE
+    digest: str | None  # sha256 of the bytes written, None = the app deleted it
     expires: float  # monotonic
 
 
@@ -302,14 +299,6 @@ class FolderWatcher(QObject):
         if digest is None and content is not None:
             digest = content_digest(content)
         self._expected[self._path_key(path)] = _Expectation(digest, self._expiry())
-
-    def ignore_next(self, path: str | os.PathLike[str]) -> None:
-        """Drop the next reported change of ``path``, whatever it is.
-
-        A blunt tool: a change by another writer in the same burst is lost too. Prefer
-        :meth:`expect_write`, which checks the content.
-        """
-        self._expected[self._path_key(path)] = _Expectation(_IGNORE_ONCE, self._expiry())
 
     @Slot()
     def rescan(self) -> None:
@@ -634,9 +623,6 @@ class FolderWatcher(QObject):
         if expectation.expires < time.monotonic():
             del self._expected[path]
             return False
-        if expectation.digest == _IGNORE_ONCE:
-            del self._expected[path]
-            return True
         if expectation.digest is None:
             matches = signature is None
         else:

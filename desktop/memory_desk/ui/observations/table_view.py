@@ -91,8 +91,8 @@ class ObservationsTableView(QTableView):
         super().__init__(parent)
         # (text, width, height, font, align) -> laid out, in two generations (widgets/painting):
         # emptying one cache at once would make the next frame lay out every text on screen
-        # again (the slowest frames of a scroll).
-        self._text_cache = TextCache()
+        # again (the slowest frames of a scroll). Tests read its counts, as the persona list's.
+        self.texts = TextCache()
         self._fonts: dict[str, QFont] = {}  # a forgotten row's font, per view font
         self._checks = StyleChecks(self._matches_the_style)
         self.painted_fast = 0  # cells painted by the fast path (the tests read it)
@@ -174,7 +174,7 @@ class ObservationsTableView(QTableView):
             painter.setPen(colours.highlighted_text if selected else colours.text)
             painter.setFont(sample_font)
             align = int(alignment.value)
-            laid = self._text_cache.get(
+            laid = self.texts.get(
                 text,
                 rect.width(),
                 rect.height(),
@@ -273,7 +273,7 @@ class ObservationsTableView(QTableView):
         focus = paint.focus
         slow: list[tuple[int, int, int, bool]] = []
         pen: QColor | None = None
-        cache = self._text_cache
+        cache = self.texts
         fast = 0
         for column, x, width in paint.columns:
             chosen = column in row_selection

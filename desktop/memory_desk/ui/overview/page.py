@@ -274,50 +274,47 @@ class OverviewPage(ViewPage):
         return table, empty
 
     def _topics_table(self, body: QWidget) -> OverviewTable:
-        table = OverviewTable(
-            "overviewTopics",
-            translate("OverviewPage", "Most revised topics"),
-            [
-                translate("OverviewPage", "Topic"),
-                translate("OverviewPage", "Revisions"),
-                translate("OverviewPage", "Scope"),
-                translate("OverviewPage", "Project"),
-                translate("OverviewPage", "Title"),
-            ],
-            parent=body,
-        )
-        table.setToolTip(translate("OverviewPage", "Enter or a double click shows the observation"))
-        table.stretch(4)
-        table.id_activated.connect(self.observation_requested)
-        return table
+        titles = [
+            translate("OverviewPage", "Topic"),
+            translate("OverviewPage", "Revisions"),
+            translate("OverviewPage", "Scope"),
+            translate("OverviewPage", "Project"),
+            translate("OverviewPage", "Title"),
+        ]
+        title = translate("OverviewPage", "Most revised topics")
+        return self._observations_table(body, "overviewTopics", title, titles, stretched=4)
 
     def _largest_table(self, body: QWidget) -> OverviewTable:
-        table = OverviewTable(
-            "overviewLargest",
-            translate("OverviewPage", "Largest observations"),
-            [
-                translate("OverviewPage", "Title"),
-                translate("OverviewPage", "Characters"),
-                translate("OverviewPage", "Type"),
-                translate("OverviewPage", "Project"),
-            ],
-            parent=body,
-        )
+        titles = [
+            translate("OverviewPage", "Title"),
+            translate("OverviewPage", "Characters"),
+            translate("OverviewPage", "Type"),
+            translate("OverviewPage", "Project"),
+        ]
+        title = translate("OverviewPage", "Largest observations")
+        return self._observations_table(body, "overviewLargest", title, titles, stretched=0)
+
+    def _observations_table(
+        self, body: QWidget, name: str, title: str, titles: list[str], *, stretched: int
+    ) -> OverviewTable:
+        """A table of observations: Enter or a double click shows the row's observation."""
+        table = OverviewTable(name, title, titles, parent=body)
         table.setToolTip(translate("OverviewPage", "Enter or a double click shows the observation"))
-        table.stretch(0)
+        table.stretch(stretched)
         table.id_activated.connect(self.observation_requested)
         return table
 
     def _persona_table(self, body: QWidget) -> OverviewTable:
+        titles = [
+            translate("OverviewPage", "Folder"),
+            translate("OverviewPage", "Entries"),
+            translate("OverviewPage", "Size"),
+            translate("OverviewPage", "Problems"),
+        ]
         table = OverviewTable(
             "overviewPersonaFolders",
             translate("OverviewPage", "Persona folders"),
-            [
-                translate("OverviewPage", "Folder"),
-                translate("OverviewPage", "Entries"),
-                translate("OverviewPage", "Size"),
-                translate("OverviewPage", "Problems"),
-            ],
+            titles,
             parent=body,
         )
         table.stretch(0)

@@ -38,7 +38,8 @@ from memory_desk.ui.persona.listing import (
     list_folder,
     scan_changes,
 )
-from memory_desk.ui.persona.model import PersonaListModel, made_haystacks
+from memory_desk.ui.persona.model import PersonaListModel
+from memory_desk.ui.persona.rows import haystacks
 from memory_desk.ui.workers.background import BackgroundCall
 
 # A read that caught a file half-written is held back and the folder read again this much
@@ -123,7 +124,7 @@ class Haystacks:
     def _make(self) -> None:
         entries, self._entries = self._entries, None
         if entries is not None:
-            self._maker.submit(lambda: (entries, made_haystacks(entries)))
+            self._maker.submit(lambda: (entries, haystacks(entries)))
 
     def _on_made(self, _generation: int, made: object) -> None:
         entries, hays = made  # type: ignore[misc]

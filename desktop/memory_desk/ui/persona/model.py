@@ -29,24 +29,17 @@ from memory_desk.ui import dates
 from memory_desk.ui.i18n import current_language, plural, shown, translate
 from memory_desk.ui.persona.problems import severity_icon, severity_text
 from memory_desk.ui.persona.rows import (
-    HIDDEN_DIVIDER,  # noqa: F401 (imported from here)
     HIDDEN_SEPARATOR,
-    PROMPT_DIVIDER,  # noqa: F401 (imported from here)
     PROMPT_SEPARATOR,
     Row,
     Separator,
-    build_rows,  # noqa: F401 (imported from here)
     divider_rows,
     haystack,
-    haystacks,  # noqa: F401 (imported from here)
     layout,
-    made_haystacks,  # noqa: F401 (imported from here)
     matching,
-    order_key,  # noqa: F401 (imported from here)
     place_of,
     row_after_dividers,
     row_runs,
-    rows_of,  # noqa: F401 (imported from here)
     shifted,
     with_slot,
 )
@@ -60,7 +53,6 @@ COLUMNS = ("Name", "Type", "Description", "Updated")  # English; headers say col
 NAME, TYPE, DESCRIPTION, UPDATED = range(len(COLUMNS))
 
 MAX_PATCHES = 24
-MAX_KEPT_FILTERS = 32  # filter answers kept, so that Backspace costs nothing
 MAX_KEPT_DATES = 4096  # Updated wordings kept (a screen shows about 40)
 
 UNSAVED_MARK = "• "  # before the name of the entry with unsaved edits
@@ -109,9 +101,8 @@ class PersonaListModel(QAbstractTableModel):
 
     Nothing here walks every entry per change in Python: the page's own change (a save, a
     rename, the agent's rewrite of a file) is applied by :meth:`patch` as the rows of the
-    entries that changed (a binary search in the listing's order finds them), and typing more
-    letters of a filter only looks again at the rows the shorter text matched (each entry's
-    text case-folded once, kept in the listing's order).
+    entries that changed (a binary search in the listing's order finds them), and a filter
+    looks in each entry's text case-folded once (kept in the listing's order).
 
     Signals:
         dividers_moved(): the divider rows may be elsewhere now (the view spans them again)
@@ -130,7 +121,6 @@ class PersonaListModel(QAbstractTableModel):
         self._dividers: tuple[int | None, int | None] = (None, None)  # prompt, hidden rows
         self._shown: list[int] | None = None  # positions of the entries shown (None: all)
         self._needle = ""
-        self._matched: dict[str, list[int]] = {}  # needle: positions matched (this listing)
         self._hay: dict[str, tuple[PersonaEntry, str]] = {}  # name: (entry, its haystack)
         self._now = datetime.now(UTC)
         self._unsaved: str | None = None
@@ -152,7 +142,6 @@ class PersonaListModel(QAbstractTableModel):
         self._hays = None
         self._unpatched = entries
         self._now = datetime.now(UTC)
-        self._matched = {}
         rows, dividers, shown = self._filtered_layout()
         self._apply(rows)
         self._dividers, self._shown = dividers, shown
@@ -187,24 +176,9 @@ class PersonaListModel(QAbstractTableModel):
 
     def _filtered_layout(self) -> tuple[list[Row], tuple[int | None, int | None], list[int] | None]:
         needle = self._needle.casefold().strip()
-        shown = self._positions_matching(needle) if needle else None
+        shown = matching(self._haystacks(), needle) if needle else None
         rows, prompt_row, hidden_row = layout(self._entries, self._visible, shown)
         return rows, (prompt_row, hidden_row), shown
-
-    def _positions_matching(self, needle: str) -> list[int]:
-        """Positions of the entries matching ``needle``: a longer text only looks again at
-        what a shorter one it starts with matched (the last few answers are kept)."""
-        known = self._matched.get(needle)
-        if known is not None:
-            return known
-        base = max((n for n in self._matched if needle.startswith(n)), key=len, default=None)
-        hays = self._haystacks()
-        candidates = self._matched[base] if base is not None else range(len(hays))
-        found = matching(hays, candidates, needle)
-        if len(self._matched) >= MAX_KEPT_FILTERS:
-            self._matched = {n: m for n, m in self._matched.items() if needle.startswith(n)}
-        self._matched[needle] = found
-        return found
 
     def _haystacks(self) -> list[str]:
         """The haystack of every entry in listing order (made once per listing, then patched)."""
@@ -302,7 +276,6 @@ class PersonaListModel(QAbstractTableModel):
         if len(self._entries) != len(listing) or self._entries[-1:] != listing[-1:]:
             self.set_entries(listing)  # (cannot happen while the listing keeps its order)
             return None
-        self._matched = {}
         if self._shown is None:
             self._settle_dividers(2 * len(touched) + 2)
         else:

@@ -98,18 +98,15 @@ def haystacks(entries: Sequence[PersonaEntry]) -> list[str]:
     return list(map(haystack, entries))
 
 
-made_haystacks = haystacks  # (the name the page's worker calls it by)
-
-
 def _matches(hay: str, needle: str) -> bool:
     """Whether the filter text is in one of the entry's fields (joined by a NUL, which only a
     needle holding a NUL could match across)."""
     return needle in hay and ("\0" not in needle or any(needle in f for f in hay.split("\0")))
 
 
-def matching(hays: list[str], candidates: Sequence[int], needle: str) -> list[int]:
-    """The positions among ``candidates`` whose haystack holds ``needle``."""
-    return [at for at in candidates if _matches(hays[at], needle)]
+def matching(hays: list[str], needle: str) -> list[int]:
+    """The positions of the haystacks that hold ``needle``."""
+    return [at for at, hay in enumerate(hays) if _matches(hay, needle)]
 
 
 def order_key(entry: PersonaEntry) -> tuple[str, str]:
