@@ -118,9 +118,10 @@ class CandidatesTree(QTreeWidget):
         self._branches: dict[Group, QTreeWidgetItem] = {}  # the groups shown, with their items
         self._checked: set[int | str] = set()  # the person's choices, kept across searches
         self._shown_checked: set[int | str] = set()  # the choices the items show
-        # each group's checkable rows (key, item), and the state its box shows
-        self._group_leaves: dict[Group, list[tuple[int | str, QTreeWidgetItem]]] = {}
-        self._branch_state: dict[Group, Qt.CheckState] = {}
+        # each branch's checkable rows (key, item), and the state its box shows (by the
+        # branch's item: a group hashes all its rows)
+        self._group_leaves: dict[QTreeWidgetItem, list[tuple[int | str, QTreeWidgetItem]]] = {}
+        self._branch_state: dict[QTreeWidgetItem, Qt.CheckState] = {}
         self._keep: dict[GroupId, int | str] = {}  # the row the person keeps, by group
         self._syncing = False
         self._place_names: dict[str, str] = {}  # project id: the name shown for it
@@ -139,20 +140,28 @@ class CandidatesTree(QTreeWidget):
         elif list(self._branches) == list(groups):
             return  # found again as shown (the checks the person made stay as they are)
         self._syncing = True
+        if renamed:
+            self.clear()
         old, self._branches = ({} if renamed else self._branches), {}
-        while self.topLevelItemCount():
-            self.takeTopLevelItem(self.topLevelItemCount() - 1)
         for group in groups:
             branch = old.pop(group, None)
             if branch is None:
                 branch = self._add_group(group, findings)  # type: ignore[arg-type]
-            self.addTopLevelItem(branch)
+            self._branches[group] = branch
+        for gone in old.values():
+            self.takeTopLevelItem(self.indexOfTopLevelItem(gone))
+        # Only a branch new or out of its place is put in (a group found again stays put).
+        for index, branch in enumerate(self._branches.values()):
+            if self.topLevelItem(index) is branch:
+                continue
+            if self.indexOfTopLevelItem(branch) >= 0:
+                self.takeTopLevelItem(self.indexOfTopLevelItem(branch))
+            self.insertTopLevelItem(index, branch)
             branch.setFirstColumnSpanned(True)
             branch.setExpanded(True)
-            self._branches[group] = branch
         self._findings = findings
-        self._group_leaves = {g: self._group_leaves[g] for g in self._branches}
-        self._branch_state = {g: self._branch_state[g] for g in self._branches}
+        self._group_leaves = {b: self._group_leaves[b] for b in self._branches.values()}
+        self._branch_state = {b: self._branch_state[b] for b in self._branches.values()}
         self._index_leaves()
         self._sync_checks()
         self._syncing = False
@@ -161,8 +170,8 @@ class CandidatesTree(QTreeWidget):
     def _index_leaves(self) -> None:
         """Every checkable row's items by key, from the branches' own lists (no item asked)."""
         self._leaves = {}
-        for group in self._branches:
-            for key, leaf in self._group_leaves[group]:
+        for branch in self._branches.values():
+            for key, leaf in self._group_leaves[branch]:
                 self._leaves.setdefault(key, []).append(leaf)
 
     def _sync_checks(self) -> None:
@@ -177,8 +186,8 @@ class CandidatesTree(QTreeWidget):
                 if item.checkState(0) != state:
                     item.setCheckState(0, state)
         self._shown_checked = set(self._checked)
-        for group, branch in self._branches.items():
-            keys = [key for key, _leaf in self._group_leaves[group]]
+        for branch in self._branches.values():
+            keys = [key for key, _leaf in self._group_leaves[branch]]
             checked = sum(key in self._checked for key in keys)
             if keys and checked == len(keys):
                 state = Qt.CheckState.Checked
@@ -186,9 +195,9 @@ class CandidatesTree(QTreeWidget):
                 state = Qt.CheckState.PartiallyChecked
             else:
                 state = Qt.CheckState.Unchecked
-            if self._branch_state.get(group) != state:
+            if self._branch_state.get(branch) != state:
                 branch.setCheckState(0, state)
-                self._branch_state[group] = state
+                self._branch_state[branch] = state
 
     def checked_keys(self) -> list[int | str]:
         """The rows to forget, each once, in the order shown (the items' checks follow the
@@ -252,6 +261,8 @@ class CandidatesTree(QTreeWidget):
             fresh.setFirstColumnSpanned(True)
             fresh.setExpanded(True)
             self._branches[group] = fresh
+            self._group_leaves.pop(branch, None)
+            self._branch_state.pop(branch, None)
             self._index_leaves()
             self._sync_checks()
         finally:
@@ -272,14 +283,14 @@ class CandidatesTree(QTreeWidget):
         branch.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
         branch.setToolTip(0, translate("PruningPage", "Check or uncheck this group's candidates"))
         branch.setCheckState(0, Qt.CheckState.Unchecked)  # (its box shows from the start)
-        self._branch_state[group] = Qt.CheckState.Unchecked
+        self._branch_state[branch] = Qt.CheckState.Unchecked
         kept = self.kept_row(group)
         leaves = []
         for row in group.rows:
             leaf = self._add_row(branch, row, group, kept=kept is not None and row.key == kept.key)
             if leaf is not None:
                 leaves.append((row.key, leaf))
-        self._group_leaves[group] = leaves
+        self._group_leaves[branch] = leaves
         return branch
 
     def _add_row(
