@@ -36,8 +36,6 @@ DAY = 86_400_000
 WAIT_MS = 30_000
 ATTEMPTS = 3
 STALL_LIMIT_S = 0.100
-NOISE_LIMIT_S = 0.250
-STRAY_GAPS = 3
 
 
 def make_database(path: Path) -> Path:
@@ -161,22 +159,24 @@ def run_round_trips(qtbot, window, db: Path, tmp_path: Path) -> tuple[float, lis
 def test_pruning_while_the_agent_saves_50_a_second_never_freezes(
     qtbot, open_window, tmp_path: Path
 ) -> None:
-    """Best of up to three runs. The old pages stalled over 100 ms 8 to 14 times a run (each
-    commit searched again, back to back, and rebuilt the whole tree; measured on a two-core
-    machine shared with other test runs); now 1 to 3 times, around the person's own writes
-    (the machine's agent process and other runs weigh on those), so at most
-    ``STRAY_GAPS`` are tolerated, none over ``NOISE_LIMIT_S``."""
+    """No stall of 100 ms or more in a run: best of up to three runs (a two-core machine
+    shared with other work can lose one run to a stall that is not the window's). The
+    old pages stalled over 100 ms 8 to 14 times a run (each commit searched again, back to
+    back, and rebuilt the whole tree)."""
     db = make_database(tmp_path / "memory.sqlite")
     window = open_window(["--db", str(db)])
     qtbot.waitUntil(lambda: window.observations_page.model.rowCount() > 0, timeout=WAIT_MS)
     prune_once(qtbot, window)
-    # The window's held-back imports (a minute after a real start, long done) are not measured.
+    # The window's start-up (its held-back imports and pages, the journal's first look: in a
+    # real start long done before a person prunes) is not measured.
+    startup = window.startup
+    qtbot.waitUntil(lambda: startup.done and not startup.held_back, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: warming_up() is None, timeout=WAIT_MS)
-    runs: list[list[int]] = []
+    qtbot.waitUntil(lambda: not window.journal_runner.is_busy(), timeout=WAIT_MS)
+    runs: list[float] = []
     for _attempt in range(ATTEMPTS):
-        longest, gaps = run_round_trips(qtbot, window, db, tmp_path)
-        over = [gap for gap in gaps if gap >= STALL_LIMIT_S * 1000]
-        runs.append(over)
-        if longest < NOISE_LIMIT_S and len(over) <= STRAY_GAPS:
+        longest, _gaps = run_round_trips(qtbot, window, db, tmp_path)
+        runs.append(round(longest * 1000))
+        if longest < STALL_LIMIT_S:
             return
-    raise AssertionError(f"the event loop stalled over 100 ms too often in every run: {runs} ms")
+    raise AssertionError(f"the event loop stalled 100 ms or more in every run: {runs} ms")
