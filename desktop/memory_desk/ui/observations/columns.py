@@ -4,9 +4,9 @@ The window first opens at 1280×800 beside a 230 px sidebar, and the column the 
 sorted by must be on screen with its arrow there. So each column is as wide as its header
 (with room for the sort arrow) and its usual values, measured in the table's font and the
 person's language (a longer translation widens its column); the title takes what the others
-leave (at least :data:`MIN_TITLE_WIDTH`) and follows the table's width, until someone else
-sizes a column: the person dragging a border, or the window restoring a saved layout. From
-then on their widths rule. Duplicates and Created start hidden (the detail pane shows both);
+leave (at least :data:`MIN_TITLE_WIDTH`) and follows the table's width. A width the person gave
+another column (dragging a border, or a layout restored from a bigger screen) is kept: the title
+still takes what is left. Duplicates and Created start hidden (the detail pane shows both);
 the header's context menu shows or hides any column but the title. While the table is too
 narrow for every column beside the title (a small screen), the columns of :data:`NARROW_DROPS`
 step aside in that order, and come back as the table widens: the table never scrolls
@@ -75,7 +75,6 @@ class TableColumns(QObject):
         self._stepped_aside: list[Column] = []  # hidden for want of room, in drop order
         self._arranging = False
         self.actions = self._build_menu(header)
-        self._fitted: list[int] | None = self._sizes()  # the widths this object last set
         table.viewport().installEventFilter(self)  # its width: the title fits it
         header.installEventFilter(self)  # its menu: the checks follow a restored layout
 
@@ -101,20 +100,14 @@ class TableColumns(QObject):
             self._table.setProperty(STEPPED_ASIDE, [int(c) for c in self._stepped_aside])
         if header.isSectionHidden(column) != shown:
             return
-        fitting = self._fitting()
         header.setSectionHidden(column, not shown)
         if shown and header.sectionSize(column) < header.sectionSizeHint(column):
             header.resizeSection(column, self.default_width(column))
-        if fitting:
-            self._fitted = self._sizes()
-            self.fit_title()
+        self.fit_title()
 
     def fit_title(self) -> None:
         """Give the title the width the other columns leave (at least MIN_TITLE_WIDTH), so
         every column, and the sort arrow on any of them, shows without scrolling sideways."""
-        if not self._fitting():
-            self._fitted = None  # the person's widths (or a restored layout) rule from now on
-            return
         header = self._table.horizontalHeader()
         self._arranging = True  # (hiding a column resizes the viewport on the way)
         try:
@@ -129,7 +122,6 @@ class TableColumns(QObject):
         width = max(MIN_TITLE_WIDTH, self._table.viewport().width() - others)
         if width != header.sectionSize(Column.TITLE):
             header.resizeSection(Column.TITLE, width)
-        self._fitted = self._sizes()
 
     def _room(self) -> int:
         """The width the columns may take: the viewport's, with the vertical scroll bar's
@@ -202,11 +194,3 @@ class TableColumns(QObject):
             action.blockSignals(True)
             action.setChecked(not header.isSectionHidden(column))
             action.blockSignals(False)
-
-    def _sizes(self) -> list[int]:
-        header = self._table.horizontalHeader()
-        return [0 if header.isSectionHidden(c) else header.sectionSize(c) for c in Column]
-
-    def _fitting(self) -> bool:
-        """True while only this object has sized the columns."""
-        return self._fitted is not None and self._fitted == self._sizes()
