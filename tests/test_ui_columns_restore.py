@@ -3,6 +3,7 @@ and the widths the person gave the columns are kept: the title takes what is lef
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTableView
 
 from memory_desk.ui.observations.columns import MIN_TITLE_WIDTH
@@ -37,3 +38,18 @@ def test_a_layout_saved_at_1920_fits_1024_and_keeps_the_persons_width(
     small.resize(1600, 900)  # and back: the title follows the width again
     qtbot.waitUntil(lambda: header.sectionSize(Column.TITLE) > 600)
     assert not view.horizontalScrollBar().isVisible()
+
+
+def test_a_column_saved_in_english_shows_its_spanish_header_whole(
+    qtbot, open_window, tmp_path
+) -> None:
+    db = make_database(tmp_path / "memory.sqlite")
+    english = open_window(["--lang", "en", "--db", str(db)])
+    header = english.findChild(QTableView, "observationsTable").horizontalHeader()
+    header.resizeSection(Column.UPDATED, header.sectionSizeHint(Column.UPDATED))  # snug
+    english.close()
+
+    spanish = open_window(["--lang", "es", "--db", str(db)])
+    header = spanish.findChild(QTableView, "observationsTable").horizontalHeader()
+    assert header.model().headerData(Column.UPDATED, Qt.Orientation.Horizontal) == "Actualizada"
+    assert header.sectionSize(Column.UPDATED) >= header.sectionSizeHint(Column.UPDATED)

@@ -211,6 +211,17 @@ def restore_widget_state(root: QWidget) -> None:
         value = state.value(f"headers/{view.objectName()}")
         if header is not None and view.objectName() and isinstance(value, QByteArray):
             header().restoreState(value)
+            _headers_whole(header())
+
+
+def _headers_whole(header: QHeaderView) -> None:
+    """No restored column narrower than its header's words (saved in another language)."""
+    mode = QHeaderView.ResizeMode.Interactive
+    for section in range(header.count()):
+        if header.isSectionHidden(section) or header.sectionResizeMode(section) != mode:
+            continue
+        if header.sectionSize(section) < header.sectionSizeHint(section):
+            header.resizeSection(section, header.sectionSizeHint(section))
 
 
 def _header_state(view: QAbstractItemView, header: QHeaderView) -> QByteArray:
