@@ -40,16 +40,23 @@ def test_a_layout_saved_at_1920_fits_1024_and_keeps_the_persons_width(
     assert not view.horizontalScrollBar().isVisible()
 
 
-def test_a_column_saved_in_english_shows_its_spanish_header_whole(
-    qtbot, open_window, tmp_path
-) -> None:
-    db = make_database(tmp_path / "memory.sqlite")
-    english = open_window(["--lang", "en", "--db", str(db)])
-    header = english.findChild(QTableView, "observationsTable").horizontalHeader()
-    header.resizeSection(Column.UPDATED, header.sectionSizeHint(Column.UPDATED))  # snug
+def test_columns_saved_in_english_show_their_spanish_headers_whole(qtbot, open_window) -> None:
+    """The chats table's widths saved at an English close, restored under Spanish headers."""
+    english = open_window(["--lang", "en", "--demo"])
+    english.resize(1920, 1080)
+    english.show_page("chats")
+    view = english.findChild(QTableView, "chatsTable")
+    qtbot.waitUntil(lambda: view.model().rowCount() > 0, timeout=20_000)
     english.close()
 
-    spanish = open_window(["--lang", "es", "--db", str(db)])
-    header = spanish.findChild(QTableView, "observationsTable").horizontalHeader()
-    assert header.model().headerData(Column.UPDATED, Qt.Orientation.Horizontal) == "Actualizada"
-    assert header.sectionSize(Column.UPDATED) >= header.sectionSizeHint(Column.UPDATED)
+    spanish = open_window(["--lang", "es", "--demo"])
+    spanish.resize(1024, 640)
+    spanish.show_page("chats")
+    view = spanish.findChild(QTableView, "chatsTable")
+    qtbot.waitUntil(lambda: view.model().rowCount() > 0, timeout=20_000)
+    header, model = view.horizontalHeader(), view.model()
+    for section in range(header.count()):
+        if header.isSectionHidden(section):
+            continue
+        words = str(model.headerData(section, Qt.Orientation.Horizontal))
+        assert header.sectionSize(section) >= header.fontMetrics().horizontalAdvance(words), words

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QMainWindow,
     QSplitter,
+    QStyle,
     QTableView,
     QWidget,
 )
@@ -217,11 +218,17 @@ def restore_widget_state(root: QWidget) -> None:
 def _headers_whole(header: QHeaderView) -> None:
     """No restored column narrower than its header's words (saved in another language)."""
     mode = QHeaderView.ResizeMode.Interactive
+    margin = 2 * header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+    metrics, model = header.fontMetrics(), header.model()
     for section in range(header.count()):
         if header.isSectionHidden(section) or header.sectionResizeMode(section) != mode:
             continue
-        if header.sectionSize(section) < header.sectionSizeHint(section):
-            header.resizeSection(section, header.sectionSizeHint(section))
+        words = str(model.headerData(section, header.orientation()) or "")
+        needed = metrics.horizontalAdvance(words) + margin
+        if header.isSortIndicatorShown() and header.sortIndicatorSection() == section:
+            needed += margin + header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize)
+        if header.sectionSize(section) < needed:
+            header.resizeSection(section, needed)
 
 
 def _header_state(view: QAbstractItemView, header: QHeaderView) -> QByteArray:
