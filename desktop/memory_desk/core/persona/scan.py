@@ -33,10 +33,10 @@ from memory_desk.core.persona.entry import (
 from memory_desk.core.persona.listing import problem_count
 from memory_desk.core.persona.reading import (
     LARGE_ENTRY_BYTES,
-    agent_written_entry,
-    full_entry_from_bytes,
+    entry_from_bytes,
     is_entry_file_name,
     read_entry,
+    read_regular,
     stat_key,
     unreadable_entry,
 )
@@ -44,14 +44,6 @@ from memory_desk.core.persona.reading import (
 Cache = dict[str, tuple[tuple[int, ...], PersonaEntry]]  # name: (stat key, entry as read)
 Progress = Callable[[int, int, list[PersonaEntry]], None]
 Stats = FolderStats | None  # a pass over the folder to read from, or none (a fresh one then)
-
-_OPEN_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-    | getattr(os, "O_BINARY", 0)
-)
 
 
 def folder_lock(real: Path) -> threading.RLock:
@@ -84,24 +76,23 @@ def scan_folder(
     items = _list(folder, real, listing)
     if unsure is None:
         unsure = set()
-    prefix = os.path.join(str(folder), "")
     kept: Cache = {}
     loaded: list[PersonaEntry] = []
     if progress is None:
         with folder_lock(real):
-            _read_all(items, prefix, folder, real, cache, kept, loaded, unsure)
+            _read_all(items, folder, real, cache, kept, loaded, unsure)
         return loaded, kept
     # The first screen does not wait for another listing of the folder (the sidebar's count
     # may start first and hold the lock): its few hundred files are read without the lock,
     # the rest with it. Only the newest ``first`` are picked out (no sort of every file).
     newest = heapq.nlargest(first, items, key=_mtime_of)
-    _read_all(newest, prefix, folder, real, cache, kept, loaded, unsure)
+    _read_all(newest, folder, real, cache, kept, loaded, unsure)
     shown = partial(loaded) if partial is not None else list(loaded)
     progress(len(newest), len(items), shown)  # (outside the lock: it may take its time)
     with folder_lock(real):
         taken = {name for name, _lst in newest}
         rest = [item for item in items if item[0] not in taken]
-        _read_all(rest, prefix, folder, real, cache, kept, loaded, unsure)
+        _read_all(rest, folder, real, cache, kept, loaded, unsure)
     return loaded, kept
 
 
@@ -150,7 +141,6 @@ def _list(folder: Path, real: Path, listing: FolderStats | None) -> list[tuple[s
 
 def _read_all(
     items: list[tuple[str, Stat]],
-    prefix: str,
     folder: Path,
     real: Path,
     cache: Cache,
@@ -159,15 +149,14 @@ def _read_all(
     unsure: set[str],
 ) -> None:
     """Read (or take from ``cache``) the entry file of each ``(file name, lstat)`` of
-    ``items`` (``prefix``: the folder's path and a separator), appending the entries to
-    ``loaded``, what may be cached to ``kept``, and to ``unsure`` the file names not read whole
-    in the version listed (see :func:`scan_folder`)."""
+    ``items``, appending the entries to ``loaded``, what may be cached to ``kept``, and to
+    ``unsure`` the file names not read whole in the version listed (see :func:`scan_folder`)."""
     for file_name, lst in items:
-        name, path_str = file_name[:-3], prefix + file_name
+        name = file_name[:-3]
         if isinstance(lst, OSError):
             unsure.add(file_name)
             if not isinstance(lst, FileNotFoundError):
-                loaded.append(unreadable_entry(name, Path(path_str), lst))
+                loaded.append(unreadable_entry(name, folder / file_name, lst))
             continue
         key = stat_key(lst)
         hit = cache.get(name)
@@ -176,7 +165,7 @@ def _read_all(
             if not read_whole(entry):  # (a large file, listed by its start)
                 unsure.add(file_name)
         else:
-            entry, cacheable, whole = _read_listed(file_name, path_str, folder, lst, real)
+            entry, cacheable, whole = _read_listed(name, folder / file_name, lst, real)
             if not whole:
                 unsure.add(file_name)
             if entry is None:
@@ -190,37 +179,18 @@ def _read_all(
 
 
 def _read_listed(
-    file_name: str,
-    path_str: str,
-    folder: Path,
-    lst: os.stat_result,
-    real: Path,
+    name: str, path: Path, lst: os.stat_result, real: Path
 ) -> tuple[PersonaEntry | None, os.stat_result | None, bool]:
-    """``read_entry`` for a listing, without its second stat for the common small regular
-    file: opened without following links, it must give exactly the size its ``lstat`` gave
-    (else the file changed while listed, and the full reader reads it with a fresh stat).
-    The third value says whether the entry is the whole file in the version ``lst`` names;
-    then the second is ``lst`` itself, settled or not (the caller checks). ``path_str``: the
-    file's whole path."""
-    name, size = file_name[:-3], lst.st_size
-    if not stat.S_ISREG(lst.st_mode) or size > LARGE_ENTRY_BYTES:
-        return (*read_entry(name, folder / file_name, lst, real, start_only=True), False)
-    try:
-        fd = os.open(path_str, _OPEN_FLAGS)
-    except OSError:
-        return (*_read_again(name, folder / file_name, real), False)
-    try:
-        data = os.read(fd, size + 1)
-    except OSError:
-        data = None
-    finally:
-        os.close(fd)
-    if data is None or len(data) != size:
-        return (*_read_again(name, folder / file_name, real), False)
-    entry = agent_written_entry(name, None, data, lst, folder=folder)
-    if entry is None:
-        entry = full_entry_from_bytes(name, folder / file_name, data, lst)
-    return entry, lst, True
+    """``read_entry`` for a listing. The third value says whether the entry is the whole file
+    in the version ``lst`` names: a small regular file whose stat, once opened, is still
+    ``lst``'s (then the second value is that stat, settled or not: the caller checks); a file
+    that changed (or failed) while listed is read again with a fresh stat."""
+    if stat.S_ISREG(lst.st_mode) and lst.st_size <= LARGE_ENTRY_BYTES:
+        read = read_regular(path)
+        if read is not None and stat_key(read[1]) == stat_key(lst):
+            return entry_from_bytes(name, path, *read), read[1], True
+        return (*_read_again(name, path, real), False)
+    return (*read_entry(name, path, lst, real, start_only=True), False)
 
 
 def _read_again(
