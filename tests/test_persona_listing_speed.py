@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from memory_desk.core import folder_stats
 from memory_desk.core.persona import PROMPT_LIMIT, PersonaFolder
-from memory_desk.core.persona.scan import folder_lock
 from memory_desk.ui.sources.sidebar import _folder_counts
 from persona_files import agent_file, stamp
 
@@ -119,7 +119,7 @@ def test_the_first_screen_does_not_wait_for_another_listing_of_the_folder(
             progress=lambda read, _total, _entries: shown.set(), first=100
         )
 
-    lock = folder_lock(folder_path.resolve())
+    lock = folder_stats.reading_lock(folder_path.resolve())
     with lock:  # another listing (the sidebar's count) is reading the folder
         thread = threading.Thread(target=page)
         thread.start()

@@ -16,7 +16,6 @@ from __future__ import annotations
 import heapq
 import os
 import stat
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -46,12 +45,6 @@ Progress = Callable[[int, int, list[PersonaEntry]], None]
 Stats = FolderStats | None  # a pass over the folder to read from, or none (a fresh one then)
 
 
-def folder_lock(real: Path) -> threading.RLock:
-    """The lock a listing of the folder whose real path is ``real`` holds while it reads
-    (:func:`memory_desk.core.folder_stats.reading_lock`)."""
-    return folder_stats.reading_lock(real)
-
-
 def scan_folder(
     folder: Path,
     real: Path,
@@ -79,7 +72,7 @@ def scan_folder(
     kept: Cache = {}
     loaded: list[PersonaEntry] = []
     if progress is None:
-        with folder_lock(real):
+        with folder_stats.reading_lock(real):
             _read_all(items, folder, real, cache, kept, loaded, unsure)
         return loaded, kept
     # The first screen does not wait for another listing of the folder (the sidebar's count
@@ -89,7 +82,7 @@ def scan_folder(
     _read_all(newest, folder, real, cache, kept, loaded, unsure)
     shown = partial(loaded) if partial is not None else list(loaded)
     progress(len(newest), len(items), shown)  # (outside the lock: it may take its time)
-    with folder_lock(real):
+    with folder_stats.reading_lock(real):
         taken = {name for name, _lst in newest}
         rest = [item for item in items if item[0] not in taken]
         _read_all(rest, folder, real, cache, kept, loaded, unsure)
