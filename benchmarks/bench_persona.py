@@ -4,6 +4,9 @@ Builds a folder of 2,000 entries in the agent's format (plus a few odd ones), th
 
 - ``entries()``, against a raw baseline in the same run: ``os.scandir`` plus reading every
   file's bytes, which any listing must do at least;
+- the sidebar's count of the folder (``folder_counts``: a listing of its own);
+- parsing every file's bytes the way listings do (the agent's own files take a short way,
+  ``agent_written_entry``) against the whole grammar alone (``full_entry_from_bytes``);
 - ``read()`` of one entry and ``has_changed()``;
 - ``save()`` of one entry (atomic: temporary file, fsync, rename, fsync of the folder), against
   a raw baseline of writing the same bytes with the same fsyncs.
@@ -25,7 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from memory_desk.core.persona import RACY_NS, PersonaFolder, agent_index
-from memory_desk.core.persona.scan import SHARED
+from memory_desk.core.persona.reading import entry_from_bytes, full_entry_from_bytes
+from memory_desk.core.persona.scan import folder_counts
 
 
 def build_folder(folder: Path, count: int) -> None:
@@ -76,11 +80,6 @@ def raw_save(path: Path, data: bytes) -> None:
     os.close(dfd)
 
 
-def folder_again(folder_path: Path, trash: Path) -> list:
-    SHARED.clear()
-    return PersonaFolder(folder_path, trash=trash).entries()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description="Persona folder benchmark")
     parser.add_argument("--entries", type=int, default=2000)
@@ -97,11 +96,8 @@ def main() -> None:
         raw_listing(folder_path)  # warm the page cache for both
         raw = median_ms(lambda: raw_listing(folder_path), args.runs)
 
-        def first_listing() -> object:
-            SHARED.clear()  # (else every run after the first takes the process-wide cache)
-            return PersonaFolder(folder_path, trash=trash).entries()
-
-        cold = median_ms(first_listing, args.runs)
+        cold = median_ms(lambda: PersonaFolder(folder_path, trash=trash).entries(), args.runs)
+        counts = median_ms(lambda: folder_counts(folder_path), args.runs)
         folder = PersonaFolder(folder_path, trash=trash)
         entries = folder.entries()
         warm = median_ms(folder.entries, args.runs)
@@ -110,8 +106,20 @@ def main() -> None:
         print(f"entries(), first listing: {cold:8.1f} ms  ({cold / raw:.1f}x raw)")
         print(f"entries(), again        : {warm:8.1f} ms  ({warm / raw:.1f}x raw; unchanged files")
         print("                                      are not read again)")
+        print(f"sidebar's count         : {counts:8.1f} ms  ({counts / raw:.1f}x raw)")
+        files = [(p, p.read_bytes(), p.stat()) for p in sorted(folder_path.glob("*.md"))]
+        for label, parse in (
+            ("as listings do", entry_from_bytes),
+            ("whole grammar", full_entry_from_bytes),
+        ):
+            parsing = median_ms(
+                lambda parse=parse: [parse(p.stem, p, d, st) for p, d, st in files], args.runs
+            )
+            print(f"parse all {label:14s}: {parsing:8.1f} ms")
         print(f"agent_index(entries)    : {index:8.1f} ms")
-        texts = median_ms(lambda: [e.body for e in folder_again(folder_path, trash)], args.runs)
+        texts = median_ms(
+            lambda: [e.body for e in PersonaFolder(folder_path, trash=trash).entries()], args.runs
+        )
         print(f"listing + every body    : {texts:8.1f} ms  (what the filter's texts need)")
         print(f"  {len(entries)} entries, {sum(e.agent_visible for e in entries)} agent-visible")
 

@@ -176,9 +176,9 @@ def test_every_corpus_file_reads_the_same_both_ways() -> None:
 
 def test_the_short_way_gives_the_files_hash_and_body(tmp_path: Path) -> None:
     """The short way's entry hashes the file's bytes and trims its body as the full grammar
-    does; without a path it is the folder's and the name's."""
+    does."""
     data = agent_bytes("tea", "Likes tea", "user", ISO, "Green,\r\nno sugar.  ")
-    fast = agent_written_entry("tea", None, data, STAT, folder=tmp_path)
+    fast = agent_written_entry("tea", tmp_path / "tea.md", data, STAT)
     assert fast is not None and read_whole(fast)
     assert fast.fingerprint.sha256 == hashlib.sha256(data).hexdigest()
     assert (fast.fingerprint.size, fast.fingerprint.mtime_ns) == (STAT.st_size, STAT.st_mtime_ns)

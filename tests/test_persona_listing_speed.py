@@ -1,9 +1,9 @@
-"""Listing a persona folder quickly: counts of parses and results equal to the slow path.
+"""Listing a persona folder quickly: what is read again, and results equal to the slow path.
 
 The progressive listing shows the newest files first and ends with exactly a plain listing;
-two readers of one folder at once (the page and the sidebar's count) parse each file once; a
-file the agent rewrote is parsed again, and only that one. Folders are written exactly as
-agent-kit writes them; no time is asserted.
+two readers of one folder at once (the page and the sidebar's count) agree; a file the agent
+rewrote is read again by the folder's next listing, and only that one. Folders are written
+exactly as agent-kit writes them; no time is asserted.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from memory_desk.core import folder_stats
 from memory_desk.core.persona import PROMPT_LIMIT, PersonaFolder
-from memory_desk.core.persona.scan import SHARED, SharedEntries, folder_lock
 from memory_desk.ui.sources.sidebar import _folder_counts
 from persona_files import agent_file, stamp
 
@@ -41,12 +41,8 @@ def write_folder(path: Path, count: int, seed: int = 3) -> Path:
 
 @pytest.fixture(autouse=True)
 def settled_files(monkeypatch):
-    """Every file counts as settled (they were all just written), and the shared cache starts
-    empty and stays small, so a test sees only its own parses."""
+    """Every file counts as settled (they were all just written)."""
     monkeypatch.setattr("memory_desk.core.persona.reading.RACY_NS", 0)
-    SHARED.clear()
-    yield
-    SHARED.clear()
 
 
 def newest_names(folder: Path, count: int) -> set[str]:
@@ -72,7 +68,6 @@ def test_progress_shows_the_newest_files_first_in_listing_order(tmp_path: Path) 
     later = [final[e.name] for e in shown if e not in beyond and final[e.name] is not e]
     assert later, "some entries learn only at the end that they are past the prompt"
     assert all(e.problems[-1].code == "beyond-prompt" for e in later)
-    SHARED.clear()
     assert result == PersonaFolder(folder_path, trash=tmp_path / "trash").entries()
     assert len([e for e in result if e.agent_visible]) > PROMPT_LIMIT
 
@@ -88,7 +83,7 @@ def test_progress_is_called_once_in_a_folder_smaller_than_first(tmp_path: Path) 
     assert len(calls) == 2  # a second listing tells its progress too (from the cache)
 
 
-def test_two_readers_of_one_folder_at_once_parse_each_file_once(tmp_path: Path) -> None:
+def test_two_readers_of_one_folder_at_once_agree(tmp_path: Path) -> None:
     folder_path = write_folder(tmp_path / "memory", 2000)
     start = threading.Barrier(2)
     results: dict[str, object] = {}
@@ -104,13 +99,10 @@ def test_two_readers_of_one_folder_at_once_parse_each_file_once(tmp_path: Path) 
         results["sidebar"] = _folder_counts(folder_path)
 
     threads = [threading.Thread(target=page), threading.Thread(target=sidebar)]
-    before = SHARED.parsed
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    # each file once, but the page's first screen (300 files) is read without waiting
-    assert 2002 <= SHARED.parsed - before <= 2002 + 300
     entries = results["page"]
     assert results["sidebar"] == (len(entries), sum(1 for e in entries if e.problems))
 
@@ -127,7 +119,7 @@ def test_the_first_screen_does_not_wait_for_another_listing_of_the_folder(
             progress=lambda read, _total, _entries: shown.set(), first=100
         )
 
-    lock = folder_lock(folder_path.resolve())
+    lock = folder_stats.reading_lock(folder_path.resolve())
     with lock:  # another listing (the sidebar's count) is reading the folder
         thread = threading.Thread(target=page)
         thread.start()
@@ -137,13 +129,11 @@ def test_the_first_screen_does_not_wait_for_another_listing_of_the_folder(
     assert len(results["page"]) == 1002
 
 
-def test_a_rewritten_file_is_parsed_again_and_only_that_one(tmp_path: Path) -> None:
+def test_a_rewritten_file_is_read_again_and_only_that_one(tmp_path: Path) -> None:
+    """The folder's next listing gives the very entry objects it kept for unchanged files."""
     folder_path = write_folder(tmp_path / "memory", 2000)
     folder = PersonaFolder(folder_path, trash=tmp_path / "trash")
-    folder.entries()
-    before = SHARED.parsed
-    assert _folder_counts(folder_path)[0] == 2002  # another folder object: parses nothing
-    assert SHARED.parsed == before
+    first = {e.name: e for e in folder.entries()}
     file = folder_path / "entry-00042.md"
     old = file.stat()
     data = file.read_bytes().replace(b"About", b"Abut!")  # same size, as the agent rewrites
@@ -151,11 +141,11 @@ def test_a_rewritten_file_is_parsed_again_and_only_that_one(tmp_path: Path) -> N
     tmp.write_bytes(data)
     os.replace(tmp, file)
     os.utime(file, ns=(old.st_atime_ns, old.st_mtime_ns))  # even the old modification time
-    again = PersonaFolder(folder_path, trash=tmp_path / "trash").entries()
-    assert SHARED.parsed - before == 1
+    again = folder.entries()
+    read_again = [e.name for e in again if first[e.name] is not e]
+    assert read_again == ["entry-00042"]
     assert next(e for e in again if e.name == "entry-00042").description.startswith("Abut!")
-    assert folder.entries() == again
-    assert SHARED.parsed - before == 1  # the first folder takes the new version from the cache
+    assert again == PersonaFolder(folder_path, trash=tmp_path / "trash").entries()
 
 
 def test_a_file_rewritten_in_place_with_its_old_times_is_parsed_again(tmp_path: Path) -> None:
@@ -173,17 +163,6 @@ def test_a_file_rewritten_in_place_with_its_old_times_is_parsed_again(tmp_path: 
     assert next(e for e in again if e.name == "entry-00007").description.startswith("Abut!")
 
 
-def test_the_shared_cache_keeps_only_the_newest_past_its_limit(tmp_path: Path) -> None:
-    cache = SharedEntries(limit=3)
-    entries = PersonaFolder(write_folder(tmp_path / "memory", 5), trash=tmp_path / "t").entries()
-    for n, entry in enumerate(entries):
-        cache.put(str(entry.path), (n,), entry)
-    assert len(cache) == 3
-    assert cache.get(str(entries[0].path), (0,)) is None
-    assert cache.get(str(entries[-1].path), (len(entries) - 1,)) is entries[-1]
-    assert cache.get(str(entries[-1].path), (99,)) is None  # another version: not served
-
-
 def test_the_sidebars_count_is_the_listings_count(tmp_path: Path) -> None:
     """Counted without the listing's marked copies: entries past the prompt's limit count
     once whether or not they have problems of their own."""
@@ -193,5 +172,4 @@ def test_the_sidebars_count_is_the_listings_count(tmp_path: Path) -> None:
         file.write_bytes(file.read_bytes().replace(b"type: user", b"type: other"))
     (folder_path / "no-header.md").write_bytes(b"just text\n")
     entries = PersonaFolder(folder_path, trash=tmp_path / "trash").entries()
-    SHARED.clear()
     assert _folder_counts(folder_path) == (len(entries), sum(1 for e in entries if e.problems))

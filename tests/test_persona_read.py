@@ -182,17 +182,13 @@ def test_a_listing_keeps_no_file_changed_within_the_racy_window(
 ) -> None:
     """Git's "racily clean" rule, checked once a batch: a file changed less than RACY_NS
     before its listing is read again by the next one; an older one is taken from the cache."""
-    from memory_desk.core.persona import scan
-
     for name in ("one", "two"):
         (tmp_path / f"{name}.md").write_text("---\ndescription: one\n---\nx\n")
     monkeypatch.setattr(persona_reading, "RACY_NS", 60 * 1_000_000_000)
-    scan.SHARED.clear()
-    PersonaFolder(tmp_path).entries()
-    assert len(scan.SHARED) == 0  # (both changed within the last minute)
+    folder = PersonaFolder(tmp_path)
+    first = folder.entries()
+    second = folder.entries()
+    assert not any(a is b for a, b in zip(first, second, strict=True))  # (changed lately)
     monkeypatch.setattr(persona_reading, "RACY_NS", 1)
-    PersonaFolder(tmp_path).entries()
-    assert len(scan.SHARED) == 2
-    parsed = scan.SHARED.parsed
-    PersonaFolder(tmp_path).entries()
-    assert scan.SHARED.parsed == parsed  # (kept: not read again)
+    third = folder.entries()
+    assert all(a is b for a, b in zip(third, folder.entries(), strict=True))  # (kept)

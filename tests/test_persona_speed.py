@@ -177,9 +177,7 @@ def test_refresh_after_any_change_equals_a_full_listing(tmp_path: Path, monkeypa
 def test_the_listing_order_is_the_agents_with_ties_or_without(pairs) -> None:
     """Newest ``updated`` first, then by name, whether times are shared or not (the listing
     sorts once when no two are, twice when some are)."""
-    template = agent_written_entry(
-        "a", None, agent_file("a", "d", stamp(0), "b"), STAT, folder=Path("/f")
-    )
+    template = agent_written_entry("a", Path("/f/a.md"), agent_file("a", "d", stamp(0), "b"), STAT)
     entries = [dataclasses.replace(template, name=n, updated=u) for n, u in pairs]
     listing = Listing()
     listing.replace_all(entries)

@@ -10,7 +10,7 @@ measured in the same process:
 
 - ``listed``: ``create_main_window(["--persona", folder])`` to the first paint of the entry
   list holding rows (the time the paint event reached the list); the app's modules are
-  imported before, and the process-wide parse cache is emptied, so every file is parsed (a fresh window each time, so every file is read; the page shows the
+  imported before (a fresh window each time, so every file is read; the page shows the
   newest entries first while it reads the others); reference ``raw_list``: ``os.scandir`` and
   reading every entry file's bytes.
 - ``listed_all``: the same window, to the first paint of the list holding every entry (the
@@ -283,8 +283,8 @@ def _close(window) -> None:
 
 
 def _forget_what_was_read() -> None:
-    """Empty the process-wide parse cache and the shared folder passes (where the code
-    measured has them: an older checkout may not)."""
+    """Forget the shared folder passes, and empty the process-wide parse cache of a checkout
+    that still has one (so a comparison with it reads every file too)."""
     try:
         from memory_desk.core.persona.scan import SHARED
     except ImportError:

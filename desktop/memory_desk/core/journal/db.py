@@ -78,7 +78,7 @@ CREATE TABLE IF NOT EXISTS pending(
     PRIMARY KEY(store_id, target, seq)) WITHOUT ROWID;
 """
 # A persona version is kept as its file text only (its fields are parsed when it is shown:
-# a first look at 20,000 entries parses none).
+# a first look parses no entry).
 PERSONA_MARK = "persona"
 WINDOW_BITS = 12
 

@@ -70,7 +70,7 @@ TOPIC_IDS_SQL = "SELECT id FROM observations WHERE topic_key IS NOT NULL"
 SHARE = 0.9  # of the journal's size limit a first look may fill with texts (room for changes)
 # A text's bytes in the journal's pages (its row, its index entry, the pages' free space) per
 # byte of compressed text: SQLite's dbstat gives 1.17 at 100,000 rows. Counting the texts
-# alone, a first look wrote past its limit and left the rest to pruning.
+# alone, a first look would write past its limit.
 TEXT_ON_DISK = 1.2
 # Giving way to the window (:class:`GiveWay`):
 QUIET_S = 0.5  # the window quiet this long before a look goes on

@@ -9,9 +9,8 @@ Freed pages are given back (``incremental_vacuum``) and the WAL truncated, so
 
 The size limit counts what pruning can let go: the changes and the texts. The baselines (a
 row per observation or entry the journal knows, about 120 bytes: without it no change can be
-told) are counted beside it (:func:`baseline_bytes`). At 1,000,000 observations they alone
-are 119 MB, over the default 100 MB: counted in, the limit deleted every change as soon as it
-was recorded, and "Since you last looked" stayed empty.
+told) are counted beside it (:func:`baseline_bytes`): a big store's baselines alone can pass
+the limit, and counted in, they would have every change deleted as soon as it is recorded.
 """
 
 from __future__ import annotations

@@ -13,9 +13,9 @@ Memory Desk's (a container, another machine, a clock stepped back) and a save st
 of the clock must not hide the ones after it. Every write of the plugin sets ``updated_at``
 to its own "now" (a revision, a duplicate, a rewrite), a forget sets ``deleted_at``, a new
 row has a new id: a signature that is not exactly the one seen is a row to read, whether its
-time went forward or back. (``revision_count`` and ``duplicate_count`` are not in the index:
-reading them made the pass read the whole table, for changes that move ``updated_at`` anyway;
-``deleted_at`` as a number doubled the pass's cost, for what the forgotten ids already tell.)
+time went forward or back. (``revision_count`` and ``duplicate_count`` are not in the index,
+and reading them means reading the whole table: the changes that move them move
+``updated_at`` too. ``deleted_at`` is not in the signature: the forgotten ids tell it.)
 
 The store is opened read-only (``mode=ro``): never a write, a journal_mode change or a
 checkpoint on the agent's file. The first scan of a store is a silent baseline, read in

@@ -93,8 +93,7 @@ class Known:
 
 def read_settled(path: str | os.PathLike[str]) -> tuple[bytes, str, int] | None:
     """(bytes, stamp, mtime in ms) of a file whose stat did not move while it was read;
-    None when it did (the agent is writing it) or it is gone. Scans pass a ``str``: a
-    ``Path`` per file cost more than the stat."""
+    None when it did (the agent is writing it) or it is gone."""
     try:
         before = os.stat(path)
         if before.st_size > MAX_READ_BYTES:

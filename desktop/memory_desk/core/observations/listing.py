@@ -1,10 +1,10 @@
-"""The table's reads at a million rows: every matching id in one row, the first screen at once,
+"""The table's reads at 100,000 rows: every matching id in one row, the first screen at once,
 and the counts and projects read once per change of the file.
 
-- **Ids in bulk.** Fetching 1,000,000 ids as 1,000,000 Python rows costs a Python object per
-  id and takes the GIL a million times, so a busy window slows the query tenfold. SQLite
-  joins them into one string (``group_concat``, with the GIL released) and numpy parses it
-  in C: one row, one array of int64.
+- **Ids in bulk.** Fetching every id as a Python row costs a Python object per id and takes
+  the GIL once per row, which a busy window's thread waits for. SQLite joins them into one
+  string (``group_concat``, with the GIL released) and numpy parses it in C: one row, one
+  array of int64.
 - **The first screen at once.** Ranking every match (bm25 over all of them) or sorting every
   live row by ``updated_at`` (the plugin has no index for it) takes time that grows with the
   data. The newest matches come without either: FTS5 walks its index by rowid backwards,
@@ -42,7 +42,7 @@ def id_array(conn: sqlite3.Connection, sql: str, params: dict[str, object]) -> n
 def parse_ids(joined: str | None) -> np.ndarray | array:
     """``"3,1,2"`` as ``array([3, 1, 2])``; None (no row) as an empty array.
 
-    numpy's array, parsed in C (splitting into a million Python strings holds the GIL the
+    numpy's array, parsed in C (splitting into a Python string per id holds the GIL the
     window needs to paint far longer). Until numpy is imported, an
     ``array('q')`` parsed in Python instead: at start the window paints its first rows
     before numpy's import and imports it right after (core/lazy_numpy); an answer read

@@ -146,8 +146,8 @@ class PersonaFolder:
         """Every entry: the agent's in its order, then those the agent cannot see, by name.
 
         Entries beyond the first ``PROMPT_LIMIT`` the agent sees carry a warning that its prompt
-        does not list them. The folder keeps this listing: a file unchanged since it was last
-        read (by this folder or any listing in the process) is not read again. ``stats`` and
+        does not list them. The folder keeps this listing: a file unchanged since this folder
+        last read it is not read again. ``stats`` and
         ``unsure``: as :func:`~memory_desk.core.persona.scan.scan_folder` takes them.
 
         With ``progress``, the files are read newest (by modification time) first, and

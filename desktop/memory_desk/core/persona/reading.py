@@ -131,12 +131,18 @@ class _TooLarge(Exception):
         self.st = st
 
 
-def current_sha(path: Path) -> str | None:
-    """The hash of what is in ``path`` now, or None if there is no readable file."""
+def read_regular(path: Path) -> tuple[bytes, os.stat_result] | None:
+    """The bytes of the regular file ``path`` and the stat of the file opened; None if it is
+    gone, not a regular file, unreadable or too large to open."""
     try:
-        read = _read_regular(path)
+        return _read_regular(path)
     except (OSError, _TooLarge):
         return None
+
+
+def current_sha(path: Path) -> str | None:
+    """The hash of what is in ``path`` now, or None if there is no readable file."""
+    read = read_regular(path)
     return sha256(read[0]) if read else None
 
 
@@ -287,12 +293,10 @@ AGENT_HEADER_RE = re.compile(
 
 def agent_written_entry(
     name: str,
-    path: Path | None,
+    path: Path,
     data: bytes,
     st: os.stat_result,
     link_target: Path | None = None,
-    *,
-    folder: Path | None = None,
 ) -> PersonaEntry | None:
     """The entry of a file written exactly as the agent writes one, or None for any other.
 
@@ -304,8 +308,6 @@ def agent_written_entry(
     description that is not a YAML marker; ``updated`` in the agent's format. So its header
     and fields have no problem, its reading is the values as written, and the body is what
     follows the closing line, trimmed: the entry the full grammar gives.
-
-    ``path`` None: the entry's path is ``folder / (name + ".md")``.
     """
     try:
         text = data.decode("utf-8")
@@ -320,7 +322,7 @@ def agent_written_entry(
     body = normalize_body(js_trim(text[found.end() :]))
     return PersonaEntry(
         name=name,
-        path=path if path is not None else folder / f"{name}.md",
+        path=path,
         type=type_,
         raw_type=type_,
         description=description,

@@ -1,13 +1,10 @@
-"""Listing a persona folder in one pass, sharing what was parsed between the readers of a folder.
+"""Listing a persona folder in one pass.
 
-In the window, three readers list the same files at about the same time: the persona page,
-the sidebar's count (on a worker, with a folder object of its own) and the journal. Parses
-running side by side fight for the interpreter's lock, so each file is parsed once: every
-entry a listing parses goes into one process-wide cache keyed by the
-file's absolute path and stat key (identity, size, modification and change times: any write
-changes the change time, so a rewritten file is always read again), and a listing holds a
-per-folder lock while it reads, so the second reader of a folder waits for the first and then
-takes every unchanged entry from the cache without reading it.
+A listing reads each entry file once and keeps, per folder object, every entry with its stat
+key (identity, size, modification and change times: any write changes the change time, so a
+rewritten file is always read again); the next listing of that folder object reads only the
+files whose key changed. A listing holds the folder's reading lock while it reads
+(:func:`memory_desk.core.folder_stats.reading_lock`): one bulk reader of a folder at a time.
 
 A listing can also show its first entries early: with ``progress``, the newest files (by
 modification time) are read first and the caller is told once the first ``first`` are read
@@ -19,7 +16,6 @@ from __future__ import annotations
 import heapq
 import os
 import stat
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -36,10 +32,10 @@ from memory_desk.core.persona.entry import (
 from memory_desk.core.persona.listing import problem_count
 from memory_desk.core.persona.reading import (
     LARGE_ENTRY_BYTES,
-    agent_written_entry,
-    full_entry_from_bytes,
+    entry_from_bytes,
     is_entry_file_name,
     read_entry,
+    read_regular,
     stat_key,
     unreadable_entry,
 )
@@ -47,70 +43,6 @@ from memory_desk.core.persona.reading import (
 Cache = dict[str, tuple[tuple[int, ...], PersonaEntry]]  # name: (stat key, entry as read)
 Progress = Callable[[int, int, list[PersonaEntry]], None]
 Stats = FolderStats | None  # a pass over the folder to read from, or none (a fresh one then)
-
-SHARED_LIMIT = 100_000  # entries the process-wide cache keeps (the oldest go first)
-_OPEN_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-    | getattr(os, "O_BINARY", 0)
-)
-
-
-class SharedEntries:
-    """Entries parsed by any listing in this process, by (absolute file path, stat key).
-
-    Thread-safe and bounded: past ``limit`` entries the ones stored longest ago are dropped.
-    A path holds one version: storing a new stat key for it replaces the old one. ``parsed``
-    counts the files listings read and parsed (a cache hit is not counted): tests and
-    benchmarks read it to prove that a file is parsed once.
-    """
-
-    def __init__(self, limit: int = SHARED_LIMIT) -> None:
-        self.limit = limit
-        self.parsed = 0
-        self._lock = threading.Lock()
-        self._items: dict[str, tuple[tuple[int, ...], PersonaEntry]] = {}
-
-    def get(self, path: str, key: tuple[int, ...]) -> PersonaEntry | None:
-        """The entry stored for ``path`` if it was read from the version ``key`` names."""
-        hit = self._items.get(path)  # (one dict read is atomic: no lock needed)
-        return hit[1] if hit is not None and hit[0] == key else None
-
-    def put(self, path: str, key: tuple[int, ...], entry: PersonaEntry) -> None:
-        """Keep ``entry`` as the version ``key`` of ``path``."""
-        self.put_many([(path, (key, entry))], parsed=0)
-
-    def put_many(
-        self, pairs: list[tuple[str, tuple[tuple[int, ...], PersonaEntry]]], *, parsed: int
-    ) -> None:
-        """Keep each ``(path, (key, entry))``, and count ``parsed`` more files parsed."""
-        with self._lock:
-            self.parsed += parsed
-            items = self._items
-            for path in [path for path, _hit in pairs if path in items]:
-                del items[path]  # (stored again: it becomes the newest)
-            items.update(pairs)
-            while len(items) > self.limit:
-                del items[next(iter(items))]
-
-    def clear(self) -> None:
-        """Forget every entry (tests start from an empty cache with it)."""
-        with self._lock:
-            self._items.clear()
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-
-SHARED = SharedEntries()
-
-
-def folder_lock(real: Path) -> threading.RLock:
-    """The lock a listing of the folder whose real path is ``real`` holds while it reads
-    (:func:`memory_desk.core.folder_stats.reading_lock`)."""
-    return folder_stats.reading_lock(real)
 
 
 def scan_folder(
@@ -126,8 +58,7 @@ def scan_folder(
     """Every entry of ``folder`` (absolute; its real path is ``real``), in one pass over its
     listing, and the folder's cache for the next pass.
 
-    A file whose stat key is the one in ``cache`` (or in the process-wide :data:`SHARED`
-    cache) is not read again; the stat comes from the listing itself (no second call per
+    A file whose stat key is the one in ``cache`` is not read again; the stat comes from the listing itself (no second call per
     file). With ``progress``, the files are read newest first and ``progress(read, total,
     partial(entries read))`` is called once, after the first ``first`` (or all, if fewer).
     ``listing`` is the pass over the folder to read from (:mod:`memory_desk.core.folder_stats`);
@@ -138,25 +69,23 @@ def scan_folder(
     items = _list(folder, real, listing)
     if unsure is None:
         unsure = set()
-    prefix = os.path.join(str(folder), "")
     kept: Cache = {}
     loaded: list[PersonaEntry] = []
     if progress is None:
-        with folder_lock(real):
-            _read_all(items, prefix, folder, real, cache, kept, loaded, unsure)
+        with folder_stats.reading_lock(real):
+            _read_all(items, folder, real, cache, kept, loaded, unsure)
         return loaded, kept
     # The first screen does not wait for another listing of the folder (the sidebar's count
     # may start first and hold the lock): its few hundred files are read without the lock,
-    # at worst parsed twice; the rest waits and takes the cache. Only the newest ``first``
-    # are picked out before it (no sort of every file).
+    # the rest with it. Only the newest ``first`` are picked out (no sort of every file).
     newest = heapq.nlargest(first, items, key=_mtime_of)
-    _read_all(newest, prefix, folder, real, cache, kept, loaded, unsure)
+    _read_all(newest, folder, real, cache, kept, loaded, unsure)
     shown = partial(loaded) if partial is not None else list(loaded)
     progress(len(newest), len(items), shown)  # (outside the lock: it may take its time)
-    with folder_lock(real):
+    with folder_stats.reading_lock(real):
         taken = {name for name, _lst in newest}
         rest = [item for item in items if item[0] not in taken]
-        _read_all(rest, prefix, folder, real, cache, kept, loaded, unsure)
+        _read_all(rest, folder, real, cache, kept, loaded, unsure)
     return loaded, kept
 
 
@@ -182,8 +111,8 @@ def has_at_most(path: str | os.PathLike[str], limit: int) -> bool:
 
 def folder_counts(path: str | os.PathLike[str]) -> tuple[int, int]:
     """(entries, entries with a problem) of the folder at ``path``, as its listing counts
-    them, without building the listing (the sidebar's count): unchanged files come from the
-    shared cache, and a listing of the folder under way is waited for, not repeated."""
+    them, without building the listing (the sidebar's count); a listing of the folder under
+    way is waited for."""
     folder = Path(path).expanduser().absolute()
     refusal = unreadable_folder(folder)
     if refusal is not None:
@@ -205,7 +134,6 @@ def _list(folder: Path, real: Path, listing: FolderStats | None) -> list[tuple[s
 
 def _read_all(
     items: list[tuple[str, Stat]],
-    prefix: str,
     folder: Path,
     real: Path,
     cache: Cache,
@@ -213,77 +141,49 @@ def _read_all(
     loaded: list[PersonaEntry],
     unsure: set[str],
 ) -> None:
-    """Read (or take from a cache) the entry file of each ``(file name, lstat)`` of ``items``
-    (``prefix``: the folder's path and a separator), appending the entries to ``loaded`` and
-    to ``unsure`` the file names not read whole in the version listed (see
-    :func:`scan_folder`); what was parsed goes to the shared cache in one step (one lock for
-    the batch)."""
-    fresh: list[tuple[str, tuple[tuple[int, ...], PersonaEntry]]] = []
-    parsed = 0
-    try:
-        for file_name, lst in items:
-            name, path_str = file_name[:-3], prefix + file_name
-            if isinstance(lst, OSError):
+    """Read (or take from ``cache``) the entry file of each ``(file name, lstat)`` of
+    ``items``, appending the entries to ``loaded``, what may be cached to ``kept``, and to
+    ``unsure`` the file names not read whole in the version listed (see :func:`scan_folder`)."""
+    for file_name, lst in items:
+        name = file_name[:-3]
+        if isinstance(lst, OSError):
+            unsure.add(file_name)
+            if not isinstance(lst, FileNotFoundError):
+                loaded.append(unreadable_entry(name, folder / file_name, lst))
+            continue
+        key = stat_key(lst)
+        hit = cache.get(name)
+        if hit is not None and hit[0] == key:
+            entry = hit[1]
+            if not read_whole(entry):  # (a large file, listed by its start)
                 unsure.add(file_name)
-                if not isinstance(lst, FileNotFoundError):
-                    loaded.append(unreadable_entry(name, Path(path_str), lst))
-                continue
-            key = stat_key(lst)
-            hit = cache.get(name)
-            entry = hit[1] if hit is not None and hit[0] == key else SHARED.get(path_str, key)
+        else:
+            entry, cacheable, whole = _read_listed(name, folder / file_name, lst, real)
+            if not whole:
+                unsure.add(file_name)
             if entry is None:
-                parsed += 1
-                found = _read_listed(file_name, path_str, folder, lst, real)
-                entry, cacheable, whole = found
-                if not whole:
-                    unsure.add(file_name)
-                if entry is None:
-                    continue
-                if cacheable is None or not reading.settled(cacheable):
-                    loaded.append(entry)  # (read, but never cached: see settled)
-                    continue
-                key = stat_key(cacheable)
-                fresh.append((path_str, (key, entry)))
-            elif not read_whole(entry):  # (a large file, listed by its start)
-                unsure.add(file_name)
-            kept[name] = (key, entry)
-            loaded.append(entry)
-    finally:
-        SHARED.put_many(fresh, parsed=parsed)
+                continue
+            if cacheable is None or not reading.settled(cacheable):
+                loaded.append(entry)  # (read, but never cached: see settled)
+                continue
+            key = stat_key(cacheable)
+        kept[name] = (key, entry)
+        loaded.append(entry)
 
 
 def _read_listed(
-    file_name: str,
-    path_str: str,
-    folder: Path,
-    lst: os.stat_result,
-    real: Path,
+    name: str, path: Path, lst: os.stat_result, real: Path
 ) -> tuple[PersonaEntry | None, os.stat_result | None, bool]:
-    """``read_entry`` for a listing, without its second stat for the common small regular
-    file: opened without following links, it must give exactly the size its ``lstat`` gave
-    (else the file changed while listed, and the full reader reads it with a fresh stat).
-    The third value says whether the entry is the whole file in the version ``lst`` names;
-    then the second is ``lst`` itself, settled or not (the caller checks). ``path_str``: the
-    file's whole path."""
-    name, size = file_name[:-3], lst.st_size
-    if not stat.S_ISREG(lst.st_mode) or size > LARGE_ENTRY_BYTES:
-        return (*read_entry(name, folder / file_name, lst, real, start_only=True), False)
-    try:
-        fd = os.open(path_str, _OPEN_FLAGS)
-    except OSError:
-        return (*_read_again(name, folder / file_name, real), False)
-    try:
-        data = os.read(fd, size + 1)
-    except OSError:
-        data = None
-    finally:
-        os.close(fd)
-    if data is None or len(data) != size:
-        return (*_read_again(name, folder / file_name, real), False)
-    entry = agent_written_entry(name, None, data, lst, folder=folder)
-    if entry is None:
-        entry = full_entry_from_bytes(name, folder / file_name, data, lst)
-    return entry, lst, True
+    """``read_entry`` for a listing. The third value says whether the entry is the whole file
+    in the version ``lst`` names: a small regular file whose stat, once opened, is still
+    ``lst``'s (then the second value is that stat, settled or not: the caller checks); a file
+    that changed (or failed) while listed is read again with a fresh stat."""
+    if stat.S_ISREG(lst.st_mode) and lst.st_size <= LARGE_ENTRY_BYTES:
+        read = read_regular(path)
+        if read is not None and stat_key(read[1]) == stat_key(lst):
+            return entry_from_bytes(name, path, *read), read[1], True
+        return (*_read_again(name, path, real), False)
+    return (*read_entry(name, path, lst, real, start_only=True), False)
 
 
 def _read_again(
@@ -305,7 +205,7 @@ def load_entry(
     """Read the entry ``name`` at ``path``; None when it is not (or no longer) an entry file.
 
     With ``use_cache`` (listings only), a regular file whose identity, size and times are
-    those of the last read (in ``cache`` or the shared cache) is not read again, and only the
+    those of the last read (in ``cache``) is not read again, and only the
     start of a large file is read (a start-only entry); without it, all the bytes are read
     (:meth:`PersonaFolder.read` and :meth:`PersonaFolder.has_changed`).
     """
@@ -320,12 +220,7 @@ def load_entry(
         hit = cache.get(name)
         if hit is not None and hit[0] == key:
             return hit[1]
-        shared = SHARED.get(str(path), key)
-        if shared is not None:
-            cache[name] = (key, shared)
-            return shared
     entry, cacheable = read_entry(name, path, lst, real, start_only=use_cache)
     if cacheable is not None:
         cache[name] = (stat_key(cacheable), entry)
-        SHARED.put(str(path), stat_key(cacheable), entry)
     return entry

@@ -422,7 +422,7 @@ class SourceSidebar(QWidget):
         wrote): its listing gives the counts, and a second listing running beside it would
         fight it for the interpreter (one lstat call per file, each giving up the GIL) and
         delay the page's first screen. If the page has not counted it by then, the
-        count runs (and takes the page's parses from the shared cache)."""
+        count runs."""
         key = id(source)
         if key in self._counts_later:
             return
