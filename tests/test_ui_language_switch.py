@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QLabel,
+    QLineEdit,
     QMessageBox,
     QPlainTextEdit,
     QTabBar,
@@ -199,3 +200,20 @@ def test_a_second_start_after_a_switch_goes_to_the_new_window(
     assert hand_over(["--db", str(other)], name=f"md-test-{tmp_path.name}")
     qtbot.waitUntil(lambda: new.registry.find(SourceKind.DB, other) is not None, timeout=10_000)
     server.close()
+
+
+def test_an_observation_being_edited_keeps_the_window_and_its_text(qtbot, open_window, stores):
+    db, _folder = stores
+    window = open_window(["--db", str(db)])
+    view = table(window)
+    qtbot.waitUntil(lambda: view.model().rowCount() == 2)
+    view.selectRow(0)
+    window.observations_page.on_edit()
+    title = window.findChild(QLineEdit, "editTitle")
+    qtbot.waitUntil(title.isVisible)
+    title.setText("A title the person is typing")
+    assert window.observations_page.has_unsaved_edits()
+    assert choose(window, "languageSpanishAction") is None
+    assert window.isVisible() and i18n.current_language() == "en"
+    assert title.text() == "A title the person is typing"
+    assert "vuelve a elegir el idioma" in window.message_bar.text()

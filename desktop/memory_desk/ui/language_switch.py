@@ -33,6 +33,12 @@ NEXT_START = {  # said in the language chosen, which the person is sure to read
     "es": "Memory Desk se mostrará en español la próxima vez que se abra.",
     "en": "Memory Desk will be in English the next time it starts.",
 }
+BUSY = {  # an edit or a write under way: nothing of it is dropped for a language
+    "es": "Termina lo que estás editando o guardando y vuelve a elegir el idioma; si no,"
+    " Memory Desk se mostrará en español la próxima vez que se abra.",
+    "en": "Finish what you are editing or saving, then choose the language again; otherwise"
+    " Memory Desk will be in English the next time it starts.",
+}
 
 
 @dataclass
@@ -57,10 +63,22 @@ def choose_language(window: MainWindow, name: str) -> MainWindow | None:
     wanted = i18n.choose_language(None, settings)
     if wanted == i18n.current_language():
         return None
-    if not all(page.may_close() for page in window.content_pages):
+    pages = window.content_pages
+    if not all(page.may_close() for page in pages):
         window.message_bar.show_info(NEXT_START[wanted])
         return None
+    if any(_holds_work(page) for page in pages):
+        window.message_bar.show_info(BUSY[wanted])
+        return None
     return remake(window, wanted)
+
+
+def _holds_work(page: object) -> bool:
+    """An edit not saved (the observation form saves or drops its own at a close, not here)
+    or a write still under way (perhaps waiting for the agent's lock)."""
+    unsaved = getattr(page, "has_unsaved_edits", None)
+    writing = getattr(page, "is_writing", None)
+    return bool((unsaved is not None and unsaved()) or (writing is not None and writing()))
 
 
 def remake(window: MainWindow, language: str) -> MainWindow:
