@@ -276,24 +276,19 @@ def test_leftovers_another_memory_desk_may_still_be_writing_are_kept(tmp_path: P
     assert all(path.exists() for path in left.values())
 
 
-def test_tidying_reads_the_shared_pass_and_outdates_it_once_it_removed_a_file(
+def test_tidying_removes_a_stale_leftover_and_a_pass_after_it_shows_the_folder_clean(
     tmp_path: Path,
 ) -> None:
-    """The window's watcher takes the folder's pass next: tidying finds its leftovers in that
-    pass (no listing of its own), and once it removed one, the pass is given to no one else."""
     folder, trash = tmp_path / "memory", tmp_path / "trash"
     folder.mkdir()
     (folder / "tea.md").write_bytes(agent_entry("tea", "Green."))
     leftover = atomic.temp_path(folder)
     leftover.write_bytes(b"half a save")
     time.sleep(1.2)  # (older than a second: stale for a tidy that allows one)
-    real = os.path.realpath(folder)
-    folder_stats.take(real)
-    runs = folder_stats.PASSES.runs
     assert PersonaFolder(folder, trash=trash).tidy(stale_after_s=1.0) == [leftover]
-    assert folder_stats.PASSES.runs == runs and not leftover.exists()
-    names = [name for name, _st in folder_stats.take(real, fresh=False).items]
-    assert folder_stats.PASSES.runs == runs + 1 and names == ["tea.md"]
+    assert not leftover.exists()
+    names = [name for name, _st in folder_stats.take(os.path.realpath(folder)).items]
+    assert names == ["tea.md"]
 
 
 def test_temporary_and_aside_names_are_short_whatever_the_entry_name(tmp_path: Path) -> None:

@@ -1,10 +1,8 @@
 """At start, the readers of a persona folder do not list it beside each other.
 
-A pass over 20,000 files is 20,000 ``lstat`` calls, each giving up the interpreter's lock:
-passes beside each other and beside Python work took seconds each. The page's first listing
-shares the watcher's baseline pass and takes its stat keys from that same pass (no second
-pass); the sidebar's count and the journal's first look wait while the page lists the folder.
-Counts, not times.
+The page's first listing takes its stat keys from the pass it read (no second pass); the
+sidebar's count and the journal's first look wait while the page lists the folder. Counts,
+not times.
 """
 
 from __future__ import annotations
@@ -40,28 +38,33 @@ class ScandirCount:
         monkeypatch.setattr(os, "scandir", counting)
 
 
-def test_a_listing_takes_its_stat_keys_from_the_pass_it_read_and_shares_a_pass_just_done(
-    tmp_path: Path, monkeypatch
-) -> None:
+def test_a_listing_takes_its_stat_keys_from_the_pass_it_read(tmp_path: Path, monkeypatch) -> None:
     folder_path = write_folder(tmp_path / "memory", count=400)
-    folder_stats.PASSES.forget()
     count = ScandirCount(monkeypatch, folder_path)
     listed = page_listing.list_folder(PersonaFolder(folder_path), None)
-    assert count.calls == 1  # one pass: the entries and the keys (was two)
+    assert count.calls == 1  # one pass: the entries and the keys
     assert len(listed.keys) == 401 and all(key is not None for key, *_ in listed.keys.values())
-    folder_stats.take(os.path.realpath(folder_path), fresh=False)  # the watcher's baseline
-    again = count.calls
-    page_listing.list_folder(PersonaFolder(folder_path), None)
-    assert count.calls == again  # the page shares the pass just taken
+
+
+def after_the_pass(monkeypatch, change) -> None:
+    """The listing's pass is taken, then ``change`` happens: a writer between the pass and the
+    listing's reads of the files (a race, made to happen every time)."""
+    real_take, pending = folder_stats.take, [change]
+
+    def take(path):
+        taken = real_take(path)
+        while pending:
+            pending.pop()()  # (once: the first pass is the listing's)
+        return taken
+
+    monkeypatch.setattr(folder_stats, "take", take)
 
 
 def test_a_file_the_pass_saw_but_the_listing_did_not_read_counts_as_changed(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch
 ) -> None:
     folder_path = write_folder(tmp_path / "memory", count=400)
-    folder_stats.PASSES.forget()
-    folder_stats.take(os.path.realpath(folder_path), fresh=False)  # the watcher's baseline
-    (folder_path / "entry-00007.md").unlink()  # gone before the page reads it
+    after_the_pass(monkeypatch, (folder_path / "entry-00007.md").unlink)  # gone before it is read
     listed = page_listing.list_folder(PersonaFolder(folder_path), None)
     assert "entry-00007" not in {entry.name for entry in listed.entries}
     assert listed.keys["entry-00007.md"][0] is None  # the next look settles it
@@ -82,10 +85,12 @@ def test_only_the_files_not_read_whole_in_the_passs_version_count_as_changed(
     (folder_path / "linked.md").symlink_to(folder_path / "entry-00003.md")
     large = (folder_path / "entry-00005.md").read_text("utf-8") + "x" * reading.LARGE_ENTRY_BYTES
     (folder_path / "entry-00005.md").write_text(large, "utf-8")
-    folder_stats.PASSES.forget()
-    folder_stats.take(os.path.realpath(folder_path), fresh=False)  # the watcher's baseline
-    with (folder_path / "entry-00009.md").open("a", encoding="utf-8") as handle:
-        handle.write("one more line\n")  # after the pass, before the page reads it
+
+    def rewrite() -> None:  # after the pass, before the page reads it
+        with (folder_path / "entry-00009.md").open("a", encoding="utf-8") as handle:
+            handle.write("one more line\n")
+
+    after_the_pass(monkeypatch, rewrite)
     made = []
     real_keys_of = page_listing.keys_of
     monkeypatch.setattr(page_listing, "keys_of", lambda *a: made.append(1) or real_keys_of(*a))
@@ -105,7 +110,6 @@ def test_a_folder_read_whole_in_the_passs_version_needs_no_second_look(
 
     monkeypatch.setattr(reading, "RACY_NS", 0)  # (files just written count as settled)
     folder_path = write_folder(tmp_path / "memory", count=400)
-    folder_stats.PASSES.forget()
     listed = page_listing.list_folder(PersonaFolder(folder_path), None)
     assert not listed.unsure
     assert page_listing.scan_changes(folder_path, listed.stat_keys)[1] == []

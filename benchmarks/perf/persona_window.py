@@ -283,20 +283,19 @@ def _close(window) -> None:
 
 
 def _forget_what_was_read() -> None:
-    """Forget the shared folder passes, and empty the process-wide parse cache of a checkout
-    that still has one (so a comparison with it reads every file too)."""
+    """Empty the process-wide parse cache and the shared folder passes of a checkout that
+    still has them (so a comparison with it reads every file too)."""
     try:
         from memory_desk.core.persona.scan import SHARED
     except ImportError:
         pass
     else:
         SHARED.clear()
-    try:
-        from memory_desk.core import folder_stats
-    except ImportError:
-        pass
-    else:
-        folder_stats.PASSES.forget()
+    from memory_desk.core import folder_stats
+
+    passes = getattr(folder_stats, "PASSES", None)
+    if passes is not None:
+        passes.forget()
 
 
 def time_listed(folder: Path) -> tuple[float, float, float]:

@@ -1,23 +1,9 @@
-"""One ``lstat`` pass over a folder at a time, shared by everyone who needs one.
+"""One ``lstat`` pass over a folder, and the lock of whoever reads a whole folder.
 
-At start several readers list the same folder at once: the watcher's baseline, the persona
-page, the watcher's rescan at its release and the journal's first look. A pass is one
-``lstat`` call per file, each of which gives up the interpreter's lock, so passes running
-beside each other slow each other down. Here one pass of a folder runs at a time, and a
-reader takes one of three ways, saying what it needs:
-
-- ``fresh=True``: a pass that starts after the call, so it sees every change made before the
-  call (a rescan looking for changes, :meth:`PersonaFolder.entries`). A pass already under
-  way that started before the call is waited for, and then one new pass serves every reader
-  that waited.
-- ``fresh=False`` joins a pass under way, or takes the last one if it ended less than
-  :data:`REUSE_S` ago, else starts one. For readers whose later changes some other mechanism
-  reports anyway: the persona page's first listing (the watcher's baseline is as old as the
-  pass or older, so it reports whatever changed since) and the journal (its next look
-  compares again).
-
-Beside passes, :func:`reading_lock` lets whoever reads every file of a folder (the persona
-listing) keep other bulk readers of it (the watcher's rescan) waiting meanwhile.
+A pass is one ``lstat`` per name (:class:`FolderStats`), taken when asked: every reader of a
+folder (the watcher's baseline and rescans, the persona page's listing, the journal, the
+leftover check) takes its own. :func:`reading_lock` lets whoever reads every file of a folder
+(the persona listing) keep other bulk readers of it (the watcher's rescan) waiting meanwhile.
 
 Pure Python, no Qt; any thread.
 """
@@ -28,10 +14,7 @@ import os
 import stat
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-
-REUSE_S = 1.0  # a non-fresh reader takes a pass that ended at most this long ago
 
 Stat = os.stat_result | OSError  # the lstat of one name, or why it could not be taken
 
@@ -58,92 +41,6 @@ class FolderStats:
         ]
 
 
-class _Pass:
-    __slots__ = ("generation", "done", "result", "error", "ended")
-
-    def __init__(self, generation: int) -> None:
-        self.generation = generation
-        self.done = threading.Event()
-        self.result: FolderStats | None = None
-        self.error: OSError | None = None
-        self.ended = 0.0
-
-    def outcome(self) -> FolderStats:
-        if self.error is not None:
-            raise self.error
-        assert self.result is not None
-        return self.result
-
-
-class _Passes:
-    """The passes of every folder in this process (by the path string the readers give)."""
-
-    def __init__(self, run: Callable[[str], FolderStats] | None = None) -> None:
-        self._pass = run or _pass  # (tests hold a pass open with a gate of their own)
-        self.runs = 0  # passes actually run (tests read it to prove readers share them)
-        self.waiting = 0  # readers waiting for a pass under way
-        self._guard = threading.Lock()
-        self._generation = 0
-        self._running: dict[str, _Pass] = {}
-        self._last: dict[str, _Pass] = {}
-
-    def take(self, path: str | os.PathLike[str], *, fresh: bool) -> FolderStats:
-        key = os.fspath(path)
-        with self._guard:
-            asked = self._generation
-        while True:
-            mine = False
-            with self._guard:
-                current = self._running.get(key)
-                last = self._last.get(key)
-                if last is not None and time.monotonic() - last.ended > REUSE_S:
-                    del self._last[key]  # (20,000 stats are megabytes: not kept for long)
-                elif (
-                    current is None and last is not None and (not fresh or last.generation > asked)
-                ):
-                    return last.outcome()  # (fresh: it started after the call)
-                if current is None:
-                    self._generation += 1
-                    current = self._running[key] = _Pass(self._generation)
-                    self.runs += 1
-                    mine = True
-            if mine:
-                return self._run(key, current)
-            with self._guard:
-                self.waiting += 1
-            current.done.wait()
-            with self._guard:
-                self.waiting -= 1
-            if not fresh or current.generation > asked:
-                return current.outcome()
-            # It started before we asked: the next pass is ours (or another waiter's).
-
-    def forget(self, path: str | os.PathLike[str] | None = None) -> None:
-        """Drop the pass kept for reuse of the folder at ``path`` (None: of every folder;
-        tests start from nothing with it)."""
-        with self._guard:
-            if path is None:
-                self._last.clear()
-            else:
-                self._last.pop(os.fspath(path), None)
-
-    def _run(self, key: str, current: _Pass) -> FolderStats:
-        try:
-            current.result = self._pass(key)
-        except OSError as exc:
-            current.error = exc
-        finally:
-            current.ended = time.monotonic()
-            with self._guard:
-                del self._running[key]
-                if current.error is None:
-                    self._last[key] = current
-                else:
-                    self._last.pop(key, None)
-            current.done.set()
-        return current.outcome()
-
-
 def _pass(path: str) -> FolderStats:
     started = time.time_ns()
     items: list[tuple[str, Stat]] = []
@@ -155,8 +52,6 @@ def _pass(path: str) -> FolderStats:
                 items.append((item.name, exc))
     return FolderStats(tuple(items), started)
 
-
-PASSES = _Passes()
 
 _reading_locks: dict[str, threading.RLock] = {}
 _reading_locks_guard = threading.Lock()
@@ -175,13 +70,7 @@ def reading_lock(path: str | os.PathLike[str]) -> threading.RLock:
         return lock
 
 
-def outdated(path: str | os.PathLike[str]) -> None:
-    """The caller changed the folder at ``path`` (its real path): a pass kept for reuse is
-    no longer given to anyone."""
-    PASSES.forget(path)
-
-
-def take(path: str | os.PathLike[str], *, fresh: bool = True) -> FolderStats:
-    """A pass over the folder at ``path`` (see the module's notes for ``fresh``). Raises the
-    ``OSError`` of the listing itself (a missing or unreadable folder)."""
-    return PASSES.take(path, fresh=fresh)
+def take(path: str | os.PathLike[str]) -> FolderStats:
+    """A pass over the folder at ``path``, started now. Raises the ``OSError`` of the listing
+    itself (a missing or unreadable folder)."""
+    return _pass(os.fspath(path))

@@ -220,14 +220,11 @@ def stale_own_files(folder: Path, stale_after_s: float) -> list[Path]:
     file of the agent's or the person's, never a link or folder. Age is the change time, which
     a write, rename or link renews, so a file in use is never stale.
 
-    The names come from the folder's shared pass (:mod:`~memory_desk.core.folder_stats`), which
-    the window's watcher takes next anyway, instead of a listing of its own. A pass kept for reuse misses only files younger than it, never stale
-    unless ``stale_after_s`` is shorter (then a fresh pass is taken); each candidate's
-    ``lstat`` is taken again before it counts as stale.
+    The names come from a pass over the folder (:mod:`~memory_desk.core.folder_stats`); each
+    candidate's ``lstat`` is taken again before it counts as stale.
     """
     try:
-        fresh = stale_after_s < folder_stats.REUSE_S
-        listing = folder_stats.take(os.path.realpath(folder), fresh=fresh)
+        listing = folder_stats.take(os.path.realpath(folder))
     except OSError:
         return []
     now = time.time_ns()

@@ -16,7 +16,6 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memory_desk.core import folder_stats
 from memory_desk.core.errors import ConflictError, StoreError
 from memory_desk.core.messages import msg
 from memory_desk.core.persona.atomic import (
@@ -204,15 +203,12 @@ def settle_leftovers(
     folder: Path, trash: Path, real_folder: Path, stale_after_s: float
 ) -> list[Path]:
     """:func:`settle_leftover` for each of :func:`stale_own_files`; returns those settled.
-    Errors are ignored (it is tried again at the next open). The folder's shared pass they
-    were found in shows them: once one is settled, that pass is given to no one else."""
+    Errors are ignored (it is tried again at the next open)."""
     handled = []
     for leftover in stale_own_files(folder, stale_after_s):
         with contextlib.suppress(OSError, StoreError):
             settle_leftover(leftover, trash, real_folder)
             handled.append(leftover)
-    if handled:
-        folder_stats.outdated(real_folder)
     return handled
 
 

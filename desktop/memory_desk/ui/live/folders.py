@@ -108,14 +108,10 @@ class _Expectation:
     expires: float  # monotonic
 
 
-def _list_signatures(folder: str, *, fresh: bool = True) -> dict[str, FileSignature]:
-    """Every entry of ``folder`` (not recursive) with its signature: the rescan's view.
-
-    A rescan needs a ``fresh`` pass (it looks for what changed before it was asked for); a
-    baseline may share a pass under way or just done (an older baseline reports more, never
-    less), such as the persona page's listing of the same folder."""
+def _list_signatures(folder: str) -> dict[str, FileSignature]:
+    """Every entry of ``folder`` (not recursive) with its signature: the rescan's view."""
     listing: dict[str, FileSignature] = {}
-    for name, st in folder_stats.take(folder, fresh=fresh).items:
+    for name, st in folder_stats.take(folder).items:
         if not isinstance(st, OSError):  # (vanished between listing and stat)
             listing[name] = (st.st_size, st.st_mtime_ns, st.st_ino)
     return listing
@@ -535,7 +531,7 @@ class FolderWatcher(QObject):
 
     def _list_or_empty(self, entry: _Folder) -> dict[str, FileSignature]:
         try:
-            return _list_signatures(entry.path, fresh=False)
+            return _list_signatures(entry.path)
         except OSError:
             return {}
 

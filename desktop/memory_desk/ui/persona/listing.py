@@ -156,7 +156,7 @@ def list_folder(folder: PersonaFolder, report: Callable[[FirstScreen], None] | N
 
 def _list_whole(folder: PersonaFolder, real: str, progress: Progress | None) -> Listed:
     try:
-        listing = folder_stats.take(real, fresh=False)
+        listing = folder_stats.take(real)
     except OSError:
         listing = None  # (the folder's own listing says what is wrong)
     unsure: set[str] = set()
