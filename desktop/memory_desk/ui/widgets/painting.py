@@ -168,6 +168,11 @@ class CellColours:
         self.alternate = palette.brush(panel, QPalette.ColorRole.AlternateBase)
         self.text = palette.color(text, QPalette.ColorRole.Text)
         self.highlighted_text = palette.color(text, QPalette.ColorRole.HighlightedText)
+        # The Normal group's, which delegates that paint an enabled cell read
+        # (``QTableView::drawCell`` sets an enabled cell's palette to Normal).
+        normal = group.Normal
+        self.normal_text = palette.color(normal, QPalette.ColorRole.Text)
+        self.normal_highlighted_text = palette.color(normal, QPalette.ColorRole.HighlightedText)
         self._backgrounds: dict[tuple, tuple[QBrush, ...]] = {}
 
     def background(
