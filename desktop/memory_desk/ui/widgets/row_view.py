@@ -38,6 +38,7 @@ from PySide6.QtGui import (
     QFont,
     QFontMetrics,
     QIcon,
+    QImage,
     QPainter,
     QPaintEvent,
     QPalette,
@@ -45,24 +46,14 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QTableView, QWidget
 
 from memory_desk.ui import theme
-from memory_desk.ui.widgets.painting import (
-    SLOW,
-    CellColours,
-    StyleChecks,
-    TextCache,
-    base_option,
-    blank_image,
-    fill_row,
-    focus_cell,
-    paint_cell_by_style,
-    rows_in,
-    sample_by_style,
-    selected_columns,
-)
+from memory_desk.ui.widgets.painting import SLOW, CellColours, TextCache, fill_row
 
 LEFT = int((Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter).value)
 
 _SELECTED = QStyle.StateFlag.State_Selected
+_FOCUSED = QStyle.StateFlag.State_HasFocus
+_ROW_STYLE = QStyle.PrimitiveElement.PE_PanelItemViewRow
+_ITEM = QStyle.ControlElement.CE_ItemViewItem
 _ENABLED = QStyle.StateFlag.State_Enabled
 _ALTERNATE = QStyleOptionViewItem.ViewItemFeature.Alternate
 _HAS_DISPLAY = QStyleOptionViewItem.ViewItemFeature.HasDisplay
@@ -156,7 +147,10 @@ class RowView(QTableView):
         # (text, width, height, font, align) -> laid out, in two generations: emptying one
         # cache at once would make the next frame lay out every text on screen again.
         self.texts = TextCache()
-        self._checks = StyleChecks(self._matches_the_style)
+        # Whether its painting matches the style, per (style, palette, font, state); the
+        # styles checked are kept alive, so the ids in those keys stay theirs.
+        self._checked: dict[tuple, bool] = {}
+        self._styles: list[QStyle] = []
         self._icon_cells: dict[tuple, IconCell] = {}  # (icon, width, height, style, font)
         self.painted_fast = 0  # cells painted by the view itself (the tests read it)
         self.painted_by_style = 0  # cells the delegates and the style painted
@@ -200,7 +194,8 @@ class RowView(QTableView):
 
     def _on_theme_changed(self) -> None:
         """A new palette or style: check the own painting again, and repaint."""
-        self._checks.forget()
+        self._checked.clear()
+        self._styles.clear()
         self._icon_cells.clear()
         self.viewport().update()
 
@@ -212,7 +207,21 @@ class RowView(QTableView):
             return False
         if self.verticalHeader().sectionsHidden():
             return False
-        return self._checks.matches(self)
+        style = self.style()
+        option = self._item_option()
+        key = (id(style), option.palette.cacheKey(), option.font.key(), option.state.value)
+        known = self._checked.get(key)
+        if known is None:
+            if style not in self._styles:
+                self._styles.append(style)
+            known = self._checked[key] = self._matches_the_style(style, option)
+        return known
+
+    def _item_option(self) -> QStyleOptionViewItem:
+        """The view's item option as it starts every cell's (palette, font, state)."""
+        option = QStyleOptionViewItem()
+        self.initViewItemOption(option)
+        return option
 
     def _matches_the_style(self, style: QStyle, option: QStyleOptionViewItem) -> bool:
         """Paint the sample cells with the style and ourselves: the same pixels?"""
@@ -222,8 +231,12 @@ class RowView(QTableView):
         rect = QRect(0, 0, _SAMPLE.width(), _SAMPLE.height())
         for sample in self.style_samples(option):
             cell = self._sample_option(option, rect, sample)
-            by_style = sample_by_style(style, cell, self, option.palette)
-            ours = blank_image(_SAMPLE, option.palette)
+            by_style = _blank(option.palette)
+            painter = QPainter(by_style)
+            style.drawPrimitive(_ROW_STYLE, cell, painter, self)
+            style.drawControl(_ITEM, cell, painter, self)
+            painter.end()
+            ours = _blank(option.palette)
             painter = QPainter(ours)
             for brush in colours.background(sample.selected, sample.alternate):
                 painter.fillRect(rect, brush)
@@ -275,12 +288,16 @@ class RowView(QTableView):
 
     def _paint_rows(self, painter: QPainter, model: QAbstractItemModel, dirty: QRect) -> None:
         """Every row crossing ``dirty``: backgrounds, texts and the column table's cells."""
-        crossed = rows_in(self, dirty)
-        if crossed is None:
+        first, last = self.rowAt(dirty.top()), self.rowAt(dirty.bottom())
+        columns = self._columns_in(dirty)
+        if first < 0 or not columns:
             return
-        first, last, columns = crossed
-        option = base_option(self)
+        if last < 0:
+            last = model.rowCount() - 1
+        option = self._item_option()
         font = option.font
+        current = self.currentIndex()
+        focused = current.isValid() and (self.hasFocus() or self.viewport().hasFocus())
         paint = Paint(
             model=model,
             option=option,
@@ -290,8 +307,8 @@ class RowView(QTableView):
             height=self.rowHeight(first),
             font=font,
             font_key=font.key(),
-            selected=selected_columns(self, first, last),
-            focus=focus_cell(self),
+            selected=self._selected_columns(first, last),
+            focus=(current.row(), current.column()) if focused else None,
             alternating=self.alternatingRowColors(),
             extra=None,
         )
@@ -304,6 +321,30 @@ class RowView(QTableView):
                 self._paint_row_by_style(painter, paint, row, top)
             else:
                 self._paint_row(painter, paint, row, top, shown)
+
+    def _columns_in(self, dirty: QRect) -> list[tuple[int, int, int]]:
+        """(column, x, width) of the shown columns crossing ``dirty``, left to right."""
+        header = self.horizontalHeader()
+        left = max(header.visualIndexAt(dirty.left()), 0)
+        right = header.visualIndexAt(dirty.right())
+        right = header.count() - 1 if right < 0 else right
+        columns = []
+        for visual in range(left, right + 1):
+            column = header.logicalIndex(visual)
+            if not header.isSectionHidden(column):
+                x = self.columnViewportPosition(column)
+                columns.append((column, x, self.columnWidth(column)))
+        return columns
+
+    def _selected_columns(self, first: int, last: int) -> dict[int, frozenset[int]]:
+        """Per row between ``first`` and ``last``: its selected columns."""
+        selected: dict[int, set[int]] = {}
+        for each in self.selectionModel().selection():
+            top, bottom = max(each.top(), first), min(each.bottom(), last)
+            span = range(each.left(), each.right() + 1)
+            for row in range(top, bottom + 1):
+                selected.setdefault(row, set()).update(span)
+        return {row: frozenset(columns) for row, columns in selected.items()}
 
     def _paint_row_by_style(self, painter: QPainter, paint: Paint, row: int, top: int) -> None:
         """A row the view does not paint itself: every cell as the delegates paint it, or its
@@ -397,11 +438,28 @@ class RowView(QTableView):
         selected: bool,
     ) -> None:
         """One cell as ``QTableView::drawCell`` paints it: the row panel, then the delegate."""
-        focused = paint.focus == (row, column)
-        paint_cell_by_style(
-            self, painter, paint.option, paint.style, row, column, rect, alternate, focused,
-            selected,
-        )  # fmt: skip
+        model = paint.model
+        option = QStyleOptionViewItem(paint.option)
+        option.rect = rect
+        if alternate:
+            option.features |= _ALTERNATE
+        else:
+            option.features &= ~_ALTERNATE
+        index = model.index(row, column)
+        if selected:
+            option.state |= _SELECTED
+        if option.state & _ENABLED:
+            if model.flags(index) & Qt.ItemFlag.ItemIsEnabled:
+                option.palette.setCurrentColorGroup(QPalette.ColorGroup.Normal)
+            else:
+                option.state &= ~_ENABLED
+                option.palette.setCurrentColorGroup(QPalette.ColorGroup.Disabled)
+        if paint.focus == (row, column):
+            option.state |= _FOCUSED
+        paint.style.drawPrimitive(_ROW_STYLE, option, painter, self)
+        painter.save()
+        self.itemDelegateForIndex(index).paint(painter, option, index)
+        painter.restore()
         self.painted_by_style += 1
 
     # -- what cell painters share --------------------------------------------------------------
@@ -472,3 +530,10 @@ def _icon_mode(state: QStyle.StateFlag) -> QIcon.Mode:
     if not state & _ENABLED:
         return QIcon.Mode.Disabled
     return QIcon.Mode.Selected if state & _SELECTED else QIcon.Mode.Normal
+
+
+def _blank(palette: QPalette) -> QImage:
+    """A sample cell's image, filled with the palette's base as the viewport is."""
+    image = QImage(_SAMPLE, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(palette.color(QPalette.ColorRole.Base))
+    return image
