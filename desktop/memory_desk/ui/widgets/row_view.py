@@ -28,7 +28,7 @@ A view built on it gives its column table and says how to read a row (:class:`Ro
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from PySide6.QtCore import QAbstractItemModel, QPointF, QRect, QRectF, QSize, Qt, Signal
@@ -106,18 +106,18 @@ class Paint:
     """What every row of one paint shares (``extra``: what the view's own cell painters need,
     from :meth:`RowView.paint_extras`)."""
 
-    model: QAbstractItemModel
+    model: QAbstractItemModel | None
     option: QStyleOptionViewItem
     style: QStyle
     colours: CellColours
-    columns: list[tuple[int, int, int]]  # (column, x, width) crossing the dirty region
     height: int
     font: QFont
     font_key: str
-    selected: dict[int, frozenset[int]]
-    focus: tuple[int, int] | None
-    alternating: bool
-    extra: Any
+    columns: list[tuple[int, int, int]] = field(default_factory=list)  # (column, x, width)
+    selected: dict[int, frozenset[int]] = field(default_factory=dict)  # per row, its columns
+    focus: tuple[int, int] | None = None
+    alternating: bool = False
+    extra: Any = None
 
 
 # A column's own painter: (painter, paint, row shown, x, top, width, selected) → whether it
@@ -224,7 +224,8 @@ class RowView(QTableView):
         return option
 
     def _matches_the_style(self, style: QStyle, option: QStyleOptionViewItem) -> bool:
-        """Paint the sample cells with the style and ourselves: the same pixels?"""
+        """Paint the sample cells with the style and as the rows are painted: the same
+        pixels?"""
         if not style.styleHint(_DECORATION_SELECTED, option, self):
             return False
         colours = CellColours(option, self.isEnabled())
@@ -240,22 +241,16 @@ class RowView(QTableView):
             painter = QPainter(ours)
             for brush in colours.background(sample.selected, sample.alternate):
                 painter.fillRect(rect, brush)
-            painter.setFont(sample.font)
-            painter.setPen(colours.ink(sample.selected))
-            area = rect
-            if sample.icon is not None:
-                place = _icon_cell(style, cell, self)
-                mode = _icon_mode(cell.state)
-                sample.icon.paint(painter, place.icon, place.alignment, mode, QIcon.State.Off)
-                area = place.text
             font = sample.font
-            laid = self.texts.get(
-                sample.text, area.width(), area.height(), font, font.key(), sample.alignment,
-                style, self,
-            )  # fmt: skip
-            if laid is not SLOW:
-                static, dx, dy = laid  # type: ignore[misc]
-                painter.drawStaticText(QPointF(area.left() + dx, area.top() + dy), static)
+            painter.setFont(font)
+            paint = Paint(None, option, style, colours, rect.height(), font, font.key())
+            selected = sample.selected
+            if sample.icon is None:
+                width, align = rect.width(), sample.alignment
+                self.paint_text(painter, paint, sample.text, 0, 0, width, selected, align)
+            else:
+                width, icon = rect.width(), sample.icon
+                self.paint_icon_and_text(painter, paint, icon, sample.text, 0, 0, width, selected)
             painter.end()
             if by_style != ours:
                 return False
@@ -465,14 +460,22 @@ class RowView(QTableView):
     # -- what cell painters share --------------------------------------------------------------
 
     def paint_text(
-        self, painter: QPainter, paint: Paint, text: str, x: int, top: int, width: int, chosen: bool
+        self,
+        painter: QPainter,
+        paint: Paint,
+        text: str,
+        x: int,
+        top: int,
+        width: int,
+        chosen: bool,
+        align: int = LEFT,
     ) -> bool:
-        """A left-aligned text in a cell, in the paint's font and the palette's colour (False:
-        the text is one the style lays out differently)."""
+        """A text in a cell, in the paint's font and the palette's colour (False: the text is
+        one the style lays out differently)."""
         if not text:
             return True
         laid = self.texts.get(
-            text, width, paint.height, paint.font, paint.font_key, LEFT, paint.style, self
+            text, width, paint.height, paint.font, paint.font_key, align, paint.style, self
         )
         if laid is SLOW:
             return False
@@ -524,12 +527,6 @@ def _icon_cell(style: QStyle, option: QStyleOptionViewItem, view: QTableView) ->
     icon = style.subElementRect(_ICON_AREA, option, view).translated(-origin)
     text = style.subElementRect(_TEXT_AREA, option, view).translated(-origin)
     return IconCell(icon, text, option.decorationAlignment)
-
-
-def _icon_mode(state: QStyle.StateFlag) -> QIcon.Mode:
-    if not state & _ENABLED:
-        return QIcon.Mode.Disabled
-    return QIcon.Mode.Selected if state & _SELECTED else QIcon.Mode.Normal
 
 
 def _blank(palette: QPalette) -> QImage:
