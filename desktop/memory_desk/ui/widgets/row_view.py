@@ -131,9 +131,10 @@ class RowView(QTableView):
     A view built on it sets ``cell_painters`` (column → its own :data:`CellPainter`; any other
     column is its text, aligned by ``alignments[column]``), ``title_column`` (the column whose
     text carries ``title_marks`` and the row's second ink) and implements :meth:`paints` and
-    :meth:`shown_row`, and :meth:`style_samples` for its style check. On another model, with a
-    grid, word wrap, hidden rows, right to left or a style that paints items its own way, it
-    paints as a ``QTableView`` does.
+    :meth:`shown_row`, and :meth:`style_samples` for its style check; its model answers
+    ``shown_text(record, column)`` with a cell's text. On another model, with a grid, word
+    wrap, hidden rows, right to left or a style that paints items its own way, it paints as a
+    ``QTableView`` does.
 
     Signals:
         painted(): the viewport was just painted (a page finishes a live refresh after the
