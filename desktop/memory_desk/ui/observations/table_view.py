@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QAbstractItemModel, QRect, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter
 from PySide6.QtWidgets import QStyle, QStyleOptionViewItem, QWidget
 
 from memory_desk.ui import theme
@@ -98,7 +98,14 @@ class ObservationsTableView(RowView):
     # -- the column table's own cells --------------------------------------------------------
 
     def _paint_badge(
-        self, painter, paint: Paint, shown: Shown, x: int, top: int, width: int, chosen: bool
+        self,
+        painter: QPainter,
+        paint: Paint,
+        shown: Shown,
+        x: int,
+        top: int,
+        width: int,
+        chosen: bool,
     ) -> bool:
         """The type as the badge delegate paints it (False without that delegate)."""
         badges = paint.extra.badges
@@ -112,7 +119,14 @@ class ObservationsTableView(RowView):
         return True
 
     def _paint_project(
-        self, painter, paint: Paint, shown: Shown, x: int, top: int, width: int, chosen: bool
+        self,
+        painter: QPainter,
+        paint: Paint,
+        shown: Shown,
+        x: int,
+        top: int,
+        width: int,
+        chosen: bool,
     ) -> bool:
         """The project's bold name and subdued hash as the project delegate paints them."""
         extra: _Extras = paint.extra

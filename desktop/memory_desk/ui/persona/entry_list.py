@@ -149,14 +149,14 @@ class EntryListView(RowView):
 
     def style_samples(self, option: QStyleOptionViewItem) -> list[Sample]:
         font, icon = option.font, severity_icon("warning")
+        long = "A description far too long to fit in the sample cell at all"
         return [
             Sample("likes-green-tea", LEFT, font, None, False, False),
-            Sample("A description far too long to fit in the sample cell at all", LEFT, font,
-                   None, True, False),
+            Sample(long, LEFT, font, None, True, False),
             Sample("3 days ago", LEFT, font, None, False, True),
             Sample("✱ prefers-short-answers", LEFT, font, icon, False, False),
             Sample("• a-name-that-goes-on-and-on-past-the-edge", LEFT, font, icon, True, True),
-        ]  # fmt: skip
+        ]
 
     def paint_extras(self, paint: Paint) -> tuple[str | None, dict, QFontMetrics]:
         """The entry with unsaved edits, and the pills' looks (per type, worked out once)."""
@@ -169,8 +169,16 @@ class EntryListView(RowView):
         return Shown(entry, paint.font, paint.font_key, None, NO_INKS)
 
     def _paint_pill(
-        self, painter, paint: Paint, shown: Shown, x: int, top: int, width: int, chosen: bool
+        self,
+        painter: QPainter,
+        paint: Paint,
+        shown: Shown,
+        x: int,
+        top: int,
+        width: int,
+        chosen: bool,
     ) -> bool:
+        """The type as the delegate's pill (its look worked out once per type and paint)."""
         kind = shown.record.type
         _unsaved, looks, metrics = paint.extra
         look = looks.get(kind)
@@ -180,7 +188,14 @@ class EntryListView(RowView):
         return True
 
     def _paint_name(
-        self, painter, paint: Paint, shown: Shown, x: int, top: int, width: int, chosen: bool
+        self,
+        painter: QPainter,
+        paint: Paint,
+        shown: Shown,
+        x: int,
+        top: int,
+        width: int,
+        chosen: bool,
     ) -> bool:
         """The name after its problem icon; the unsaved entry's (italic) by the delegate."""
         entry = shown.record
