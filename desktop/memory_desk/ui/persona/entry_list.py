@@ -196,15 +196,16 @@ class EntryListView(RowView):
         top: int,
         width: int,
         chosen: bool,
-    ) -> bool:
-        """The name after its problem icon; the unsaved entry's (italic) by the delegate."""
+    ) -> bool | None:
+        """The name after its problem icon (without one: its text, as any cell); the unsaved
+        entry's (italic) by the delegate."""
         entry = shown.record
         if entry.name == paint.extra[0]:
             return False
-        text = paint.model.shown_text(entry, NAME)
         icon = paint.model.problem_icon(entry)
         if icon is None:
-            return self.paint_text(painter, paint, text, x, top, width, chosen)
+            return None
+        text = paint.model.shown_text(entry, NAME)
         return self.paint_icon_and_text(painter, paint, icon, text, x, top, width, chosen)
 
     def setModel(self, model: PersonaListModel) -> None:  # noqa: N802 (Qt override)

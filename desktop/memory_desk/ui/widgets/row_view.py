@@ -120,9 +120,10 @@ class Paint:
     extra: Any = None
 
 
-# A column's own painter: (painter, paint, row shown, x, top, width, selected) → whether it
-# painted the cell (False: the delegate and the style paint it, after the row's other cells).
-CellPainter = Callable[[QPainter, Paint, Shown, int, int, int, bool], bool]
+# A column's own painter: (painter, paint, row shown, x, top, width, selected) → True: it
+# painted the cell; False: the delegate and the style paint it, after the row's other cells;
+# None: the cell is its text, as in a column with no painter of its own.
+CellPainter = Callable[[QPainter, Paint, Shown, int, int, int, bool], bool | None]
 
 
 class RowView(QTableView):
@@ -385,12 +386,14 @@ class RowView(QTableView):
                 continue
             cell_painter = own.get(column)
             if cell_painter is not None:
-                if cell_painter(painter, paint, shown, x, top, width, chosen):
+                painted = cell_painter(painter, paint, shown, x, top, width, chosen)
+                if painted:
                     fast += 1
                     pen = None
-                else:
+                    continue
+                if painted is False:
                     slow.append((column, x, width, chosen))
-                continue
+                    continue
             text = shown_text(record, column)
             if not text:
                 fast += 1
