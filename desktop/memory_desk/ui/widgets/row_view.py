@@ -117,6 +117,8 @@ class Paint:
     selected: dict[int, frozenset[int]] = field(default_factory=dict)  # per row, its columns
     focus: tuple[int, int] | None = None
     alternating: bool = False
+    enabled: bool = True  # the view's cells are enabled (their icons are not greyed)
+    marks: Any = None  # the search's words to mark in the title column, if any
     extra: Any = None
 
 
@@ -246,6 +248,7 @@ class RowView(QTableView):
             font = sample.font
             painter.setFont(font)
             paint = Paint(None, option, style, colours, rect.height(), font, font.key())
+            paint.enabled = bool(cell.state & _ENABLED)
             selected = sample.selected
             if sample.icon is None:
                 width, align = rect.width(), sample.alignment
@@ -295,6 +298,7 @@ class RowView(QTableView):
         font = option.font
         current = self.currentIndex()
         focused = current.isValid() and (self.hasFocus() or self.viewport().hasFocus())
+        marks = self.title_marks
         paint = Paint(
             model=model,
             option=option,
@@ -307,6 +311,8 @@ class RowView(QTableView):
             selected=self._selected_columns(first, last),
             focus=(current.row(), current.column()) if focused else None,
             alternating=self.alternatingRowColors(),
+            enabled=bool(option.state & _ENABLED),
+            marks=marks if marks is not None and marks.words else None,
             extra=None,
         )
         paint.extra = self.paint_extras(paint)
@@ -369,9 +375,7 @@ class RowView(QTableView):
             painter.setFont(row_font)
         focus = paint.focus
         title = self.title_column
-        marks = (
-            self.title_marks if self.title_marks is not None and self.title_marks.words else None
-        )
+        marks = paint.marks
         own = self.cell_painters
         alignments = self.alignments
         shown_text = paint.model.shown_text
@@ -478,9 +482,12 @@ class RowView(QTableView):
         one the style lays out differently)."""
         if not text:
             return True
-        laid = self.texts.get(
-            text, width, paint.height, paint.font, paint.font_key, align, paint.style, self
-        )
+        font_key, height = paint.font_key, paint.height
+        laid = self.texts.texts.get((text, width, height, font_key, align))
+        if laid is None:
+            laid = self.texts.get(
+                text, width, height, paint.font, font_key, align, paint.style, self
+            )
         if laid is SLOW:
             return False
         static, dx, dy = laid  # type: ignore[misc]
@@ -502,8 +509,9 @@ class RowView(QTableView):
         """An icon where the style puts it in a cell of ``width``, the text beside it, in the
         paint's font (False: the text is one the style lays out differently)."""
         place = self._icon_cell(paint, icon, width)
-        mode = QIcon.Mode.Selected if chosen else QIcon.Mode.Normal
-        if not paint.option.state & _ENABLED:
+        if paint.enabled:
+            mode = QIcon.Mode.Selected if chosen else QIcon.Mode.Normal
+        else:
             mode = QIcon.Mode.Disabled
         icon.paint(painter, place.icon.translated(x, top), place.alignment, mode, QIcon.State.Off)
         area = place.text
