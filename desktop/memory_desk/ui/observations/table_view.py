@@ -19,7 +19,7 @@ from memory_desk.ui import theme
 from memory_desk.ui.observations.highlight import TitleMarks
 from memory_desk.ui.observations.model import CELL_ALIGNMENTS, Column, ObservationTableModel
 from memory_desk.ui.widgets.delegates import ProjectCell, ProjectDelegate, TypeBadgeDelegate
-from memory_desk.ui.widgets.row_view import Paint, RowView, Sample, Shown
+from memory_desk.ui.widgets.row_view import Paint, RowView, Sample, Shown, shown_of
 
 _ID = int(Column.ID)
 _TITLE = int(Column.TITLE)
@@ -93,7 +93,7 @@ class ObservationsTableView(RowView):
         record, mark = painted
         font, key = paint.extra.fonts[record.forgotten]
         inks = (_colour(model.foreground(record, _ID)), _colour(model.foreground(record, _TITLE)))
-        return Shown(record, font, key, mark, inks)
+        return shown_of((record, font, key, mark, inks))
 
     # -- the column table's own cells --------------------------------------------------------
 

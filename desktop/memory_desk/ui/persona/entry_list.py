@@ -32,7 +32,15 @@ from memory_desk.ui.persona.model import (
     Separator,
 )
 from memory_desk.ui.persona.problems import severity_icon
-from memory_desk.ui.widgets.row_view import LEFT, NO_INKS, Paint, RowView, Sample, Shown
+from memory_desk.ui.widgets.row_view import (
+    LEFT,
+    NO_INKS,
+    Paint,
+    RowView,
+    Sample,
+    Shown,
+    shown_of,
+)
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -166,7 +174,7 @@ class EntryListView(RowView):
         entry = paint.model.row_at(row)
         if isinstance(entry, Separator):
             return None  # the delegate draws the divider
-        return Shown(entry, paint.font, paint.font_key, None, NO_INKS)
+        return shown_of((entry, paint.font, paint.font_key, None, NO_INKS))
 
     def _paint_pill(
         self,

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, NamedTuple
 
 from PySide6.QtCore import QAbstractItemModel, QPointF, QRect, QRectF, QSize, Qt, Signal
@@ -90,6 +91,9 @@ class Shown(NamedTuple):
 
 
 NO_INKS: tuple[None, None] = (None, None)
+# A Shown from its five fields as one tuple, in one call into C (its class's own constructor is
+# a Python function, and a paint makes one Shown per row).
+shown_of = partial(tuple.__new__, Shown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +118,8 @@ class Paint:
     font: QFont
     font_key: str
     columns: list[tuple[int, int, int]] = field(default_factory=list)  # (column, x, width)
+    # (column, x, width, its own painter or None, alignment): the column table, looked up once
+    cells: list[tuple] = field(default_factory=list)
     selected: dict[int, frozenset[int]] = field(default_factory=dict)  # per row, its columns
     focus: tuple[int, int] | None = None
     alternating: bool = False
@@ -315,6 +321,11 @@ class RowView(QTableView):
             marks=marks if marks is not None and marks.words else None,
             extra=None,
         )
+        own, alignments = self.cell_painters, self.alignments
+        paint.cells = [
+            (column, x, width, own.get(column), alignments[column] if alignments else LEFT)
+            for column, x, width in columns
+        ]
         paint.extra = self.paint_extras(paint)
         painter.setFont(font)
         for row in range(first, last + 1):
@@ -376,19 +387,16 @@ class RowView(QTableView):
         focus = paint.focus
         title = self.title_column
         marks = paint.marks
-        own = self.cell_painters
-        alignments = self.alignments
         shown_text = paint.model.shown_text
         cache = self.texts
         slow: list[tuple[int, int, int, bool]] = []
         pen: QColor | None = None
         fast = 0
-        for column, x, width in paint.columns:
+        for column, x, width, cell_painter, align in paint.cells:
             chosen = column in row_selection
             if focus is not None and focus == (row, column):
                 slow.append((column, x, width, chosen))
                 continue
-            cell_painter = own.get(column)
             if cell_painter is not None:
                 painted = cell_painter(painter, paint, shown, x, top, width, chosen)
                 if painted:
@@ -402,7 +410,6 @@ class RowView(QTableView):
             if not text:
                 fast += 1
                 continue
-            align = alignments[column]
             laid = cache.texts.get((text, width, height, font_key, align))
             if laid is None:
                 laid = cache.get(text, width, height, row_font, font_key, align, paint.style, self)
