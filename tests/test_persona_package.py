@@ -134,7 +134,6 @@ UI_ROOMS = (
     "highlighter",
     "rows",
     "model",
-    "list_painting",
     "list_columns",
     "entry_list",
     "listing",

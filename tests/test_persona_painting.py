@@ -1,7 +1,7 @@
 """The persona entry list paints its rows itself, and looks exactly as its delegate painted.
 
 ``EntryListView`` replaces ``QTableView``'s per-cell trip through ``EntryDelegate`` and the
-style with one Python call per paint (``ui/persona/list_painting.py``). These tests compare its
+style with one Python call per paint (``ui/widgets/row_view.py``). These tests compare its
 pixels with the same rows painted the old way (a ``QTableView`` with ``EntryDelegate``, reading
 ``data()`` through a proxy), in light and dark, with the prompt's divider, problem icons, the
 unsaved and waiting marks, a selected row, an elided description and one in Arabic on screen;

@@ -7,7 +7,7 @@ selection, repainted in turn (interleaved rounds, so load on the machine falls o
 each ``viewport().repaint()`` timed with the main thread's CPU clock (``time.thread_time``):
 
 - ``delegate``: every cell through ``EntryDelegate`` and the style (the path before);
-- ``own paint``: the rows painted in one call (``ui/persona/list_painting.py``).
+- ``own paint``: the rows painted in one call (``ui/widgets/row_view.py``).
 
 Prints the median and p95 ms of a repaint of each, and the ratio.
 """

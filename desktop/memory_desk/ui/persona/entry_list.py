@@ -8,8 +8,8 @@ is never the only signal.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QPainter, QPaintEvent, QPalette, QResizeEvent
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -17,22 +17,29 @@ from PySide6.QtWidgets import (
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
-    QTableView,
     QWidget,
 )
 
 from memory_desk.ui import theme
 from memory_desk.ui.i18n import translate
-from memory_desk.ui.persona.list_columns import ListColumns
-from memory_desk.ui.persona.list_painting import (
-    EntryRowPainter,
-    paint_badge,
-)
+from memory_desk.ui.persona.list_columns import BADGE_PADDING, ListColumns
 from memory_desk.ui.persona.model import (
     COLUMNS,
+    NAME,
     SEPARATOR_ROLE,
     TYPE,
     PersonaListModel,
+    Separator,
+)
+from memory_desk.ui.persona.problems import severity_icon
+from memory_desk.ui.widgets.row_view import (
+    LEFT,
+    NO_INKS,
+    Paint,
+    RowView,
+    Sample,
+    Shown,
+    shown_of,
 )
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -90,17 +97,19 @@ class EntryDelegate(QStyledItemDelegate):
                 QStyle.PrimitiveElement.PE_PanelItemViewItem, option, painter, option.widget
             )
         text = index.data(Qt.ItemDataRole.DisplayRole) or ""
-        paint_badge(painter, option.rect, text, painter.fontMetrics())
+        paint_pill(painter, option.rect, text, pill_look(text, painter.fontMetrics()))
 
 
-class EntryListView(QTableView):
+class EntryListView(RowView):
     """A flat list of entries; separator rows span every column.
 
     A table, not a tree: a tree view lays out every row of the model whenever rows come or go
     (every save or keystroke then paid for the whole folder), a table only the rows in
     sight. Rows have one fixed height (see :class:`EntryDelegate`), so none is measured. The
-    rows are painted in one Python call per paint (:mod:`~memory_desk.ui.persona.list_painting`,
-    the delegate's pixels), not cell by cell through the delegate.
+    rows are painted in one Python call per paint (:mod:`~memory_desk.ui.widgets.row_view`,
+    the delegate's pixels), not cell by cell through the delegate: each cell its text, the
+    type as its pill, the name after its problem icon. The dividers and the name of the entry
+    with unsaved edits (italic, and rare) go through the delegate.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -130,32 +139,82 @@ class EntryListView(QTableView):
             )
         )
         self._spanned: list[int] = []
-        self.rows_painter = EntryRowPainter(self)
         self.columns = ListColumns(self)
-        theme.notifier().changed.connect(self._on_theme_changed)
+        self.alignments = [LEFT] * len(COLUMNS)
+        self.cell_painters = {TYPE: self._paint_pill, NAME: self._paint_name}
 
     def header(self) -> QHeaderView:
         """The column headers (the name a tree view gives them)."""
         return self.horizontalHeader()
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
-        """The rows in one Python call (``list_painting``), or as ``QTableView`` paints them
-        when that way would not give the style's pixels."""
-        model = self.model()
-        if not isinstance(model, PersonaListModel) or not self.rows_painter.can_paint():
-            super().paintEvent(event)
-            return
-        painter = QPainter(self.viewport())
-        try:
-            self.rows_painter.paint(painter, model, event.rect())
-        finally:
-            painter.end()
+    @property
+    def rows_painter(self) -> EntryListView:
+        """What paints the rows (its counts, texts and check): the view itself."""
+        return self
 
-    def _on_theme_changed(self) -> None:
-        """Badges are painted with the theme's colours, and the palette may be new: check the
-        own painting again and paint the rows in the new colours."""
-        self.rows_painter.forget_checks()
-        self.viewport().update()
+    def paints(self, model: QAbstractItemModel) -> bool:
+        return isinstance(model, PersonaListModel)
+
+    def style_samples(self, option: QStyleOptionViewItem) -> list[Sample]:
+        font, icon = option.font, severity_icon("warning")
+        long = "A description far too long to fit in the sample cell at all"
+        return [
+            Sample("likes-green-tea", LEFT, font, None, False, False),
+            Sample(long, LEFT, font, None, True, False),
+            Sample("3 days ago", LEFT, font, None, False, True),
+            Sample("✱ prefers-short-answers", LEFT, font, icon, False, False),
+            Sample("• a-name-that-goes-on-and-on-past-the-edge", LEFT, font, icon, True, True),
+        ]
+
+    def paint_extras(self, paint: Paint) -> tuple[str | None, dict, QFontMetrics]:
+        """The entry with unsaved edits, and the pills' looks (per type, worked out once)."""
+        return paint.model.unsaved(), {}, QFontMetrics(paint.font)
+
+    def shown_row(self, paint: Paint, row: int) -> Shown | None:
+        entry = paint.model.row_at(row)
+        if isinstance(entry, Separator):
+            return None  # the delegate draws the divider
+        return shown_of((entry, paint.font, paint.font_key, None, NO_INKS))
+
+    def _paint_pill(
+        self,
+        painter: QPainter,
+        paint: Paint,
+        shown: Shown,
+        x: int,
+        top: int,
+        width: int,
+        chosen: bool,
+    ) -> bool:
+        """The type as the delegate's pill (its look worked out once per type and paint)."""
+        kind = shown.record.type
+        _unsaved, looks, metrics = paint.extra
+        look = looks.get(kind)
+        if look is None:
+            look = looks[kind] = pill_look(kind, metrics)
+        paint_pill(painter, QRect(x, top, width, paint.height), kind, look)
+        return True
+
+    def _paint_name(
+        self,
+        painter: QPainter,
+        paint: Paint,
+        shown: Shown,
+        x: int,
+        top: int,
+        width: int,
+        chosen: bool,
+    ) -> bool | None:
+        """The name after its problem icon (without one: its text, as any cell); the unsaved
+        entry's (italic) by the delegate."""
+        entry = shown.record
+        if entry.name == paint.extra[0]:
+            return False
+        icon = paint.model.problem_icon(entry)
+        if icon is None:
+            return None
+        text = paint.model.shown_text(entry, NAME)
+        return self.paint_icon_and_text(painter, paint, icon, text, x, top, width, chosen)
 
     def setModel(self, model: PersonaListModel) -> None:  # noqa: N802 (Qt override)
         """Columns sized from the font, stepping aside when the list is narrow
@@ -196,3 +255,26 @@ def row_height(view: QWidget) -> int:
     room for the badge's margins (the same for every row, so none is measured)."""
     icon = view.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
     return max(view.fontMetrics().height(), icon) + 6
+
+
+def pill_look(text: str, metrics: QFontMetrics) -> tuple[int, QColor, QColor]:
+    """A type's pill: its width and (background, text) colours in the theme in effect now."""
+    badges = theme.colors().persona_badges
+    background, foreground = badges.get(text, badges[""])
+    return metrics.horizontalAdvance(text) + BADGE_PADDING, QColor(background), QColor(foreground)
+
+
+def paint_pill(painter: QPainter, rect: QRect, text: str, look: tuple[int, QColor, QColor]) -> None:
+    """The type as a coloured pill at the left of the cell ``rect``, from its look: the
+    delegate's drawing and the list's own are this one function, so both paint the same
+    pixels."""
+    width, background, foreground = look
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    pill = QRect(rect.left() + 4, rect.top() + 3, width, rect.height() - 6)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(background)
+    painter.drawRoundedRect(pill, 6, 6)
+    painter.setPen(foreground)
+    painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, text)
+    painter.restore()

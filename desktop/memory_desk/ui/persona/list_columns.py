@@ -18,7 +18,6 @@ from datetime import UTC, datetime, timedelta
 from PySide6.QtWidgets import QHeaderView, QStyle, QTableView
 
 from memory_desk.core.persona import ENTRY_TYPES
-from memory_desk.ui.persona.list_painting import BADGE_PADDING
 from memory_desk.ui.persona.model import (
     DESCRIPTION,
     NAME,
@@ -28,6 +27,7 @@ from memory_desk.ui.persona.model import (
     relative_time,
 )
 
+BADGE_PADDING = 12  # a type pill's width beyond its text (the list paints it: entry_list)
 MIN_DESCRIPTION_WIDTH = 120
 MIN_NAME_CHARS = 12
 NARROW_DROPS = (TYPE, UPDATED)  # stepped aside in this order while the list is too narrow
