@@ -23,7 +23,7 @@ from memory_desk.core.persona import ASIDE_SUFFIX, TEMP_SUFFIX, PersonaFolder, a
 
 CRASHER = Path(__file__).parent / "agents" / "persona_crasher.py"
 KILLS = 300  # at least; more (up to MAX_KILLS) until every operation was interrupted 3 times
-MAX_KILLS = 3 * KILLS
+MAX_KILLS = 6 * KILLS  # (unforget, quick and only after a forget, is the rarest hit)
 MAX_DELAY_S = 0.03
 SEED = 20261007
 OPS = ("save", "create", "rename", "forget", "unforget", "undo_rename")
