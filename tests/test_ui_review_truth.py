@@ -24,6 +24,7 @@ from memory_desk.core.kinds import SourceKind
 from memory_desk.core.locate import describe_folder, folder_label, store_label
 from memory_desk.ui import dates, export
 from memory_desk.ui.observations.row_format import Column
+from test_review_window import child, looked
 from test_ui_persona import write_entry
 from window_helpers import NOW, agent_save, source_rows, wait_persona_read
 
@@ -59,18 +60,6 @@ def folder(tmp_path: Path) -> Path:
     write_entry(path, "no-fish-puns", "Dislikes puns about fish", body="Never tell fish puns.")
     write_entry(path, "likes-tea", "Drinks green tea", body="Green tea, no sugar.")
     return path
-
-
-def child(parent: QWidget, kind, name: str):
-    found = parent.findChild(kind, name)
-    assert found is not None, name
-    return found
-
-
-def looked(qtbot, window) -> None:
-    """The journal's look is done and its list is shown."""
-    qtbot.waitUntil(lambda: window.review.started, timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: not window.journal_runner.is_busy(), timeout=WAIT_MS)
 
 
 def review_rows(window) -> list[tuple[str, str, str, str]]:
