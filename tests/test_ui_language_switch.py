@@ -217,3 +217,16 @@ def test_an_observation_being_edited_keeps_the_window_and_its_text(qtbot, open_w
     assert window.isVisible() and i18n.current_language() == "en"
     assert title.text() == "A title the person is typing"
     assert "vuelve a elegir el idioma" in window.message_bar.text()
+
+
+def test_the_search_and_its_filters_come_along(qtbot, open_window, stores) -> None:
+    db, _folder = stores
+    window = open_window(["--db", str(db)])
+    view = table(window)
+    qtbot.waitUntil(lambda: view.model().rowCount() == 2)
+    window.findChild(QLineEdit, "observationsSearch").setText("Second")
+    qtbot.waitUntil(lambda: view.model().rowCount() == 1)
+    new = choose(window, "languageSpanishAction")
+    assert new is not None
+    assert new.findChild(QLineEdit, "observationsSearch").text() == "Second"
+    qtbot.waitUntil(lambda: table(new).model().rowCount() == 1)

@@ -4,9 +4,11 @@ Every text of the window (menus, pages, dialogs, tooltips, the status line, form
 is made by the code that builds it, so a window made again shows all of it in the new
 language, with nothing half-translated. What the person was looking at comes with it: the
 same stores (the demo's too, not built again), the page in front, the selected observation,
-entry or chat, and the window's geometry, splitters and columns (saved and restored as at a
-restart). An edit not yet saved is asked about first, as when closing; if the person keeps
-it, the language waits for the next start and the window says so.
+entry or chat, the observations' search and filters, and the window's geometry, splitters
+and columns (saved and restored as at a restart). An edit not yet saved is asked about
+first, as when closing; if the person keeps it, the language waits for the next start and
+the window says so. An observation being edited or a write under way keeps the window as it
+is, and the person is told to finish first.
 
 The app follows the new window through :attr:`MainWindow.replaced` (the single-instance
 server hands second starts to the window in front).
@@ -49,6 +51,7 @@ class _Opened:
     stores: list[tuple[SourceKind, Path, str, dict]] = field(default_factory=list)
     page: str = "observations"
     selected: int | str | None = None
+    search: object = None  # the observations page's words, filters and dates (a FilterState)
 
 
 def choose_language(window: MainWindow, name: str) -> MainWindow | None:
@@ -103,6 +106,9 @@ def remake(window: MainWindow, language: str) -> MainWindow:
             else:
                 new.open_persona_folder(path, label=label)
         new.restore_ui_state()
+        bar = new.observations_page.filters
+        if opened.search != bar.state():
+            bar.set_state(opened.search)  # (one search, with all of it)
         new.show()
         if opened.page != "welcome":
             new.show_page(opened.page)
@@ -120,6 +126,7 @@ def _what_is_open(window: MainWindow) -> _Opened:
     """The stores to open again (the demo's and the found ones are found again), the page in
     front and what it selects."""
     opened = _Opened(page=window.current_page_name())
+    opened.search = window.observations_page.filters.state()
     demo = window.demo
     for source in window.registry.sources():
         if source.found or (demo is not None and source.info.get("demo")):
